@@ -1,0 +1,85 @@
+#include <config.h>
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static const char *program = "tells";
+
+void cli_init(const char *program_name) { program = program_name; }
+const char *cli_program(void) { return program; }
+
+void cli_report(const tells_error *err)
+{
+    char buf[2200];
+    tells_error_format(err, buf, sizeof buf);
+    fprintf(stderr, "%s: %s\n", program, buf);
+}
+
+void cli_warn(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s: ", program);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+void cli_try_help(void)
+{
+    fprintf(stderr, "Try '%s --help' for more information.\n", program);
+    exit(EXIT_USAGE);
+}
+
+void cli_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s: ", program);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    cli_try_help();
+}
+
+void cli_version(void)
+{
+    printf("%s (%s) %s\n", program, PACKAGE_NAME, PACKAGE_VERSION);
+    printf("License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n"
+           "This is free software: you are free to change and redistribute it.\n"
+           "There is NO WARRANTY, to the extent permitted by law.\n");
+}
+
+long cli_long(const char *opt, const char *arg, long min, long max)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(arg, &end, 10);
+    if (errno || end == arg || *end || v < min || v > max)
+        cli_usage_error("invalid value '%s' for %s (expected an integer "
+                        "from %ld to %ld)", arg, opt, min, max);
+    return v;
+}
+
+double cli_double(const char *opt, const char *arg, double min)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(arg, &end);
+    if (errno || end == arg || *end || !isfinite(v) || v < min)
+        cli_usage_error("invalid value '%s' for %s (expected a number >= %g)",
+                        arg, opt, min);
+    return v;
+}
+
+bool cli_show_progress(bool quiet, bool forced)
+{
+    if (quiet)
+        return false;
+    return forced || isatty(STDERR_FILENO);
+}

@@ -1,0 +1,35 @@
+/* Shared plumbing for the program mains: the one place that prints
+   errors and decides exit codes (0 ok, 1 data or runtime failure,
+   2 usage error). */
+#ifndef TELLS_CLI_H
+#define TELLS_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "error.h"
+
+enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
+
+void cli_init(const char *program_name);
+const char *cli_program(void);
+/* Prints "prog: FILE:LINE: msg" for a library error. */
+void cli_report(const tells_error *err);
+/* Prints "prog: msg". */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "prog: msg" and the "Try" line, then exits 2. */
+void cli_usage_error(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), noreturn));
+/* Prints "Try 'prog --help' for more information." and exits 2. */
+void cli_try_help(void) __attribute__((noreturn));
+void cli_version(void);
+
+/* Option argument parsers: on a bad value, a usage error naming the option. */
+long cli_long(const char *opt, const char *arg, long min, long max);
+double cli_double(const char *opt, const char *arg, double min);
+
+/* Whether progress should be shown: -q wins, then --progress, else
+   only when stderr is a terminal. */
+bool cli_show_progress(bool quiet, bool forced);
+
+#endif

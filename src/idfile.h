@@ -1,0 +1,24 @@
+/* Id files: one example id per line (AFLite partitions, filters). */
+#ifndef TELLS_IDFILE_H
+#define TELLS_IDFILE_H
+
+#include <stdbool.h>
+
+#include "error.h"
+#include "vocab.h"
+
+typedef struct id_set {
+    vocab *ids;
+    bool *seen;     /* per id: matched by some input row */
+} id_set;
+
+/* Blank lines are ignored; an id with a tab, or invalid UTF-8, is an error.
+   An id listed twice counts once. */
+int id_set_load(id_set *s, const char *path, tells_error *err);
+void id_set_free(id_set *s);
+/* Whether id is in the set; marks it as seen. */
+bool id_set_match(id_set *s, const char *id, size_t len);
+/* Number of ids never matched. */
+size_t id_set_unseen(const id_set *s);
+
+#endif

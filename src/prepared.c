@@ -1,0 +1,123 @@
+#include <config.h>
+#include "prepared.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "utf8.h"
+
+static const char *field_names[PREP_NFIELDS] = {
+    "id", "split", "label", "premise", "hypothesis"
+};
+
+static size_t count_tabs(const char *s, size_t len)
+{
+    size_t n = 0;
+    for (const char *p = s; (p = memchr(p, '\t', len - (size_t)(p - s))); p++)
+        n++;
+    return n;
+}
+
+static int read_header(prepared_reader *r, tells_error *err)
+{
+    char *line;
+    size_t len;
+    int rc = line_reader_next(&r->lr, &line, &len, err);
+    if (rc < 0)
+        return -1;
+    if (rc == 0)
+        return tells_error_set(err, r->lr.name, 0,
+                               "empty input: expected a prepared TSV header");
+    size_t hl = strlen(PREPARED_HEADER);
+    if (len < hl || memcmp(line, PREPARED_HEADER, hl) != 0 ||
+        (len > hl && line[hl] != '\t'))
+        return tells_error_set(err, r->lr.name, 1,
+                               "not a prepared TSV: the header must start with "
+                               "'id<TAB>split<TAB>label<TAB>premise<TAB>hypothesis'"
+                               " (--no-header for headerless input)");
+    if (len > hl) {
+        r->extra_header = strdup(line + hl + 1);
+        if (!r->extra_header)
+            return tells_error_set(err, r->lr.name, 1, "out of memory");
+        r->extra_columns = count_tabs(line + hl, len - hl);
+    }
+    return 0;
+}
+
+int prepared_open(prepared_reader *r, const char *path, bool no_header,
+                  tells_error *err)
+{
+    memset(r, 0, sizeof *r);
+    if (line_reader_open(&r->lr, path, 0, err) < 0)
+        return -1;
+    r->header = !no_header;
+    if (r->header && read_header(r, err) < 0) {
+        prepared_close(r);
+        return -1;
+    }
+    return 0;
+}
+
+void prepared_close(prepared_reader *r)
+{
+    line_reader_close(&r->lr);
+    free(r->extra_header);
+    r->extra_header = NULL;
+}
+
+int prepared_next(prepared_reader *r, prepared_row *row, tells_error *err)
+{
+    char *line;
+    size_t len;
+    int rc = line_reader_next(&r->lr, &line, &len, err);
+    if (rc <= 0)
+        return rc;
+    long ln = r->lr.lineno;
+    if (utf8_invalid_offset(line, len) != (size_t)-1)
+        return tells_error_set(err, r->lr.name, ln, "invalid UTF-8");
+    char *p = line, *end = line + len;
+    for (int f = 0; f < PREP_NFIELDS; f++) {
+        char *tab = memchr(p, '\t', (size_t)(end - p));
+        if (!tab && f < PREP_NFIELDS - 1)
+            return tells_error_set(err, r->lr.name, ln,
+                                   "expected %d tab-separated columns, found %d",
+                                   PREP_NFIELDS + (int)r->extra_columns, f + 1);
+        char *stop = tab ? tab : end;
+        row->field[f] = p;
+        row->len[f] = (size_t)(stop - p);
+        *stop = '\0';
+        if (row->len[f] == 0)
+            return tells_error_set(err, r->lr.name, ln, "empty %s", field_names[f]);
+        p = stop + 1;
+    }
+    row->extra = NULL;
+    row->extra_len = 0;
+    if (p <= end) {
+        row->extra = p;
+        row->extra_len = (size_t)(end - p);
+    }
+    size_t extra = row->extra ? count_tabs(row->extra, row->extra_len) + 1 : 0;
+    if (r->header && extra != r->extra_columns)
+        return tells_error_set(err, r->lr.name, ln,
+                               "expected %zu tab-separated columns, found %zu",
+                               PREP_NFIELDS + r->extra_columns,
+                               PREP_NFIELDS + extra);
+    row->lineno = ln;
+    return 1;
+}
+
+int prepared_write_row(FILE *fp, const prepared_row *row)
+{
+    for (int f = 0; f < PREP_NFIELDS; f++) {
+        if (f && putc('\t', fp) == EOF)
+            return -1;
+        if (fwrite(row->field[f], 1, row->len[f], fp) != row->len[f])
+            return -1;
+    }
+    if (row->extra) {
+        if (putc('\t', fp) == EOF ||
+            fwrite(row->extra, 1, row->extra_len, fp) != row->extra_len)
+            return -1;
+    }
+    return putc('\n', fp) == EOF ? -1 : 0;
+}

@@ -1,0 +1,95 @@
+/* tells-len: text length by class. */
+#include <config.h>
+
+#include <getopt.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "describe.h"
+#include "outfile.h"
+
+static void usage(void)
+{
+    printf("Usage: tells-len [OPTION]... [FILE]...\n"
+"Length in tokens of the hypothesis (or another field) by class, over a\n"
+"prepared TSV (FILE, or stdin when absent or '-'): annotators often write\n"
+"longer neutral hypotheses and shorter entailed ones.\n"
+"\n"
+"  -F, --field NAME   hypothesis, premise or both (their sum) [hypothesis]\n"
+"      --no-header    the input has no header line\n"
+"  -o, --output FILE  write here, atomically [stdout]\n"
+"      --help         display this help and exit\n"
+"      --version      output version information and exit\n"
+"\n"
+"Output: TSV with header class, n, mean, median, sd; one row per class in\n"
+"byte order, then an 'all' row; sd is the sample standard deviation (n-1),\n"
+"0 for a single example; numbers with 6 decimals.\n"
+"\n"
+"Exit status: 0 success, 1 bad data or runtime failure, 2 usage error.\n"
+"\n"
+"Example:\n"
+"  tells-prep -t whitespace --split dev corpora/snli/snli_1.0_dev.jsonl | tells-len\n");
+}
+
+enum { OPT_NO_HEADER = 256, OPT_HELP, OPT_VERSION };
+
+static const struct option long_options[] = {
+    {"field", required_argument, NULL, 'F'},
+    {"no-header", no_argument, NULL, OPT_NO_HEADER},
+    {"output", required_argument, NULL, 'o'},
+    {"help", no_argument, NULL, OPT_HELP},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0}
+};
+
+int main(int argc, char **argv)
+{
+    cli_init("tells-len");
+    text_field field = FIELD_HYPOTHESIS;
+    bool no_header = false;
+    const char *output = NULL;
+    int c;
+    while ((c = getopt_long(argc, argv, "F:o:", long_options, NULL)) != -1) {
+        switch (c) {
+        case 'F':
+            if (text_field_parse(optarg, &field) < 0)
+                cli_usage_error("invalid field '%s' (hypothesis, premise or both)",
+                                optarg);
+            break;
+        case OPT_NO_HEADER: no_header = true; break;
+        case 'o': output = optarg; break;
+        case OPT_HELP: usage(); return 0;
+        case OPT_VERSION: cli_version(); return 0;
+        default: cli_try_help();
+        }
+    }
+    tells_error err;
+    tells_error_clear(&err);
+    length_table lt;
+    if (lengths_init(&lt) < 0) {
+        cli_warn("out of memory");
+        return EXIT_DATA;
+    }
+    const char *stdin_only[] = {"-"};
+    char **files = optind < argc ? argv + optind : (char **)stdin_only;
+    int nfiles = optind < argc ? argc - optind : 1;
+    int rc = 0;
+    for (int i = 0; i < nfiles && rc == 0; i++)
+        rc = lengths_add_prepared(&lt, files[i], field, no_header, &err);
+    if (rc == 0 && vocab_size(lt.classes) == 0)
+        rc = tells_error_set(&err, NULL, 0, "no examples in the input");
+    out_file out;
+    if (rc == 0)
+        rc = out_open(&out, output, &err);
+    if (rc == 0) {
+        if (lengths_write(&lt, true, out.fp) < 0) {
+            out_abort(&out);
+            rc = tells_error_set(&err, output ? output : "stdout", 0, "write error");
+        } else
+            rc = out_commit(&out, &err);
+    }
+    if (rc < 0)
+        cli_report(&err);
+    lengths_free(&lt);
+    return rc < 0 ? EXIT_DATA : 0;
+}

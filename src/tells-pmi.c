@@ -1,0 +1,148 @@
+/* tells-pmi: token-class PMI of a prepared TSV. */
+#include <config.h>
+
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "counts.h"
+#include "outfile.h"
+#include "pmi.h"
+
+static void usage(void)
+{
+    printf("Usage: tells-pmi [OPTION]... [FILE]...\n"
+"Rank the tokens that give each label away: pointwise mutual information\n"
+"between tokens and classes over a prepared TSV (FILE, or stdin when FILE is\n"
+"absent or '-'; several files are read as one corpus).\n"
+"\n"
+"Definition: count(w,c) = occurrences of token w in the chosen field of\n"
+"class-c examples (--binary: examples containing w); keep w whose total\n"
+"count is at least --min-count; add --smoothing K to count(w,c) for every\n"
+"kept w and every class; p(w,c) = smoothed count / sum of smoothed counts;\n"
+"PMI(w,c) = log2 p(w,c) / (p(w,.) p(.,c)).\n"
+"\n"
+"  -F, --field NAME       hypothesis, premise or both [hypothesis]\n"
+"  -b, --binary           count each example at most once per token\n"
+"  -m, --min-count N      keep tokens seen at least N times in all [5]\n"
+"  -k, --smoothing K      add K to every kept count [50]\n"
+"  -n, --top N            rows per class [15]\n"
+"  -a, --all              every kept token for every class\n"
+"      --no-header        the input has no header line (shards)\n"
+"      --emit-counts      write mergeable counts instead of the table\n"
+"      --from-counts      the FILEs are counts files made by --emit-counts;\n"
+"                         sum them and write the table\n"
+"  -o, --output FILE      write here, atomically [stdout]\n"
+"      --help             display this help and exit\n"
+"      --version          output version information and exit\n"
+"\n"
+"Output: TSV with header class, token, pmi, count, class_share; classes in\n"
+"byte order of their names, tokens by PMI descending then by token; count is\n"
+"the raw count(w,c); class_share the fraction of class-c examples whose\n"
+"field contains w; pmi and class_share with 6 decimals.\n"
+"\n"
+"Exit status: 0 success, 1 bad data or runtime failure, 2 usage error.\n"
+"\n"
+"Examples:\n"
+"  tells-prep -t whitespace --split dev corpora/snli/snli_1.0_dev.jsonl \\\n"
+"    | tells-pmi --smoothing 100 --top 10\n"
+"  # the same table from shards, e.g. under GNU parallel or Hadoop Streaming:\n"
+"  tail -n +2 prepared.tsv | split -l 100000 - shard.\n"
+"  for s in shard.*; do tells-pmi --no-header --emit-counts -o $s.counts $s; done\n"
+"  tells-pmi --from-counts shard.*.counts\n");
+}
+
+enum { OPT_NO_HEADER = 256, OPT_EMIT, OPT_FROM, OPT_HELP, OPT_VERSION };
+
+static const struct option long_options[] = {
+    {"field", required_argument, NULL, 'F'},
+    {"binary", no_argument, NULL, 'b'},
+    {"min-count", required_argument, NULL, 'm'},
+    {"smoothing", required_argument, NULL, 'k'},
+    {"top", required_argument, NULL, 'n'},
+    {"all", no_argument, NULL, 'a'},
+    {"no-header", no_argument, NULL, OPT_NO_HEADER},
+    {"emit-counts", no_argument, NULL, OPT_EMIT},
+    {"from-counts", no_argument, NULL, OPT_FROM},
+    {"output", required_argument, NULL, 'o'},
+    {"help", no_argument, NULL, OPT_HELP},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0}
+};
+
+int main(int argc, char **argv)
+{
+    cli_init("tells-pmi");
+    text_field field = FIELD_HYPOTHESIS;
+    pmi_options popt = {.min_count = 5, .smoothing = 50.0};
+    size_t top = 15;
+    bool no_header = false, emit = false, from = false;
+    const char *output = NULL;
+    int c;
+    while ((c = getopt_long(argc, argv, "F:bm:k:n:ao:", long_options, NULL)) != -1) {
+        switch (c) {
+        case 'F':
+            if (text_field_parse(optarg, &field) < 0)
+                cli_usage_error("invalid field '%s' (hypothesis, premise or both)",
+                                optarg);
+            break;
+        case 'b': popt.binary = true; break;
+        case 'm': popt.min_count = (uint64_t)cli_long("--min-count", optarg, 0, LONG_MAX); break;
+        case 'k': popt.smoothing = cli_double("--smoothing", optarg, 0.0); break;
+        case 'n': top = (size_t)cli_long("--top", optarg, 1, LONG_MAX); break;
+        case 'a': top = 0; break;
+        case OPT_NO_HEADER: no_header = true; break;
+        case OPT_EMIT: emit = true; break;
+        case OPT_FROM: from = true; break;
+        case 'o': output = optarg; break;
+        case OPT_HELP: usage(); return 0;
+        case OPT_VERSION: cli_version(); return 0;
+        default: cli_try_help();
+        }
+    }
+    if (emit && from)
+        cli_usage_error("--emit-counts and --from-counts cannot be combined");
+    if (popt.smoothing == 0.0 && popt.min_count == 0)
+        cli_usage_error("--smoothing 0 needs --min-count of at least 1 "
+                        "(an unseen token would have PMI -inf)");
+
+    tells_error err;
+    tells_error_clear(&err);
+    token_counts tc;
+    if (counts_init(&tc, field) < 0) {
+        cli_warn("out of memory");
+        return EXIT_DATA;
+    }
+    int rc = 0;
+    const char *stdin_only[] = {"-"};
+    char **files = optind < argc ? argv + optind : (char **)stdin_only;
+    int nfiles = optind < argc ? argc - optind : 1;
+    for (int i = 0; i < nfiles && rc == 0; i++)
+        rc = from ? counts_merge_file(&tc, files[i], &err)
+                  : counts_add_prepared(&tc, files[i], no_header, &err);
+    if (rc == 0 && vocab_size(tc.classes) == 0)
+        rc = tells_error_set(&err, NULL, 0, "no examples in the input");
+
+    pmi_table table = {0};
+    out_file out = {0};
+    if (rc == 0 && !emit && pmi_compute(&tc, &popt, &table) < 0)
+        rc = tells_error_set(&err, NULL, 0, "out of memory");
+    if (rc == 0)
+        rc = out_open(&out, output, &err);
+    if (rc == 0) {
+        int wrc = emit ? counts_write(&tc, out.fp)
+                       : pmi_write(&table, &tc, top, true, out.fp);
+        if (wrc < 0) {
+            out_abort(&out);
+            rc = tells_error_set(&err, output ? output : "stdout", 0, "write error");
+        } else
+            rc = out_commit(&out, &err);
+    }
+    if (rc < 0)
+        cli_report(&err);
+    pmi_free(&table);
+    counts_free(&tc);
+    return rc < 0 ? EXIT_DATA : 0;
+}

@@ -1,0 +1,246 @@
+/* tells-prep: NLI corpora (JSONL, CSV, TSV) to the prepared TSV. */
+#include <config.h>
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "lineio.h"
+#include "mesh.h"
+#include "outfile.h"
+#include "prep.h"
+
+static void usage(void)
+{
+    printf("Usage: tells-prep [OPTION]... --split NAME FILE [--split NAME FILE]...\n"
+"Read NLI corpora (JSONL like MedNLI/SNLI, or CSV/TSV with a header row) and\n"
+"write the prepared TSV every tells program reads:\n"
+"  id<TAB>split<TAB>label<TAB>premise<TAB>hypothesis\n"
+"with text as tokens joined by single spaces. Ids come from the id field,\n"
+"else SPLITN (N = 0-based position of the record within its split).\n"
+"Examples whose label is '-' or empty are skipped and counted on stderr.\n"
+"\n"
+"Inputs:\n"
+"  -s, --split NAME FILE    read FILE ('-' for stdin) as split NAME; repeatable\n"
+"  -f, --format FMT         jsonl, csv, tsv or auto (by extension: .csv, .tsv,\n"
+"                           else jsonl) [auto]\n"
+"      --id-field NAME      id field or column [pairID]; optional in the data\n"
+"      --label-field NAME   label field or column [gold_label]\n"
+"      --premise-field NAME premise field or column [sentence1]\n"
+"      --hypothesis-field NAME  hypothesis field or column [sentence2]\n"
+"      --labels LIST        comma-separated allowed labels; others are an\n"
+"                           error [any label]\n"
+"      --skip-invalid       skip malformed records (bad JSON, missing fields,\n"
+"                           empty texts, unknown labels) and count them,\n"
+"                           instead of failing\n"
+"      --max-line BYTES     longest input line accepted [1048576]\n"
+"\n"
+"Tokens:\n"
+"  -t, --tokenizer NAME     'default': words split from punctuation, keeping\n"
+"                           ' - . between letters or digits (x-ray, 1.5);\n"
+"                           'whitespace': split on whitespace only, for\n"
+"                           pre-tokenised corpora such as SNLI [default]\n"
+"      --keep-case          do not lowercase (ASCII and Latin-1 letters)\n"
+"      --keep-punct         keep punctuation tokens (default tokenizer)\n"
+"      --phrases FILE       merge these phrases (one per line) into single\n"
+"                           tokens joined by '_'; repeatable\n"
+"      --mesh FILE          merge the terms of this MeSH tree file likewise\n"
+"                           (longest match first: brain injury -> brain_injury)\n"
+"\n"
+"Output:\n"
+"  -o, --output FILE        write here, atomically [stdout]\n"
+"  -q, --quiet              no counts on stderr\n"
+"      --help               display this help and exit\n"
+"      --version            output version information and exit\n"
+"\n"
+"Exit status: 0 success, 1 bad data or runtime failure, 2 usage error.\n"
+"\n"
+"Example:\n"
+"  tells-prep --tokenizer whitespace --split dev corpora/snli/snli_1.0_dev.jsonl \\\n"
+"    | tells-pmi --smoothing 100 --top 10\n"
+"  tells-prep --mesh corpora/mesh/mtrees2017.txt -o synth.tsv \\\n"
+"    --split train corpora/synthetic/train.jsonl --split dev corpora/synthetic/dev.jsonl\n");
+}
+
+enum {
+    OPT_ID_FIELD = 256, OPT_LABEL_FIELD, OPT_PREMISE_FIELD, OPT_HYPOTHESIS_FIELD,
+    OPT_LABELS, OPT_SKIP_INVALID, OPT_MAX_LINE, OPT_KEEP_CASE, OPT_KEEP_PUNCT,
+    OPT_PHRASES, OPT_MESH, OPT_HELP, OPT_VERSION
+};
+
+static const struct option long_options[] = {
+    {"split", required_argument, NULL, 's'},
+    {"format", required_argument, NULL, 'f'},
+    {"id-field", required_argument, NULL, OPT_ID_FIELD},
+    {"label-field", required_argument, NULL, OPT_LABEL_FIELD},
+    {"premise-field", required_argument, NULL, OPT_PREMISE_FIELD},
+    {"hypothesis-field", required_argument, NULL, OPT_HYPOTHESIS_FIELD},
+    {"labels", required_argument, NULL, OPT_LABELS},
+    {"skip-invalid", no_argument, NULL, OPT_SKIP_INVALID},
+    {"max-line", required_argument, NULL, OPT_MAX_LINE},
+    {"tokenizer", required_argument, NULL, 't'},
+    {"keep-case", no_argument, NULL, OPT_KEEP_CASE},
+    {"keep-punct", no_argument, NULL, OPT_KEEP_PUNCT},
+    {"phrases", required_argument, NULL, OPT_PHRASES},
+    {"mesh", required_argument, NULL, OPT_MESH},
+    {"output", required_argument, NULL, 'o'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, OPT_HELP},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0}
+};
+
+/* Splits a comma-separated list into a NULL-terminated array (in place). */
+static const char **split_list(char *s)
+{
+    size_t n = 2;
+    for (char *p = s; *p; p++)
+        n += *p == ',';
+    const char **v = calloc(n, sizeof *v);
+    if (!v)
+        return NULL;
+    size_t k = 0;
+    for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ","))
+        v[k++] = tok;
+    return v;
+}
+
+static void report_counts(const prep_input *in, const prep_file_stats *st, void *user)
+{
+    if (*(const bool *)user)
+        return;
+    cli_warn("%s: %ld examples, %ld skipped without a gold label",
+             display_name(in->path), st->written, st->unlabeled);
+    if (st->invalid)
+        cli_warn("%s: %ld invalid records skipped", display_name(in->path), st->invalid);
+}
+
+typedef struct lexicons {
+    const char **phrase_files;
+    size_t nphrase_files;
+    const char *mesh_file;
+} lexicons;
+
+static int load_lexicons(const lexicons *lx, const tok_options *tok,
+                         phrase_set **out, tells_error *err)
+{
+    *out = NULL;
+    if (lx->nphrase_files == 0 && !lx->mesh_file)
+        return 0;
+    phrase_set *ps = phrase_set_new();
+    if (!ps)
+        return tells_error_set(err, NULL, 0, "out of memory");
+    for (size_t i = 0; i < lx->nphrase_files; i++)
+        if (phrase_set_load(ps, lx->phrase_files[i], tok, err) < 0) {
+            phrase_set_free(ps);
+            return -1;
+        }
+    if (lx->mesh_file) {
+        mesh_tree mesh;
+        if (mesh_tree_load(lx->mesh_file, &mesh, err) < 0) {
+            phrase_set_free(ps);
+            return -1;
+        }
+        int rc = mesh_tree_add_terms(&mesh, ps, tok);
+        mesh_tree_free(&mesh);
+        if (rc < 0) {
+            phrase_set_free(ps);
+            return tells_error_set(err, lx->mesh_file, 0, "out of memory");
+        }
+    }
+    *out = ps;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    cli_init("tells-prep");
+    prep_options opt = {.fields = CORPUS_FIELDS_DEFAULT,
+                        .max_line = LINE_MAX_DEFAULT};
+    prep_input *inputs = calloc((size_t)argc, sizeof *inputs);
+    const char **phrase_files = calloc((size_t)argc, sizeof *phrase_files);
+    lexicons lx = {.phrase_files = phrase_files};
+    size_t ninputs = 0;
+    const char *output = NULL;
+    bool quiet = false;
+    if (!inputs || !phrase_files) {
+        cli_warn("out of memory");
+        return EXIT_DATA;
+    }
+    int c;
+    /* '+': stop at the first non-option, so FILE after --split NAME is ours. */
+    while ((c = getopt_long(argc, argv, "+s:f:t:o:q", long_options, NULL)) != -1) {
+        switch (c) {
+        case 's':
+            if (optind >= argc)
+                cli_usage_error("option '--split' needs a NAME and a FILE");
+            if (optarg[0] == '\0' || strpbrk(optarg, "\t\n\r"))
+                cli_usage_error("invalid split name '%s'", optarg);
+            inputs[ninputs].split = optarg;
+            inputs[ninputs].path = argv[optind++];
+            ninputs++;
+            break;
+        case 'f':
+            if (corpus_format_parse(optarg, &opt.format) < 0)
+                cli_usage_error("invalid format '%s' (jsonl, csv, tsv or auto)", optarg);
+            break;
+        case OPT_ID_FIELD: opt.fields.id = optarg; break;
+        case OPT_LABEL_FIELD: opt.fields.label = optarg; break;
+        case OPT_PREMISE_FIELD: opt.fields.premise = optarg; break;
+        case OPT_HYPOTHESIS_FIELD: opt.fields.hypothesis = optarg; break;
+        case OPT_LABELS:
+            opt.labels = split_list(optarg);
+            if (!opt.labels || !opt.labels[0])
+                cli_usage_error("invalid label list '%s'", optarg);
+            break;
+        case OPT_SKIP_INVALID: opt.skip_invalid = true; break;
+        case OPT_MAX_LINE:
+            opt.max_line = (size_t)cli_long("--max-line", optarg, 1, 1L << 40);
+            break;
+        case 't':
+            if (tokenizer_parse(optarg, &opt.tok.kind) < 0)
+                cli_usage_error("invalid tokenizer '%s' (default or whitespace)", optarg);
+            break;
+        case OPT_KEEP_CASE: opt.tok.keep_case = true; break;
+        case OPT_KEEP_PUNCT: opt.tok.keep_punct = true; break;
+        case OPT_PHRASES: phrase_files[lx.nphrase_files++] = optarg; break;
+        case OPT_MESH: lx.mesh_file = optarg; break;
+        case 'o': output = optarg; break;
+        case 'q': quiet = true; break;
+        case OPT_HELP: usage(); return 0;
+        case OPT_VERSION: cli_version(); return 0;
+        default: cli_try_help();
+        }
+    }
+    if (optind < argc)
+        cli_usage_error("unexpected argument '%s' (inputs are given as "
+                        "--split NAME FILE)", argv[optind]);
+    if (ninputs == 0)
+        cli_usage_error("no input: give at least one --split NAME FILE");
+
+    tells_error err;
+    tells_error_clear(&err);
+    phrase_set *phrases;
+    if (load_lexicons(&lx, &opt.tok, &phrases, &err) < 0) {
+        cli_report(&err);
+        return EXIT_DATA;
+    }
+    opt.phrases = phrases;
+    out_file out;
+    int rc = out_open(&out, output, &err);
+    if (rc == 0)
+        rc = prep_run(&opt, inputs, ninputs, out.fp, report_counts, &quiet, &err);
+    if (rc == 0)
+        rc = out_commit(&out, &err);
+    else
+        out_abort(&out);
+    if (rc < 0)
+        cli_report(&err);
+    phrase_set_free(phrases);
+    free(inputs);
+    free(phrase_files);
+    free((void *)opt.labels);
+    return rc < 0 ? EXIT_DATA : 0;
+}

@@ -10,7 +10,11 @@
 
 static const char *program = "tells";
 
-void cli_init(const char *program_name) { program = program_name; }
+void cli_init(char **argv, const char *program_name)
+{
+    program = program_name;
+    argv[0] = (char *)program_name;
+}
 const char *cli_program(void) { return program; }
 
 void cli_report(const tells_error *err)

@@ -11,7 +11,9 @@
 
 enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
 
-void cli_init(const char *program_name);
+/* Also sets argv[0], so getopt's own messages use the same name
+   however the program was invoked. */
+void cli_init(char **argv, const char *program_name);
 const char *cli_program(void);
 /* Prints "prog: FILE:LINE: msg" for a library error. */
 void cli_report(const tells_error *err);

@@ -1,5 +1,5 @@
 /* Readers for NLI corpora as distributed: MedNLI/SNLI-style JSONL
-   (jansson) and CSV/TSV with a header row (libcsv). Both yield raw
+   (yajl) and CSV/TSV with a header row (libcsv). Both yield raw
    examples with the line they came from; tells-prep turns them into the
    prepared TSV. */
 #ifndef TELLS_CORPUS_H

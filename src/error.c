@@ -14,16 +14,23 @@ void tells_error_clear(tells_error *err)
     }
 }
 
-int tells_error_set(tells_error *err, const char *file, long line,
-                    const char *fmt, ...)
+int tells_error_setv(tells_error *err, const char *file, long line,
+                     const char *fmt, va_list ap)
 {
     if (!err)
         return -1;
     snprintf(err->file, sizeof err->file, "%s", file ? file : "");
     err->line = line;
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    return -1;
+}
+
+int tells_error_set(tells_error *err, const char *file, long line,
+                    const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    tells_error_setv(err, file, line, fmt, ap);
     va_end(ap);
     return -1;
 }

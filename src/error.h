@@ -4,6 +4,7 @@
 #ifndef TELLS_ERROR_H
 #define TELLS_ERROR_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 typedef struct tells_error {
@@ -18,6 +19,9 @@ void tells_error_clear(tells_error *err);
 int tells_error_set(tells_error *err, const char *file, long line,
                     const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+int tells_error_setv(tells_error *err, const char *file, long line,
+                     const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
 /* Formats "FILE:LINE: msg", "FILE: msg" or "msg" into buf. */
 void tells_error_format(const tells_error *err, char *buf, size_t size);
 

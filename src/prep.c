@@ -28,6 +28,8 @@ typedef struct prep_state {
     long *split_pos;          /* next positional index of each split */
     size_t split_cap;
     text_tokens premise, hypothesis;
+    char *row;
+    size_t row_len, row_cap;
     FILE *out;
 } prep_state;
 
@@ -58,6 +60,23 @@ static const token_list *prepare_text(const prep_options *opt, text_tokens *tt,
     if (phrase_set_merge(opt->phrases, &tt->raw, &tt->merged) < 0)
         return NULL;
     return &tt->merged;
+}
+
+static int append(prep_state *st, const char *s, size_t len)
+{
+    if (st->row_len + len > st->row_cap) {
+        size_t cap = st->row_cap ? st->row_cap : 1024;
+        while (cap < st->row_len + len)
+            cap *= 2;
+        char *row = realloc(st->row, cap);
+        if (!row)
+            return -1;
+        st->row = row;
+        st->row_cap = cap;
+    }
+    memcpy(st->row + st->row_len, s, len);
+    st->row_len += len;
+    return 0;
 }
 
 static long next_position(prep_state *st, const char *split)
@@ -134,19 +153,26 @@ static int prep_example(prep_state *st, size_t input, const raw_example *ex,
         return tells_error_set(err, name, ln, "out of memory");
     }
     if (prem->n == 0)
-        return tells_error_set(err, name, ln, "empty premise");
+        return tells_error_set(err, name, ln, "empty premise (no tokens)");
     if (hyp->n == 0)
-        return tells_error_set(err, name, ln, "empty hypothesis");
+        return tells_error_set(err, name, ln, "empty hypothesis (no tokens)");
     if (remember_id(st, id, id_len, input, ln, name, err) < 0) {
         *fatal = true;
         return -1;
     }
-    FILE *out = st->out;
-    fprintf(out, "%s\t%s\t%s\t", id, split, ex->label);
-    token_list_write(prem, out);
-    putc('\t', out);
-    token_list_write(hyp, out);
-    putc('\n', out);
+    /* The row is built whole and written with one call. */
+    st->row_len = 0;
+    if (append(st, id, id_len) < 0 || append(st, "\t", 1) < 0 ||
+        append(st, split, strlen(split)) < 0 || append(st, "\t", 1) < 0 ||
+        append(st, ex->label, ex->label_len) < 0 || append(st, "\t", 1) < 0 ||
+        token_list_join(prem, &st->row, &st->row_len, &st->row_cap) < 0 ||
+        append(st, "\t", 1) < 0 ||
+        token_list_join(hyp, &st->row, &st->row_len, &st->row_cap) < 0 ||
+        append(st, "\n", 1) < 0) {
+        *fatal = true;
+        return tells_error_set(err, name, ln, "out of memory");
+    }
+    fwrite(st->row, 1, st->row_len, st->out);
     return 1;
 }
 
@@ -219,6 +245,7 @@ int prep_run(const prep_options *opt, const prep_input *inputs, size_t ninputs,
     vocab_free(st.ids);
     vocab_free(st.split_names);
     free(st.origin);
+    free(st.row);
     free(st.split_pos);
     return rc;
 }

@@ -44,7 +44,7 @@ static const struct option long_options[] = {
 
 int main(int argc, char **argv)
 {
-    cli_init("tells-len");
+    cli_init(argv, "tells-len");
     text_field field = FIELD_HYPOTHESIS;
     bool no_header = false;
     const char *output = NULL;

@@ -61,7 +61,7 @@ static const struct option long_options[] = {
 
 int main(int argc, char **argv)
 {
-    cli_init("tells-phrases");
+    cli_init(argv, "tells-phrases");
     colloc_options opt = {.delta = 5, .threshold = 100, .min_count = 5,
                           .passes = 1, .field = FIELD_BOTH};
     bool scores = false, no_header = false;

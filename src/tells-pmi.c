@@ -74,7 +74,7 @@ static const struct option long_options[] = {
 
 int main(int argc, char **argv)
 {
-    cli_init("tells-pmi");
+    cli_init(argv, "tells-pmi");
     text_field field = FIELD_HYPOTHESIS;
     pmi_options popt = {.min_count = 5, .smoothing = 50.0};
     size_t top = 15;

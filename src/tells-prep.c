@@ -111,10 +111,12 @@ static void report_counts(const prep_input *in, const prep_file_stats *st, void 
 {
     if (*(const bool *)user)
         return;
-    cli_warn("%s: %ld examples, %ld skipped without a gold label",
-             display_name(in->path), st->written, st->unlabeled);
+    cli_warn("%s: %ld example%s, %ld skipped without a gold label",
+             display_name(in->path), st->written, st->written == 1 ? "" : "s",
+             st->unlabeled);
     if (st->invalid)
-        cli_warn("%s: %ld invalid records skipped", display_name(in->path), st->invalid);
+        cli_warn("%s: %ld invalid record%s skipped", display_name(in->path),
+                 st->invalid, st->invalid == 1 ? "" : "s");
 }
 
 typedef struct lexicons {
@@ -156,7 +158,7 @@ static int load_lexicons(const lexicons *lx, const tok_options *tok,
 
 int main(int argc, char **argv)
 {
-    cli_init("tells-prep");
+    cli_init(argv, "tells-prep");
     prep_options opt = {.fields = CORPUS_FIELDS_DEFAULT,
                         .max_line = LINE_MAX_DEFAULT};
     prep_input *inputs = calloc((size_t)argc, sizeof *inputs);

@@ -130,7 +130,7 @@ static size_t report_unseen(const id_set *s, const char *path, bool quiet,
 
 int main(int argc, char **argv)
 {
-    cli_init("tells-split");
+    cli_init(argv, "tells-split");
     filter f = {0};
     const char *output = NULL, *missing_path = NULL;
     bool strict = false, no_header = false, quiet = false;

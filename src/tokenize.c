@@ -83,14 +83,28 @@ int token_list_push_joined(token_list *t, const token_list *src, size_t from,
     return 0;
 }
 
-int token_list_write(const token_list *t, FILE *fp)
+int token_list_join(const token_list *t, char **buf, size_t *len, size_t *cap)
 {
-    for (size_t i = 0; i < t->n; i++) {
-        if (i && putc(' ', fp) == EOF)
+    /* Tokens are stored NUL-separated: the joined text is the buffer with
+       each NUL made a space. */
+    size_t need = *len + t->used + 1;
+    if (need > *cap) {
+        size_t c = *cap ? *cap : 1024;
+        while (c < need)
+            c *= 2;
+        char *p = realloc(*buf, c);
+        if (!p)
             return -1;
-        if (fwrite(token_at(t, i), 1, t->len[i], fp) != t->len[i])
-            return -1;
+        *buf = p;
+        *cap = c;
     }
+    if (t->n == 0)
+        return 0;
+    char *dst = *buf + *len;
+    memcpy(dst, t->buf, t->used - 1);
+    for (size_t i = 1; i < t->n; i++)
+        dst[t->off[i] - 1] = ' ';
+    *len += t->used - 1;
     return 0;
 }
 
@@ -131,6 +145,16 @@ static int is_connector(unsigned char c)
     return c == '\'' || c == '-' || c == '.';
 }
 
+static const unsigned char *lower_table(void)
+{
+    static unsigned char table[256];
+    if (!table['a']) {
+        for (int c = 0; c < 256; c++)
+            table[c] = (unsigned char)(c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
+    }
+    return table;
+}
+
 /* Appends text[0..len) lowercased (ASCII and Latin-1 letters) unless
    keep_case. */
 static int push_cased(token_list *t, const tok_options *opt,
@@ -140,12 +164,12 @@ static int push_cased(token_list *t, const tok_options *opt,
         return -1;
     if (opt->keep_case)
         return 0;
+    const unsigned char *lower = lower_table();
     unsigned char *p = (unsigned char *)t->buf + t->off[t->n - 1];
     for (size_t i = 0; i < len; i++) {
-        if (p[i] >= 'A' && p[i] <= 'Z')
-            p[i] += 'a' - 'A';
-        else if (p[i] == 0xC3 && i + 1 < len && p[i + 1] >= 0x80 &&
-                 p[i + 1] <= 0x9E && p[i + 1] != 0x97)
+        p[i] = lower[p[i]];
+        if (p[i] == 0xC3 && i + 1 < len && p[i + 1] >= 0x80 &&
+            p[i + 1] <= 0x9E && p[i + 1] != 0x97)
             p[++i] += 0x20;  /* U+00C0..U+00DE to U+00E0..U+00FE */
     }
     return 0;

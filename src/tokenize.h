@@ -35,8 +35,9 @@ int token_list_push(token_list *t, const char *s, size_t len);
 /* Appends parts joined by sep as one token. */
 int token_list_push_joined(token_list *t, const token_list *src, size_t from,
                            size_t count, char sep);
-/* Writes the tokens separated by single spaces. */
-int token_list_write(const token_list *t, FILE *fp);
+/* Appends the tokens separated by single spaces to *buf (of *cap bytes,
+   *len used), growing it; -1 when out of memory. */
+int token_list_join(const token_list *t, char **buf, size_t *len, size_t *cap);
 
 /* Parses "default" or "whitespace"; returns -1 if neither. */
 int tokenizer_parse(const char *name, tokenizer_kind *kind);

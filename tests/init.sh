@@ -1,0 +1,64 @@
+# Sourced by every shell test: a clean C locale, the built programs first
+# on PATH, a private temporary folder, and small assertion helpers that
+# count failures instead of stopping at the first one.
+set -u
+LC_ALL=C
+export LC_ALL
+: "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+top_srcdir=$(cd "$top_srcdir" && pwd)
+top_builddir=$(cd "$top_builddir" && pwd)
+PATH="$top_builddir/src:$top_builddir/tools:$PATH"
+export PATH top_srcdir top_builddir
+corpora=$top_srcdir/corpora
+data=$top_srcdir/tests/data
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tells-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail() {
+    echo "FAIL: $*" >&2
+    failures=$((failures + 1))
+}
+
+# run CMD...: runs CMD with stdout in $tmp/out, stderr in $tmp/err and the
+# exit status in $status.
+run() {
+    status=0
+    "$@" >"$tmp/out" 2>"$tmp/err" || status=$?
+}
+
+# expect STATUS STDERR: the last run's exit status and exact stderr.
+expect() {
+    if [ "$status" != "$1" ]; then
+        fail "${what:-command}: exit status $status, expected $1 (stderr: $(cat "$tmp/err"))"
+    fi
+    printf '%s' "$2" >"$tmp/expected-err"
+    [ -n "$2" ] && printf '\n' >>"$tmp/expected-err"
+    if ! cmp -s "$tmp/expected-err" "$tmp/err"; then
+        fail "${what:-command}: stderr differs:"
+        diff "$tmp/expected-err" "$tmp/err" >&2 || :
+    fi
+}
+
+# expect_out FILE: the last run's stdout equals FILE exactly.
+expect_out() {
+    if ! cmp -s "$1" "$tmp/out"; then
+        fail "${what:-command}: stdout differs from $1:"
+        diff "$1" "$tmp/out" | head -20 >&2 || :
+    fi
+}
+
+# expect_out_text TEXT: the last run's stdout equals TEXT plus a newline.
+expect_out_text() {
+    printf '%s\n' "$1" >"$tmp/expected-out"
+    expect_out "$tmp/expected-out"
+}
+
+finish() {
+    if [ "$failures" -gt 0 ]; then
+        echo "$failures check(s) failed" >&2
+        exit 1
+    fi
+    exit 0
+}

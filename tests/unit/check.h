@@ -1,0 +1,44 @@
+/* A minimal check harness for the library's unit tests: failures are
+   counted and reported with file and line; the exit status tells
+   Automake's test driver. */
+#ifndef TELLS_CHECK_H
+#define TELLS_CHECK_H
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static int check_failures;
+
+#define CHECK(cond)                                                          \
+    do {                                                                     \
+        if (!(cond)) {                                                       \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, \
+                    #cond);                                                  \
+            check_failures++;                                                \
+        }                                                                    \
+    } while (0)
+
+#define CHECK_STR(got, want)                                                 \
+    do {                                                                     \
+        const char *g_ = (got), *w_ = (want);                                \
+        if (strcmp(g_, w_) != 0) {                                           \
+            fprintf(stderr, "%s:%d: got \"%s\", want \"%s\"\n", __FILE__,    \
+                    __LINE__, g_, w_);                                       \
+            check_failures++;                                                \
+        }                                                                    \
+    } while (0)
+
+#define CHECK_NEAR(got, want, tol)                                           \
+    do {                                                                     \
+        double g_ = (got), w_ = (want);                                      \
+        if (!(fabs(g_ - w_) <= (tol))) {                                     \
+            fprintf(stderr, "%s:%d: got %.17g, want %.17g\n", __FILE__,      \
+                    __LINE__, g_, w_);                                       \
+            check_failures++;                                                \
+        }                                                                    \
+    } while (0)
+
+#define CHECK_DONE() return check_failures ? 1 : 0
+
+#endif

@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -64,9 +65,13 @@ long cli_long(const char *opt, const char *arg, long min, long max)
     char *end;
     errno = 0;
     long v = strtol(arg, &end, 10);
-    if (errno || end == arg || *end || v < min || v > max)
+    if (errno || end == arg || *end || v < min || v > max) {
+        if (max == LONG_MAX)
+            cli_usage_error("invalid value '%s' for %s (expected an integer "
+                            ">= %ld)", arg, opt, min);
         cli_usage_error("invalid value '%s' for %s (expected an integer "
                         "from %ld to %ld)", arg, opt, min, max);
+    }
     return v;
 }
 

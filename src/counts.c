@@ -2,8 +2,10 @@
 #include "counts.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lineio.h"
 #include "prepared.h"
@@ -113,10 +115,15 @@ static int count_text(token_counts *tc, size_t c, const char *s, size_t len)
     uint64_t *count = tc->count[c];
     uint64_t *docs = tc->docs[c];
     while (s < end) {
-        const char *sp = memchr(s, ' ', (size_t)(end - s));
-        const char *stop = sp ? sp : end;
+        /* Find the token's end and hash it in the same pass: tokens are
+           short, and this loop is the whole cost of tells-pmi. */
+        uint64_t h = VOCAB_HASH_INIT;
+        const char *stop = s;
+        while (stop < end && *stop != ' ')
+            h = vocab_hash_step(h, (unsigned char)*stop++);
         if (stop > s) {
-            long t = vocab_intern(tc->tokens, s, (size_t)(stop - s));
+            long t = vocab_intern_hashed(tc->tokens, s, (size_t)(stop - s),
+                                         vocab_hash_final(h));
             if (t < 0)
                 return -1;
             if ((size_t)t >= tc->token_cap) {
@@ -151,24 +158,149 @@ int counts_add(token_counts *tc, const char *label, size_t label_len,
     return 0;
 }
 
-int counts_add_prepared(token_counts *tc, const char *path, bool no_header,
-                        tells_error *err)
+static int count_rows(token_counts *tc, prepared_reader *r, tells_error *err)
 {
-    prepared_reader r;
-    if (prepared_open(&r, path, no_header, err) < 0)
-        return -1;
     prepared_row row;
     int rc;
     int f = tc->field == FIELD_PREMISE ? PREP_PREMISE : PREP_HYPOTHESIS;
-    while ((rc = prepared_next(&r, &row, err)) == 1) {
+    while ((rc = prepared_next(r, &row, err)) == 1) {
         if (counts_add(tc, row.field[PREP_LABEL], row.len[PREP_LABEL],
                        row.field[f], row.len[f], row.field[PREP_PREMISE],
-                       row.len[PREP_PREMISE]) < 0) {
-            rc = tells_error_set(err, r.lr.name, row.lineno, "out of memory");
-            break;
+                       row.len[PREP_PREMISE]) < 0)
+            return tells_error_set(err, r->lr.name, row.lineno, "out of memory");
+    }
+    return rc;
+}
+
+int counts_merge(token_counts *tc, const token_counts *other)
+{
+    size_t nt = vocab_size(other->tokens);
+    for (size_t c2 = 0; c2 < vocab_size(other->classes); c2++) {
+        long c = class_id(tc, vocab_str(other->classes, c2),
+                          vocab_len(other->classes, c2));
+        if (c < 0)
+            return -1;
+        tc->examples[c] += other->examples[c2];
+        for (size_t t2 = 0; t2 < nt; t2++) {
+            if (!other->count[c2][t2])
+                continue;
+            long t = vocab_intern(tc->tokens, vocab_str(other->tokens, t2),
+                                  vocab_len(other->tokens, t2));
+            if (t < 0 || ensure_token(tc, (size_t)t) < 0)
+                return -1;
+            tc->count[c][t] += other->count[c2][t2];
+            tc->docs[c][t] += other->docs[c2][t2];
         }
     }
-    prepared_close(&r);
+    return 0;
+}
+
+/* Below this size one thread is as fast as several. */
+enum { PARALLEL_MIN_BYTES = 4 << 20, MAX_THREADS = 64 };
+
+typedef struct range_job {
+    const char *path;
+    prepared_reader reader;
+    bool opened;
+    token_counts counts;
+    tells_error err;
+    int rc;
+} range_job;
+
+static void *count_range(void *arg)
+{
+    range_job *job = arg;
+    job->rc = count_rows(&job->counts, &job->reader, &job->err);
+    return NULL;
+}
+
+/* Lines before byte offset `upto`, to turn a range's line number into
+   the file's (only on the error path). */
+static long lines_before(const char *path, uint64_t upto)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return 0;
+    char buf[1 << 16];
+    long lines = 0;
+    uint64_t done = 0;
+    while (done < upto) {
+        size_t want = upto - done < sizeof buf ? (size_t)(upto - done) : sizeof buf;
+        size_t n = fread(buf, 1, want, fp);
+        if (n == 0)
+            break;
+        for (char *p = buf; (p = memchr(p, '\n', n - (size_t)(p - buf))); p++)
+            lines++;
+        done += n;
+    }
+    fclose(fp);
+    return lines;
+}
+
+int counts_add_prepared(token_counts *tc, const char *path, bool no_header,
+                        int threads, tells_error *err)
+{
+    prepared_reader first;
+    if (prepared_open(&first, path, no_header, err) < 0)
+        return -1;
+    struct stat st;
+    bool regular = path && strcmp(path, "-") != 0 && stat(path, &st) == 0 &&
+                   S_ISREG(st.st_mode);
+    if (threads > MAX_THREADS)
+        threads = MAX_THREADS;
+    if (threads <= 1 || !regular || (uint64_t)st.st_size < PARALLEL_MIN_BYTES) {
+        int rc = count_rows(tc, &first, err);
+        prepared_close(&first);
+        return rc < 0 ? -1 : 0;
+    }
+    uint64_t size = (uint64_t)st.st_size, begin = first.lr.pos;
+    range_job *jobs = calloc((size_t)threads, sizeof *jobs);
+    pthread_t *tid = calloc((size_t)threads, sizeof *tid);
+    int rc = jobs && tid ? 0 : tells_error_set(err, first.lr.name, 0, "out of memory");
+    int started = 0;
+    for (int k = 0; k < threads && rc == 0; k++) {
+        range_job *job = &jobs[k];
+        uint64_t a = begin + (size - begin) * (uint64_t)k / (uint64_t)threads;
+        uint64_t b = begin + (size - begin) * (uint64_t)(k + 1) / (uint64_t)threads;
+        job->path = path;
+        if (counts_init(&job->counts, tc->field) < 0)
+            rc = tells_error_set(err, first.lr.name, 0, "out of memory");
+        else if (k == 0) {
+            job->reader = first;
+            job->reader.range_end = b;
+        } else if (prepared_open_range(&job->reader, path, &first, a, b, err) < 0)
+            rc = -1;
+        job->opened = rc == 0;
+        if (rc == 0 && pthread_create(&tid[k], NULL, count_range, job) != 0)
+            rc = tells_error_set(err, first.lr.name, 0, "cannot start a thread");
+        if (rc == 0)
+            started++;
+    }
+    for (int k = 0; k < started; k++)
+        pthread_join(tid[k], NULL);
+    /* Report the first error in file order, with the file's line number. */
+    for (int k = 0; k < started && rc == 0; k++) {
+        range_job *job = &jobs[k];
+        if (job->rc < 0) {
+            *err = job->err;
+            if (k > 0 && err->line > 0)
+                err->line += lines_before(path, job->reader.lr.line_start) -
+                             job->reader.lr.lineno + 1;
+            rc = -1;
+        }
+    }
+    for (int k = 0; k < started && rc == 0; k++)
+        if (counts_merge(tc, &jobs[k].counts) < 0)
+            rc = tells_error_set(err, first.lr.name, 0, "out of memory");
+    for (int k = 0; jobs && k < threads; k++) {
+        if (jobs[k].opened)
+            prepared_close(&jobs[k].reader);
+        counts_free(&jobs[k].counts);
+    }
+    if (!jobs || !jobs[0].opened)
+        prepared_close(&first);
+    free(jobs);
+    free(tid);
     return rc < 0 ? -1 : 0;
 }
 

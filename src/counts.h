@@ -36,9 +36,13 @@ void counts_free(token_counts *tc);
    tokens); for FIELD_BOTH pass both texts, else the second is ignored. */
 int counts_add(token_counts *tc, const char *label, size_t label_len,
                const char *text, size_t len, const char *text2, size_t len2);
-/* Counts every row of a prepared TSV. */
+/* Counts every row of a prepared TSV, using up to `threads` threads on
+   byte ranges of a large regular file (one thread for pipes and small
+   files). The counts do not depend on the number of threads. */
 int counts_add_prepared(token_counts *tc, const char *path, bool no_header,
-                        tells_error *err);
+                        int threads, tells_error *err);
+/* Adds the counts of other into tc. */
+int counts_merge(token_counts *tc, const token_counts *other);
 
 /* The mergeable counts file: a "key<TAB>value" header, then
    token<TAB>class<TAB>count<TAB>docs rows in byte order. */

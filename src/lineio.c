@@ -12,6 +12,21 @@ const char *display_name(const char *path)
     return (!path || strcmp(path, "-") == 0) ? "stdin" : path;
 }
 
+int line_reader_open_at(line_reader *r, const char *path, size_t max_line,
+                        uint64_t offset, tells_error *err)
+{
+    if (line_reader_open(r, path, max_line, err) < 0)
+        return -1;
+    if (offset && fseeko(r->fp, (off_t)offset, SEEK_SET) != 0) {
+        int e = errno;
+        line_reader_close(r);
+        return tells_error_set(err, display_name(path), 0, "cannot seek: %s",
+                               strerror(e));
+    }
+    r->pos = offset;
+    return 0;
+}
+
 int line_reader_open(line_reader *r, const char *path, size_t max_line,
                      tells_error *err)
 {
@@ -90,6 +105,8 @@ int line_reader_next(line_reader *r, char **line, size_t *len,
                 return too_long(r, err);
             *line = r->buf + r->start;
             r->start += n + 1;
+            r->line_start = r->pos;
+            r->pos += n + 1;
             if (n > 0 && (*line)[n - 1] == '\r')
                 n--;
             (*line)[n] = '\0';
@@ -107,6 +124,8 @@ int line_reader_next(line_reader *r, char **line, size_t *len,
             *line = r->buf + r->start;
             size_t n = scanned;
             r->start = r->end;
+            r->line_start = r->pos;
+            r->pos += n;
             if (n > 0 && (*line)[n - 1] == '\r')
                 n--;
             (*line)[n] = '\0';

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "error.h"
@@ -21,11 +22,16 @@ typedef struct line_reader {
     size_t max_line;
     long lineno;
     bool eof;
+    uint64_t pos;          /* file offset of the next unread byte */
+    uint64_t line_start;   /* file offset of the line last returned */
 } line_reader;
 
 /* path "-" or NULL reads standard input. */
 int line_reader_open(line_reader *r, const char *path, size_t max_line,
                      tells_error *err);
+/* Opens a regular file positioned at byte offset. */
+int line_reader_open_at(line_reader *r, const char *path, size_t max_line,
+                        uint64_t offset, tells_error *err);
 /* Returns 1 with *line (NUL-terminated, no line end) and *len set,
    0 at end of input, -1 on error. The line stays valid until the next
    call. */

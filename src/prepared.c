@@ -58,6 +58,28 @@ int prepared_open(prepared_reader *r, const char *path, bool no_header,
     return 0;
 }
 
+int prepared_open_range(prepared_reader *r, const char *path,
+                        const prepared_reader *first, uint64_t start,
+                        uint64_t end, tells_error *err)
+{
+    memset(r, 0, sizeof *r);
+    if (line_reader_open_at(&r->lr, path, 0, start - 1, err) < 0)
+        return -1;
+    r->header = first->header;
+    r->extra_columns = first->extra_columns;
+    r->range_end = end;
+    /* The line under start - 1 belongs to the range before (or is the
+       line end just before start): skip it. */
+    char *line;
+    size_t len;
+    if (line_reader_next(&r->lr, &line, &len, err) < 0) {
+        prepared_close(r);
+        return -1;
+    }
+    r->lr.lineno = 0;
+    return 0;
+}
+
 void prepared_close(prepared_reader *r)
 {
     line_reader_close(&r->lr);
@@ -69,6 +91,8 @@ int prepared_next(prepared_reader *r, prepared_row *row, tells_error *err)
 {
     char *line;
     size_t len;
+    if (r->range_end && r->lr.pos >= r->range_end)
+        return 0;
     int rc = line_reader_next(&r->lr, &line, &len, err);
     if (rc <= 0)
         return rc;

@@ -30,12 +30,20 @@ typedef struct prepared_reader {
     bool header;                   /* the input has a header line */
     size_t extra_columns;          /* named in the header beyond the five */
     char *extra_header;            /* their names, tab-joined, or NULL */
+    uint64_t range_end;            /* stop before a line starting here; 0 none */
 } prepared_reader;
 
 /* With no_header the input is headerless: every line is a row (shards of
    a corpus cut with split(1) or Hadoop Streaming). */
 int prepared_open(prepared_reader *r, const char *path, bool no_header,
                   tells_error *err);
+/* Reads only the lines of a regular file that start in [start, end), for
+   one of several threads sharing a file; header and extra_columns come
+   from the reader of the first range. Line numbers count from the
+   range's first line. */
+int prepared_open_range(prepared_reader *r, const char *path,
+                        const prepared_reader *first, uint64_t start,
+                        uint64_t end, tells_error *err);
 /* 1 with a row, 0 at end, -1 on error. The row stays valid until the
    next call. */
 int prepared_next(prepared_reader *r, prepared_row *row, tells_error *err);

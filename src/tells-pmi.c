@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "counts.h"
@@ -31,6 +32,8 @@ static void usage(void)
 "  -n, --top N            rows per class [15]\n"
 "  -a, --all              every kept token for every class\n"
 "      --no-header        the input has no header line (shards)\n"
+"  -j, --threads N        threads reading a large file; results do not\n"
+"                         depend on it [number of CPUs, at most 8]\n"
 "      --emit-counts      write mergeable counts instead of the table\n"
 "      --from-counts      the FILEs are counts files made by --emit-counts;\n"
 "                         sum them and write the table\n"
@@ -64,6 +67,7 @@ static const struct option long_options[] = {
     {"top", required_argument, NULL, 'n'},
     {"all", no_argument, NULL, 'a'},
     {"no-header", no_argument, NULL, OPT_NO_HEADER},
+    {"threads", required_argument, NULL, 'j'},
     {"emit-counts", no_argument, NULL, OPT_EMIT},
     {"from-counts", no_argument, NULL, OPT_FROM},
     {"output", required_argument, NULL, 'o'},
@@ -80,8 +84,10 @@ int main(int argc, char **argv)
     size_t top = 15;
     bool no_header = false, emit = false, from = false;
     const char *output = NULL;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = cpus < 1 ? 1 : cpus > 8 ? 8 : (int)cpus;
     int c;
-    while ((c = getopt_long(argc, argv, "F:bm:k:n:ao:", long_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "F:bm:k:n:aj:o:", long_options, NULL)) != -1) {
         switch (c) {
         case 'F':
             if (text_field_parse(optarg, &field) < 0)
@@ -94,6 +100,7 @@ int main(int argc, char **argv)
         case 'n': top = (size_t)cli_long("--top", optarg, 1, LONG_MAX); break;
         case 'a': top = 0; break;
         case OPT_NO_HEADER: no_header = true; break;
+        case 'j': threads = (int)cli_long("--threads", optarg, 1, 64); break;
         case OPT_EMIT: emit = true; break;
         case OPT_FROM: from = true; break;
         case 'o': output = optarg; break;
@@ -121,7 +128,7 @@ int main(int argc, char **argv)
     int nfiles = optind < argc ? argc - optind : 1;
     for (int i = 0; i < nfiles && rc == 0; i++)
         rc = from ? counts_merge_file(&tc, files[i], &err)
-                  : counts_add_prepared(&tc, files[i], no_header, &err);
+                  : counts_add_prepared(&tc, files[i], no_header, threads, &err);
     if (rc == 0 && vocab_size(tc.classes) == 0)
         rc = tells_error_set(&err, NULL, 0, "no examples in the input");
 

@@ -14,8 +14,15 @@ typedef struct arena_block {
     char data[];
 } arena_block;
 
+/* A slot keeps 32 bits of the hash beside the id, so that a probe
+   touches one cache line unless the hashes agree. */
+typedef struct slot {
+    uint32_t id1;         /* id + 1, 0 = empty */
+    uint32_t h32;
+} slot;
+
 struct vocab {
-    uint32_t *slots;      /* id + 1, 0 = empty */
+    slot *slots;
     size_t nslots;        /* power of two */
     const char **strs;
     uint32_t *lens;
@@ -26,16 +33,10 @@ struct vocab {
 
 uint64_t vocab_hash(const char *s, size_t len)
 {
-    /* FNV-1a, folded with a final mix so low bits are usable as slots. */
-    uint64_t h = 1469598103934665603ULL;
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ULL;
-    }
-    h ^= h >> 29;
-    h *= 0xbf58476d1ce4e5b9ULL;
-    h ^= h >> 32;
-    return h;
+    uint64_t h = VOCAB_HASH_INIT;
+    for (size_t i = 0; i < len; i++)
+        h = vocab_hash_step(h, (unsigned char)s[i]);
+    return vocab_hash_final(h);
 }
 
 vocab *vocab_new(void)
@@ -76,15 +77,15 @@ static long lookup(const vocab *v, const char *s, size_t len, uint64_t h,
                    size_t *slot_out)
 {
     size_t mask = v->nslots - 1;
+    uint32_t h32 = (uint32_t)(h >> 32);
     for (size_t i = h & mask;; i = (i + 1) & mask) {
-        uint32_t e = v->slots[i];
-        if (e == 0) {
+        slot e = v->slots[i];
+        if (e.id1 == 0) {
             *slot_out = i;
             return -1;
         }
-        size_t id = e - 1;
-        if (v->hashes[id] == h && v->lens[id] == len &&
-            memcmp(v->strs[id], s, len) == 0)
+        size_t id = e.id1 - 1;
+        if (e.h32 == h32 && v->lens[id] == len && memcmp(v->strs[id], s, len) == 0)
             return (long)id;
     }
 }
@@ -118,14 +119,15 @@ static char *arena_copy(vocab *v, const char *s, size_t len)
 static int grow_slots(vocab *v)
 {
     size_t nslots = v->nslots * 2;
-    uint32_t *slots = calloc(nslots, sizeof *slots);
+    slot *slots = calloc(nslots, sizeof *slots);
     if (!slots)
         return -1;
     for (size_t id = 0; id < v->n; id++) {
         size_t i = v->hashes[id] & (nslots - 1);
-        while (slots[i])
+        while (slots[i].id1)
             i = (i + 1) & (nslots - 1);
-        slots[i] = (uint32_t)(id + 1);
+        slots[i].id1 = (uint32_t)(id + 1);
+        slots[i].h32 = (uint32_t)(v->hashes[id] >> 32);
     }
     free(v->slots);
     v->slots = slots;
@@ -154,7 +156,11 @@ static int grow_entries(vocab *v)
 
 long vocab_intern(vocab *v, const char *s, size_t len)
 {
-    uint64_t h = vocab_hash(s, len);
+    return vocab_intern_hashed(v, s, len, vocab_hash(s, len));
+}
+
+long vocab_intern_hashed(vocab *v, const char *s, size_t len, uint64_t h)
+{
     size_t slot;
     long id = lookup(v, s, len, h, &slot);
     if (id >= 0)
@@ -170,7 +176,8 @@ long vocab_intern(vocab *v, const char *s, size_t len)
     v->strs[id] = copy;
     v->lens[id] = (uint32_t)len;
     v->hashes[id] = h;
-    v->slots[slot] = (uint32_t)(id + 1);
+    v->slots[slot].id1 = (uint32_t)(id + 1);
+    v->slots[slot].h32 = (uint32_t)(h >> 32);
     /* Keep the load factor at or below one half. */
     if (v->n * 2 > v->nslots && grow_slots(v) < 0)
         return -1;

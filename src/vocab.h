@@ -18,9 +18,23 @@ long vocab_find(const vocab *v, const char *s, size_t len);
 /* NUL-terminated string of an id; valid until the vocab is freed. */
 const char *vocab_str(const vocab *v, size_t id);
 size_t vocab_len(const vocab *v, size_t id);
-/* The hash vocab uses, exposed so callers that hash while scanning
-   can share it. */
+/* The hash vocab uses (FNV-1a and a final mix), in steps, so that a
+   caller can hash while it scans for the end of a token. */
+#define VOCAB_HASH_INIT 1469598103934665603ULL
+static inline uint64_t vocab_hash_step(uint64_t h, unsigned char c)
+{
+    return (h ^ c) * 1099511628211ULL;
+}
+static inline uint64_t vocab_hash_final(uint64_t h)
+{
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 32;
+    return h;
+}
 uint64_t vocab_hash(const char *s, size_t len);
+/* vocab_intern with the hash already computed by vocab_hash. */
+long vocab_intern_hashed(vocab *v, const char *s, size_t len, uint64_t h);
 
 /* Ids sorted by their strings in byte order; caller frees. */
 size_t *vocab_sorted_ids(const vocab *v);

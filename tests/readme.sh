@@ -1,0 +1,24 @@
+#!/bin/sh
+# The README's examples are run: in each ```console block, a line starting
+# with "$ " is a command (run from the top of the source tree) and the
+# lines up to the next command or the end of the block are its output.
+. "${top_srcdir:-.}/tests/init.sh"
+
+awk -v dir="$tmp" '
+    /^```console$/ { inblock = 1; next }
+    /^```$/ && inblock { inblock = 0; next }
+    !inblock { next }
+    /^\$ / { n++; print substr($0, 3) > (dir "/cmd" n); printf "" > (dir "/want" n); next }
+    { print > (dir "/want" n) }
+' "$top_srcdir/README.md"
+n=0
+for cmd in "$tmp"/cmd*; do
+    n=$((n + 1))
+    i=${cmd##*/cmd}
+    what="README example $i: $(cat "$cmd")"
+    run sh -c "cd '$top_srcdir' && $(cat "$cmd")"
+    expect 0 ""
+    expect_out "$tmp/want$i"
+done
+[ $n -ge 3 ] || fail "only $n README examples found"
+finish

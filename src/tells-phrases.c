@@ -103,7 +103,6 @@ int main(int argc, char **argv)
     }
     if (rc < 0)
         cli_report(&err);
-    if (rc == 0)
-        colloc_free(&res);
+    colloc_free(&res);
     return rc < 0 ? EXIT_DATA : 0;
 }

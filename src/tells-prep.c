@@ -165,6 +165,7 @@ int main(int argc, char **argv)
     const char **phrase_files = calloc((size_t)argc, sizeof *phrase_files);
     lexicons lx = {.phrase_files = phrase_files};
     size_t ninputs = 0;
+    int rc = 0;
     const char *output = NULL;
     bool quiet = false;
     if (!inputs || !phrase_files) {
@@ -211,8 +212,8 @@ int main(int argc, char **argv)
         case OPT_MESH: lx.mesh_file = optarg; break;
         case 'o': output = optarg; break;
         case 'q': quiet = true; break;
-        case OPT_HELP: usage(); return 0;
-        case OPT_VERSION: cli_version(); return 0;
+        case OPT_HELP: usage(); goto done;
+        case OPT_VERSION: cli_version(); goto done;
         default: cli_try_help();
         }
     }
@@ -224,14 +225,12 @@ int main(int argc, char **argv)
 
     tells_error err;
     tells_error_clear(&err);
-    phrase_set *phrases;
-    if (load_lexicons(&lx, &opt.tok, &phrases, &err) < 0) {
-        cli_report(&err);
-        return EXIT_DATA;
-    }
+    phrase_set *phrases = NULL;
+    rc = load_lexicons(&lx, &opt.tok, &phrases, &err);
     opt.phrases = phrases;
-    out_file out;
-    int rc = out_open(&out, output, &err);
+    out_file out = {0};
+    if (rc == 0)
+        rc = out_open(&out, output, &err);
     if (rc == 0)
         rc = prep_run(&opt, inputs, ninputs, out.fp, report_counts, &quiet, &err);
     if (rc == 0)
@@ -241,6 +240,7 @@ int main(int argc, char **argv)
     if (rc < 0)
         cli_report(&err);
     phrase_set_free(phrases);
+done:
     free(inputs);
     free(phrase_files);
     free((void *)opt.labels);

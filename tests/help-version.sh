@@ -3,7 +3,14 @@
 # refuses an unknown option with the usual hint and exit status 2.
 . "${top_srcdir:-.}/tests/init.sh"
 
-for prog in tells-prep tells-phrases tells-pmi tells-len tells-split tells-synth; do
+# Every program built: src/tells-* and tools/tells-synth.
+progs=
+for f in "$top_builddir"/src/tells-* "$top_builddir/tools/tells-synth"; do
+    case $f in *.c|*.cc|*.o|*.h) continue ;; esac
+    [ -f "$f" ] && [ -x "$f" ] && progs="$progs ${f##*/}"
+done
+[ "$(echo $progs | wc -w)" -ge 6 ] || fail "only found:$progs"
+for prog in $progs; do
     what="$prog --help"
     run "$prog" --help
     expect 0 ""

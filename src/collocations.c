@@ -133,27 +133,50 @@ static int add_phrase(colloc_result *out, size_t *cap, const char *text,
     return 0;
 }
 
+/* "a_b" for the tokens a and b, in a buffer that grows as needed. */
+static const char *joined(const vocab *v, uint32_t a, uint32_t b, char **buf,
+                          size_t *cap, size_t *len)
+{
+    size_t la = vocab_len(v, a), lb = vocab_len(v, b);
+    if (la + lb + 2 > *cap) {
+        size_t c = la + lb + 2 > 2 * *cap ? la + lb + 2 : 2 * *cap;
+        char *p = realloc(*buf, c);
+        if (!p)
+            return NULL;
+        *buf = p;
+        *cap = c;
+    }
+    memcpy(*buf, vocab_str(v, a), la);
+    (*buf)[la] = '_';
+    memcpy(*buf + la + 1, vocab_str(v, b), lb + 1);
+    *len = la + lb + 1;
+    return *buf;
+}
+
 /* Rewrites t merging every bigram in `merge` (greedy, left to right)
    into a new token "a_b". */
 static int apply_merges(id_text *t, vocab *v, const u64map *merge)
 {
-    size_t w = 0;
-    char buf[4096];
+    size_t w = 0, cap = 0, len;
+    char *buf = NULL;
     for (size_t i = 0; i < t->n; i++) {
         uint32_t a = t->ids[i], b = i + 1 < t->n ? t->ids[i + 1] : BOUNDARY;
         uint64_t dummy;
         if (a != BOUNDARY && b != BOUNDARY &&
             u64map_get(merge, pair_key(a, b), &dummy)) {
-            int n = snprintf(buf, sizeof buf, "%s_%s", vocab_str(v, a), vocab_str(v, b));
-            long id = n > 0 && (size_t)n < sizeof buf ? vocab_intern(v, buf, (size_t)n) : -1;
-            if (id < 0)
+            const char *s = joined(v, a, b, &buf, &cap, &len);
+            long id = s ? vocab_intern(v, s, len) : -1;
+            if (id < 0) {
+                free(buf);
                 return -1;
+            }
             t->ids[w++] = (uint32_t)id;
             i++;
         } else
             t->ids[w++] = a;
     }
     t->n = w;
+    free(buf);
     return 0;
 }
 
@@ -163,6 +186,8 @@ static int run_pass(id_text *t, vocab *v, const colloc_options *opt, int pass,
     pass_counts pc;
     memset(&pc, 0, sizeof pc);
     u64map merge;
+    char *buf = NULL;
+    size_t bufcap = 0;
     int rc = u64map_init(&merge);
     if (rc == 0)
         rc = count_pass(t, vocab_size(v), &pc);
@@ -174,16 +199,17 @@ static int run_pass(id_text *t, vocab *v, const colloc_options *opt, int pass,
         double score = score_of(opt, &pc, a, b, pc.bi.vals[s]);
         if (score <= opt->threshold)
             continue;
-        char buf[4096];
-        snprintf(buf, sizeof buf, "%s_%s", vocab_str(v, a), vocab_str(v, b));
-        rc = u64map_put(&merge, key, 1);
+        size_t len;
+        const char *text = joined(v, a, b, &buf, &bufcap, &len);
+        rc = text ? u64map_put(&merge, key, 1) : -1;
         if (rc == 0)
-            rc = add_phrase(out, cap, buf, pc.bi.vals[s], score, pass);
+            rc = add_phrase(out, cap, text, pc.bi.vals[s], score, pass);
     }
     if (rc == 0)
         rc = apply_merges(t, v, &merge);
     free_pass(&pc);
     u64map_free(&merge);
+    free(buf);
     return rc;
 }
 

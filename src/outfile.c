@@ -71,8 +71,10 @@ int out_commit(out_file *o, tells_error *err)
         e = errno;
     }
     if (failed) {
+        /* Set the message first: out_abort frees the name. */
+        tells_error_set(err, name, 0, "write error: %s", strerror(e));
         out_abort(o);
-        return tells_error_set(err, name, 0, "write error: %s", strerror(e));
+        return -1;
     }
     free(o->tmp_path);
     free(o->path);

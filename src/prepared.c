@@ -97,8 +97,10 @@ int prepared_next(prepared_reader *r, prepared_row *row, tells_error *err)
     if (rc <= 0)
         return rc;
     long ln = r->lr.lineno;
-    if (utf8_invalid_offset(line, len) != (size_t)-1)
-        return tells_error_set(err, r->lr.name, ln, "invalid UTF-8");
+    size_t bad = text_invalid_offset(line, len);
+    if (bad != (size_t)-1)
+        return tells_error_set(err, r->lr.name, ln,
+                               line[bad] ? "invalid UTF-8" : "NUL byte in input");
     char *p = line, *end = line + len;
     for (int f = 0; f < PREP_NFIELDS; f++) {
         char *tab = memchr(p, '\t', (size_t)(end - p));
@@ -110,7 +112,9 @@ int prepared_next(prepared_reader *r, prepared_row *row, tells_error *err)
         row->field[f] = p;
         row->len[f] = (size_t)(stop - p);
         *stop = '\0';
-        if (row->len[f] == 0)
+        /* Text fields are tokens joined by single spaces: one that starts
+           with a space may hold nothing else. */
+        if (row->len[f] == 0 || (p[0] == ' ' && strspn(p, " ") == row->len[f]))
             return tells_error_set(err, r->lr.name, ln, "empty %s", field_names[f]);
         p = stop + 1;
     }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "lineio.h"
 #include "describe.h"
 #include "outfile.h"
 
@@ -23,7 +24,8 @@ static void usage(void)
 "\n"
 "Output: TSV with header class, n, mean, median, sd; one row per class in\n"
 "byte order, then an 'all' row; sd is the sample standard deviation (n-1),\n"
-"0 for a single example; numbers with 6 decimals.\n"
+"0 for a single example; numbers with 6 decimals. (A class itself named\n"
+"'all' would be ambiguous with that row.)\n"
 "\n"
 "Exit status: 0 success, 1 bad data or runtime failure, 2 usage error.\n"
 "\n"
@@ -77,7 +79,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < nfiles && rc == 0; i++)
         rc = lengths_add_prepared(&lt, files[i], field, no_header, &err);
     if (rc == 0 && vocab_size(lt.classes) == 0)
-        rc = tells_error_set(&err, NULL, 0, "no examples in the input");
+        rc = tells_error_set(&err, nfiles == 1 ? display_name(files[0]) : NULL, 0,
+                             "no examples in the input");
     out_file out;
     if (rc == 0)
         rc = out_open(&out, output, &err);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "lineio.h"
 #include "counts.h"
 #include "outfile.h"
 #include "pmi.h"
@@ -130,7 +131,8 @@ int main(int argc, char **argv)
         rc = from ? counts_merge_file(&tc, files[i], &err)
                   : counts_add_prepared(&tc, files[i], no_header, threads, &err);
     if (rc == 0 && vocab_size(tc.classes) == 0)
-        rc = tells_error_set(&err, NULL, 0, "no examples in the input");
+        rc = tells_error_set(&err, nfiles == 1 ? display_name(files[0]) : NULL, 0,
+                             "no examples in the input");
 
     pmi_table table = {0};
     out_file out = {0};

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "idfile.h"
+#include "lineio.h"
 #include "outfile.h"
 #include "prepared.h"
 
@@ -120,7 +121,7 @@ static size_t report_unseen(const id_set *s, const char *path, bool quiet,
 {
     size_t unseen = id_set_unseen(s);
     if (unseen && !quiet)
-        cli_warn("%s: %zu of %zu ids not found in the input", path, unseen,
+        cli_warn("%s: %zu of %zu ids not found in the input", display_name(path), unseen,
                  vocab_size(s->ids));
     for (size_t i = 0; missing && i < vocab_size(s->ids); i++)
         if (!s->seen[i])
@@ -139,8 +140,13 @@ int main(int argc, char **argv)
         switch (c) {
         case 'k': f.keep_path = optarg; break;
         case 'd': f.drop_path = optarg; break;
-        case 's': f.splits = optarg; break;
-        case 'x': f.exclude = optarg; break;
+        case 's':
+        case 'x':
+            if (optarg[0] == '\0' || strstr(optarg, ",,") || optarg[0] == ',' ||
+                optarg[strlen(optarg) - 1] == ',')
+                cli_usage_error("invalid split list '%s'", optarg);
+            *(c == 's' ? &f.splits : &f.exclude) = optarg;
+            break;
         case OPT_MISSING: missing_path = optarg; break;
         case OPT_STRICT: strict = true; break;
         case OPT_NO_HEADER: no_header = true; break;
@@ -176,12 +182,14 @@ int main(int argc, char **argv)
             unseen += report_unseen(&f.keep, f.keep_path, quiet, missing.fp);
         if (f.has_drop)
             unseen += report_unseen(&f.drop, f.drop_path, quiet, missing.fp);
-        if (strict && unseen)
+        /* The list of missing ids is kept even when --strict fails: that
+           is when it is needed. */
+        if (missing_path && out_commit(&missing, &err) < 0)
+            rc = -1;
+        else if (strict && unseen)
             rc = tells_error_set(&err, NULL, 0, "%zu ids not found in the input "
                                  "(--strict)", unseen);
     }
-    if (rc == 0 && missing_path)
-        rc = out_commit(&missing, &err);
     if (rc == 0)
         rc = out_commit(&out, &err);
     if (rc < 0) {

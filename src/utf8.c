@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-size_t utf8_invalid_offset(const char *str, size_t len)
+static size_t invalid_offset(const char *str, size_t len, int nul_ok)
 {
     const unsigned char *s = (const unsigned char *)str;
     size_t i = 0;
@@ -13,13 +13,17 @@ size_t utf8_invalid_offset(const char *str, size_t len)
         while (i + 8 <= len) {
             uint64_t w;
             memcpy(&w, s + i, 8);
-            if (w & 0x8080808080808080ULL)
+            /* A high bit set, or (when refused) a zero byte. */
+            if ((w & 0x8080808080808080ULL) ||
+                (!nul_ok && ((w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL)))
                 break;
             i += 8;
         }
         if (i >= len)
             break;
         unsigned c = s[i];
+        if (c == 0 && !nul_ok)
+            return i;
         if (c < 0x80) {
             i++;
             continue;
@@ -48,4 +52,14 @@ size_t utf8_invalid_offset(const char *str, size_t len)
         i += need + 1;
     }
     return (size_t)-1;
+}
+
+size_t utf8_invalid_offset(const char *s, size_t len)
+{
+    return invalid_offset(s, len, 1);
+}
+
+size_t text_invalid_offset(const char *s, size_t len)
+{
+    return invalid_offset(s, len, 0);
 }

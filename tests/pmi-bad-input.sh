@@ -26,7 +26,7 @@ bad "invalid UTF-8" "$H\n1\td\te\ta b\tc\377\n" ":2: invalid UTF-8"
 what="header only"
 printf '%s\n' "$H" >"$tmp/in.tsv"
 run tells-pmi "$tmp/in.tsv"
-expect 1 "tells-pmi: no examples in the input"
+expect 1 "tells-pmi: $tmp/in.tsv: no examples in the input"
 
 what="CRLF and no final newline are fine"
 printf "$H\r\n1\td\te\ta b\tc\r\n2\td\tn\ta\tc d" >"$tmp/crlf.tsv"

@@ -1,0 +1,79 @@
+#include <config.h>
+#include "dataset.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lineio.h"
+#include "prepared.h"
+
+int dataset_load(dataset *d, const char *path, tells_error *err)
+{
+    memset(d, 0, sizeof *d);
+    prepared_reader r;
+    if (prepared_open(&r, path, false, err) < 0)
+        return -1;
+    d->splits = vocab_new();
+    d->labels = vocab_new();
+    d->source = strdup(display_name(path));
+    size_t cap = 0;
+    prepared_row row;
+    int rc = d->splits && d->labels && d->source ? 0
+             : tells_error_set(err, r.lr.name, 0, "out of memory");
+    while (rc == 0 && (rc = prepared_next(&r, &row, err)) == 1) {
+        rc = 0;
+        if (d->n == cap) {
+            cap = cap ? cap * 2 : 1024;
+            example *ex = realloc(d->ex, cap * sizeof *ex);
+            if (!ex) {
+                rc = tells_error_set(err, r.lr.name, row.lineno, "out of memory");
+                break;
+            }
+            d->ex = ex;
+        }
+        /* One block per row: id, premise, hypothesis. */
+        size_t li = row.len[PREP_ID] + 1, lp = row.len[PREP_PREMISE] + 1,
+               lh = row.len[PREP_HYPOTHESIS] + 1;
+        char *block = malloc(li + lp + lh);
+        long s = vocab_intern(d->splits, row.field[PREP_SPLIT], row.len[PREP_SPLIT]);
+        long l = vocab_intern(d->labels, row.field[PREP_LABEL], row.len[PREP_LABEL]);
+        if (!block || s < 0 || l < 0) {
+            free(block);
+            rc = tells_error_set(err, r.lr.name, row.lineno, "out of memory");
+            break;
+        }
+        example *e = &d->ex[d->n++];
+        e->id = memcpy(block, row.field[PREP_ID], li);
+        e->premise = memcpy(block + li, row.field[PREP_PREMISE], lp);
+        e->hypothesis = memcpy(block + li + lp, row.field[PREP_HYPOTHESIS], lh);
+        e->split = (size_t)s;
+        e->label = (size_t)l;
+        e->line = row.lineno;
+    }
+    prepared_close(&r);
+    if (rc < 0) {
+        dataset_free(d);
+        return -1;
+    }
+    return 0;
+}
+
+void dataset_free(dataset *d)
+{
+    for (size_t i = 0; i < d->n; i++)
+        free((char *)d->ex[i].id);
+    free(d->ex);
+    vocab_free(d->splits);
+    vocab_free(d->labels);
+    free(d->source);
+    memset(d, 0, sizeof *d);
+}
+
+size_t dataset_split_size(const dataset *d, const char *split)
+{
+    long s = vocab_find(d->splits, split, strlen(split));
+    size_t n = 0;
+    for (size_t i = 0; s >= 0 && i < d->n; i++)
+        n += d->ex[i].split == (size_t)s;
+    return n;
+}

@@ -84,6 +84,22 @@ awk -F '\t' '$1 == "majority" { m = $7 } $1 == "fasttext" { f = $7 }
     END { if (!(f > m + 0.12)) { print "majority " m ", fasttext " f; exit 1 } }' "$tmp/out" ||
     fail "$what"
 
+what="SICK train to test, both models with details"
+tells-prep -q -o "$tmp/sick.tsv" --split train "$corpora/sick/sick_train.jsonl" \
+    --split test "$corpora/sick/sick_test.jsonl"
+run tells-baseline --seed 1 --details "$tmp/sick.tsv"
+expect 0 ""
+for m in majority fasttext; do
+    grep -q "^$m	hypothesis	test	4906	" "$tmp/out" || fail "$what: no $m row"
+    grep -qx "# confusion: $m hypothesis test (rows gold, columns predicted)" "$tmp/out" ||
+        fail "$what: no $m confusion matrix"
+    grep -qx "# per-class: $m hypothesis test" "$tmp/out" || fail "$what: no $m per-class block"
+done
+# The confusion matrix of each model adds up to the test split.
+awk -F '\t' '/^# confusion/ { c = 1; next } c && $1 == "gold" { next }
+    c && NF == 4 { s += $2 + $3 + $4; next } { c = 0 } END { exit s != 2 * 4906 }' "$tmp/out" ||
+    fail "$what: confusion matrices do not add up"
+
 what="premise and hypothesis"
 run tells-baseline --input pair --model fasttext --eval dev "$tmp/syn.tsv"
 expect 0 ""

@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -84,6 +85,18 @@ double cli_double(const char *opt, const char *arg, double min)
         cli_usage_error("invalid value '%s' for %s (expected a number >= %g)",
                         arg, opt, min);
     return v;
+}
+
+char **cli_operands(int argc, char **argv, int *n)
+{
+    static char dash[] = "-";
+    static char *stdin_only[] = {dash};
+    if (optind < argc) {
+        *n = argc - optind;
+        return argv + optind;
+    }
+    *n = 1;
+    return stdin_only;
 }
 
 bool cli_show_progress(bool quiet, bool forced)

@@ -30,6 +30,10 @@ void cli_version(void);
 long cli_long(const char *opt, const char *arg, long min, long max);
 double cli_double(const char *opt, const char *arg, double min);
 
+/* The operands after the options, or a lone "-" (stdin) when there are
+   none. */
+char **cli_operands(int argc, char **argv, int *n);
+
 /* Whether progress should be shown: -q wins, then --progress, else
    only when stderr is a terminal. */
 bool cli_show_progress(bool quiet, bool forced);

@@ -82,6 +82,18 @@ int out_commit(out_file *o, tells_error *err)
     return 0;
 }
 
+int out_write(const char *path, out_writer write, void *ctx, tells_error *err)
+{
+    out_file o;
+    if (out_open(&o, path, err) < 0)
+        return -1;
+    if (write(o.fp, ctx) < 0) {
+        out_abort(&o);
+        return tells_error_set(err, o.path ? path : "stdout", 0, "write error");
+    }
+    return out_commit(&o, err);
+}
+
 void out_abort(out_file *o)
 {
     if (o->fp && o->fp != stdout)

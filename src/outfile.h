@@ -22,4 +22,9 @@ int out_commit(out_file *o, tells_error *err);
 /* Discards a temporary file; safe to call after commit. */
 void out_abort(out_file *o);
 
+/* Opens path, lets write fill it, and commits; on failure nothing is
+   left behind. write returns -1 on failure. */
+typedef int (*out_writer)(FILE *fp, void *ctx);
+int out_write(const char *path, out_writer write, void *ctx, tells_error *err);
+
 #endif

@@ -44,6 +44,11 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0}
 };
 
+static int write_lengths(FILE *fp, void *ctx)
+{
+    return lengths_write(ctx, true, fp);
+}
+
 int main(int argc, char **argv)
 {
     cli_init(argv, "tells-len");
@@ -72,25 +77,16 @@ int main(int argc, char **argv)
         cli_warn("out of memory");
         return EXIT_DATA;
     }
-    const char *stdin_only[] = {"-"};
-    char **files = optind < argc ? argv + optind : (char **)stdin_only;
-    int nfiles = optind < argc ? argc - optind : 1;
+    int nfiles;
+    char **files = cli_operands(argc, argv, &nfiles);
     int rc = 0;
     for (int i = 0; i < nfiles && rc == 0; i++)
         rc = lengths_add_prepared(&lt, files[i], field, no_header, &err);
     if (rc == 0 && vocab_size(lt.classes) == 0)
         rc = tells_error_set(&err, nfiles == 1 ? display_name(files[0]) : NULL, 0,
                              "no examples in the input");
-    out_file out;
     if (rc == 0)
-        rc = out_open(&out, output, &err);
-    if (rc == 0) {
-        if (lengths_write(&lt, true, out.fp) < 0) {
-            out_abort(&out);
-            rc = tells_error_set(&err, output ? output : "stdout", 0, "write error");
-        } else
-            rc = out_commit(&out, &err);
-    }
+        rc = out_write(output, write_lengths, &lt, &err);
     if (rc < 0)
         cli_report(&err);
     lengths_free(&lt);

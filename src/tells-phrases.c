@@ -59,6 +59,9 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0}
 };
 
+static int write_plain(FILE *fp, void *ctx) { return colloc_write(ctx, false, fp); }
+static int write_scored(FILE *fp, void *ctx) { return colloc_write(ctx, true, fp); }
+
 int main(int argc, char **argv)
 {
     cli_init(argv, "tells-phrases");
@@ -93,14 +96,8 @@ int main(int argc, char **argv)
     tells_error_clear(&err);
     colloc_result res;
     int rc = colloc_learn_prepared(input, no_header, &opt, &res, &err);
-    out_file out;
-    if (rc == 0 && (rc = out_open(&out, output, &err)) == 0) {
-        if (colloc_write(&res, scores, out.fp) < 0) {
-            out_abort(&out);
-            rc = tells_error_set(&err, output ? output : "stdout", 0, "write error");
-        } else
-            rc = out_commit(&out, &err);
-    }
+    if (rc == 0)
+        rc = out_write(output, scores ? write_scored : write_plain, &res, &err);
     if (rc < 0)
         cli_report(&err);
     colloc_free(&res);

@@ -77,6 +77,23 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0}
 };
 
+typedef struct table_job {
+    token_counts *tc;
+    pmi_table table;
+    size_t top;
+} table_job;
+
+static int write_counts(FILE *fp, void *ctx)
+{
+    return counts_write(((table_job *)ctx)->tc, fp);
+}
+
+static int write_table(FILE *fp, void *ctx)
+{
+    table_job *job = ctx;
+    return pmi_write(&job->table, job->tc, job->top, true, fp);
+}
+
 int main(int argc, char **argv)
 {
     cli_init(argv, "tells-pmi");
@@ -124,9 +141,8 @@ int main(int argc, char **argv)
         return EXIT_DATA;
     }
     int rc = 0;
-    const char *stdin_only[] = {"-"};
-    char **files = optind < argc ? argv + optind : (char **)stdin_only;
-    int nfiles = optind < argc ? argc - optind : 1;
+    int nfiles;
+    char **files = cli_operands(argc, argv, &nfiles);
     for (int i = 0; i < nfiles && rc == 0; i++)
         rc = from ? counts_merge_file(&tc, files[i], &err)
                   : counts_add_prepared(&tc, files[i], no_header, threads, &err);
@@ -134,24 +150,14 @@ int main(int argc, char **argv)
         rc = tells_error_set(&err, nfiles == 1 ? display_name(files[0]) : NULL, 0,
                              "no examples in the input");
 
-    pmi_table table = {0};
-    out_file out = {0};
-    if (rc == 0 && !emit && pmi_compute(&tc, &popt, &table) < 0)
+    table_job job = {.tc = &tc, .top = top};
+    if (rc == 0 && !emit && pmi_compute(&tc, &popt, &job.table) < 0)
         rc = tells_error_set(&err, NULL, 0, "out of memory");
     if (rc == 0)
-        rc = out_open(&out, output, &err);
-    if (rc == 0) {
-        int wrc = emit ? counts_write(&tc, out.fp)
-                       : pmi_write(&table, &tc, top, true, out.fp);
-        if (wrc < 0) {
-            out_abort(&out);
-            rc = tells_error_set(&err, output ? output : "stdout", 0, "write error");
-        } else
-            rc = out_commit(&out, &err);
-    }
+        rc = out_write(output, emit ? write_counts : write_table, &job, &err);
     if (rc < 0)
         cli_report(&err);
-    pmi_free(&table);
+    pmi_free(&job.table);
     counts_free(&tc);
     return rc < 0 ? EXIT_DATA : 0;
 }

@@ -260,7 +260,8 @@ int colloc_learn_prepared(const char *path, bool no_header,
         if (run_pass(&t, v, opt, pass, out, &cap) < 0)
             rc = tells_error_set(err, NULL, 0, "out of memory");
     if (rc == 0) {
-        qsort(out->v, out->n, sizeof *out->v, cmp_phrase);
+        if (out->n > 0)  /* qsort must not get NULL, even for no items */
+            qsort(out->v, out->n, sizeof *out->v, cmp_phrase);
         if (dedupe(out) < 0)
             rc = tells_error_set(err, NULL, 0, "out of memory");
     }

@@ -1,0 +1,301 @@
+#!/bin/sh
+# tells-stat on small files whose numbers are worked out by hand below:
+# metrics (single- and multi-label), McNemar, Friedman, Welch, the FDR
+# correction and contrast consistency; the resampling tests are
+# deterministic for a seed and give p = 1 for a system against itself.
+. "${top_srcdir:-.}/tests/init.sh"
+
+# Eight examples, gold e e e n n c c c.
+#   id  A  B  C     correct: A B C
+#   1   e  e  n              1 1 0
+#   2   e  e  n              1 1 0
+#   3   n  e  c              0 1 0
+#   4   n  e  c              1 0 0
+#   5   c  c  e              0 0 0
+#   6   c  c  e              1 1 0
+#   7   c  c  n              1 1 0
+#   8   e  c  c              0 1 1
+printf 'id\tgold\tpredicted\n1\te\te\n2\te\te\n3\te\tn\n4\tn\tn\n5\tn\tc\n6\tc\tc\n7\tc\tc\n8\tc\te\n' >"$tmp/a.tsv"
+# B has its columns in another order, an extra column and its rows shuffled.
+printf 'p_e\tpredicted\tid\tgold\n0.1\tc\t8\tc\n0.9\te\t1\te\n0.8\te\t2\te\n0.7\te\t3\te\n0.6\te\t4\tn\n0.2\tc\t5\tn\n0.3\tc\t6\tc\n0.1\tc\t7\tc\n' >"$tmp/b.tsv"
+printf 'id\tgold\tpredicted\n1\te\tn\n2\te\tn\n3\te\tc\n4\tn\tc\n5\tn\te\n6\tc\te\n7\tc\tn\n8\tc\tc\n' >"$tmp/c.tsv"
+
+# A: tp e 2, n 1, c 2 of gold 3, 2, 3 and predicted 3, 2, 3; accuracy 5/8;
+#   P = R = F1 = 2/3, 1/2, 2/3 per class, macro 11/18 = 0.611111;
+#   kappa (n tr - sum t_c p_c) / (n^2 - sum t_c p_c) = (40 - 22) / (64 - 22)
+#   = 0.428571; MCC 18 / sqrt(42 * 42) = 0.428571.
+# B never predicts n: tp c 3, e 3, n 0; predicted c 4, e 4; accuracy 6/8;
+#   P c 3/4, e 3/4, n 0 (undefined); R 1, 1, 0; F1 6/7, 6/7, 0;
+#   macro P 1.5/3 = 0.5, R 2/3, F1 (12/7)/3 = 0.571429; kappa (48 - 24) /
+#   (64 - 24) = 0.6; MCC 24 / sqrt(42 * 32) = 0.654654.
+what="metrics --details"
+run tells-stat metrics --details "$tmp/a.tsv" "$tmp/b.tsv"
+expect 0 ""
+sed "s|^|$tmp/|" >"$tmp/expected" <<'EOF'
+a.tsv	accuracy	-	0.625000	8
+a.tsv	macro_precision	-	0.611111	8
+a.tsv	macro_recall	-	0.611111	8
+a.tsv	macro_f1	-	0.611111	8
+a.tsv	micro_precision	-	0.625000	8
+a.tsv	micro_recall	-	0.625000	8
+a.tsv	micro_f1	-	0.625000	8
+a.tsv	kappa	-	0.428571	8
+a.tsv	mcc	-	0.428571	8
+a.tsv	precision	c	0.666667	3
+a.tsv	recall	c	0.666667	3
+a.tsv	f1	c	0.666667	3
+a.tsv	precision	e	0.666667	3
+a.tsv	recall	e	0.666667	3
+a.tsv	f1	e	0.666667	3
+a.tsv	precision	n	0.500000	2
+a.tsv	recall	n	0.500000	2
+a.tsv	f1	n	0.500000	2
+b.tsv	accuracy	-	0.750000	8
+b.tsv	macro_precision	-	0.500000	8
+b.tsv	macro_recall	-	0.666667	8
+b.tsv	macro_f1	-	0.571429	8
+b.tsv	micro_precision	-	0.750000	8
+b.tsv	micro_recall	-	0.750000	8
+b.tsv	micro_f1	-	0.750000	8
+b.tsv	kappa	-	0.600000	8
+b.tsv	mcc	-	0.654654	8
+b.tsv	precision	c	0.750000	3
+b.tsv	recall	c	1.000000	3
+b.tsv	f1	c	0.857143	3
+b.tsv	precision	e	0.750000	3
+b.tsv	recall	e	1.000000	3
+b.tsv	f1	e	0.857143	3
+b.tsv	precision	n	0.000000	2
+b.tsv	recall	n	0.000000	2
+b.tsv	f1	n	0.000000	2
+EOF
+{ printf 'system\tmetric\tclass\tvalue\tsupport\n'; cat "$tmp/expected"; } >"$tmp/metrics.expected"
+expect_out "$tmp/metrics.expected"
+
+what="metrics from stdin, without --details"
+run tells-stat metrics - <"$tmp/a.tsv"
+expect 0 ""
+{ printf 'system\tmetric\tclass\tvalue\tsupport\n'; sed -n '1,9s|^[^	]*/a.tsv|stdin|p' "$tmp/expected"; } >"$tmp/stdin.expected"
+expect_out "$tmp/stdin.expected"
+
+what="metrics -o writes the same table"
+run tells-stat metrics -d -o "$tmp/m.tsv" "$tmp/a.tsv" "$tmp/b.tsv"
+expect 0 ""
+cmp -s "$tmp/m.tsv" "$tmp/metrics.expected" || fail "$what: file differs"
+[ -s "$tmp/out" ] && fail "$what: wrote to stdout"
+
+# One label everywhere: p_e = 1, so kappa is undefined (nan, as
+# scikit-learn); MCC's denominator is 0, so it is 0 (as scikit-learn).
+printf 'id\tgold\tpredicted\n1\te\te\n2\te\te\n' >"$tmp/one.tsv"
+what="metrics with a single label"
+run tells-stat metrics "$tmp/one.tsv"
+expect 0 ""
+[ "$(cut -f 2,4 "$tmp/out" | tr '\t\n' ' ')" = \
+  "metric value accuracy 1.000000 macro_precision 1.000000 macro_recall 1.000000 macro_f1 1.000000 micro_precision 1.000000 micro_recall 1.000000 micro_f1 1.000000 kappa nan mcc 0.000000 " ] ||
+    fail "$what: $(cat "$tmp/out")"
+
+# Multi-label: labels a b c.
+#   1 {a,b} {a,b} exact; 2 {a} {a,c}: c fp; 3 {} {b}: b fp; 4 {c} {}: c fn.
+#   subset accuracy 1/4; Hamming loss 3 / (4 * 3) = 0.25;
+#   a P 1 R 1 F1 1; b P 1/2 R 1 F1 2/3; c P 0 R 0 F1 0;
+#   macro P 0.5, R 2/3, F1 5/9 = 0.555556; micro tp 3 fp 2 fn 1:
+#   P 0.6, R 0.75, F1 6/9.
+printf 'id\tgold\tpredicted\n1\ta,b\tb,a\n2\ta\ta,c\n3\t\tb\n4\tc\t\n' >"$tmp/ml.tsv"
+what="metrics --multi-label"
+run tells-stat metrics --multi-label -d "$tmp/ml.tsv"
+expect 0 ""
+sed "s|^|$tmp/|" >"$tmp/expected" <<'EOF'
+ml.tsv	subset_accuracy	-	0.250000	4
+ml.tsv	hamming_loss	-	0.250000	4
+ml.tsv	macro_precision	-	0.500000	4
+ml.tsv	macro_recall	-	0.666667	4
+ml.tsv	macro_f1	-	0.555556	4
+ml.tsv	micro_precision	-	0.600000	4
+ml.tsv	micro_recall	-	0.750000	4
+ml.tsv	micro_f1	-	0.666667	4
+ml.tsv	precision	a	1.000000	2
+ml.tsv	recall	a	1.000000	2
+ml.tsv	f1	a	1.000000	2
+ml.tsv	precision	b	0.500000	1
+ml.tsv	recall	b	1.000000	1
+ml.tsv	f1	b	0.666667	1
+ml.tsv	precision	c	0.000000	1
+ml.tsv	recall	c	0.000000	1
+ml.tsv	f1	c	0.000000	1
+EOF
+{ printf 'system\tmetric\tclass\tvalue\tsupport\n'; cat "$tmp/expected"; } >"$tmp/ml.expected"
+expect_out "$tmp/ml.expected"
+
+# McNemar A against C: A only right on 1 2 4 6 7 (b = 5), C only on 8
+# (c = 1). Exact: 2 P(X <= 1), X ~ Bin(6, 1/2) = 2 * 7/64 = 0.21875.
+# Chi-squared: (|5 - 1| - 1)^2 / 6 = 1.5, P(chi2_1 >= 1.5) = 0.2206714.
+what="mcnemar"
+run tells-stat mcnemar --digits 5 "$tmp/a.tsv" "$tmp/c.tsv"
+expect 0 ""
+expect_out_text "test	statistic	df	p_value	detail
+mcnemar_exact	1.000000	-	0.21875	a=$tmp/a.tsv b=$tmp/c.tsv a_only=5 b_only=1 n=8 alternative=two-sided
+mcnemar_chi2	1.500000	1	0.22067	a=$tmp/a.tsv b=$tmp/c.tsv a_only=5 b_only=1 n=8 correction=continuity alternative=two-sided"
+
+# Friedman over examples (correctness above): ascending average ranks per
+# block sum to A 17.5, B 19, C 11.5; ties sum t(t^2-1) = 7 * 6 + 24 = 66,
+# correction 1 - 66 / (3 * 8 * 8) = 0.65625; statistic
+# (12 / (3 * 8 * 4) * 799.5 - 96) / 0.65625 = 6 (Cochran's Q is 6 too),
+# p = exp(-6/2) = 0.0498; mean ranks, 1 best: 4 - sum/8.
+what="friedman"
+run tells-stat friedman "$tmp/a.tsv" "$tmp/b.tsv" "$tmp/c.tsv"
+expect 0 ""
+expect_out_text "test	statistic	df	p_value	detail
+friedman	6.000000	2	0.05	blocks=examples n=8 k=3 ties=corrected
+friedman_mean_rank	1.812500	-	-	system=$tmp/a.tsv best=1
+friedman_mean_rank	1.625000	-	-	system=$tmp/b.tsv best=1
+friedman_mean_rank	2.562500	-	-	system=$tmp/c.tsv best=1"
+
+# Friedman over per-seed scores: every seed ranks x > y > z, so the
+# statistic is 12 / (3 * 4 * 4) * (12^2 + 8^2 + 4^2) - 48 = 8,
+# p = exp(-4) = 0.0183.
+printf 'seed\tx\ty\tz\n1\t0.9\t0.8\t0.7\n2\t0.8\t0.7\t0.6\n3\t0.95\t0.9\t0.1\n4\t0.5\t0.4\t0.3\n' >"$tmp/seeds.tsv"
+cut -f 2 "$tmp/seeds.tsv" | tail -n +2 >"$tmp/x.txt"
+cut -f 3 "$tmp/seeds.tsv" | tail -n +2 >"$tmp/y.txt"
+cut -f 4 "$tmp/seeds.tsv" | tail -n +2 >"$tmp/z.txt"
+what="friedman --scores"
+run tells-stat friedman --scores "$tmp/x.txt" "$tmp/y.txt" "$tmp/z.txt"
+expect 0 ""
+expect_out_text "test	statistic	df	p_value	detail
+friedman	8.000000	2	0.018	blocks=scores n=4 k=3 ties=corrected
+friedman_mean_rank	1.000000	-	-	system=$tmp/x.txt best=1
+friedman_mean_rank	2.000000	-	-	system=$tmp/y.txt best=1
+friedman_mean_rank	3.000000	-	-	system=$tmp/z.txt best=1"
+what="friedman --scores --column"
+run tells-stat friedman --scores -c x "$tmp/seeds.tsv" "$tmp/seeds.tsv" "$tmp/seeds.tsv"
+expect 0 ""
+grep -q '^friedman	0.000000	2	1	blocks=scores n=4 k=3' "$tmp/out" || fail "$what: $(cat "$tmp/out")"
+
+# Welch: x = 1..5 (mean 3, variance 2.5), y = 6 8 10 (mean 8, variance 4):
+# t = -5 / sqrt(2.5/5 + 4/3) = -3.692745, df = 1.833333^2 /
+# (0.5^2/4 + 1.333333^2/2) = 3.532847; p from SciPy's
+# ttest_ind(equal_var=False): 0.026048821 (two-sided), 0.98697559
+# (greater), 0.013024410 (less).
+printf '1\n2\n\n3\n4\n5\n' >"$tmp/w1.txt"
+printf '6\n8\n10\n' >"$tmp/w2.txt"
+for alt in two-sided:0.026049 greater:0.98698 less:0.013024; do
+    what="welch --alternative ${alt%:*}"
+    run tells-stat welch --digits 5 --alternative "${alt%:*}" "$tmp/w1.txt" "$tmp/w2.txt"
+    expect 0 ""
+    expect_out_text "test	statistic	df	p_value	detail
+welch	-3.692745	3.532847	${alt#*:}	a=$tmp/w1.txt b=$tmp/w2.txt n_a=5 n_b=3 mean_a=3.000000 mean_b=8.000000 alternative=${alt%:*}"
+done
+what="welch on two columns of one file"
+run tells-stat welch -c x -c z "$tmp/seeds.tsv"
+expect 0 ""
+grep -q "^welch	.*	a=$tmp/seeds.tsv\[x\] b=$tmp/seeds.tsv\[z\] n_a=4 n_b=4 " "$tmp/out" ||
+    fail "$what: $(cat "$tmp/out")"
+
+# Benjamini-Hochberg, m = 4 (the '-' row has no test): sorted 1e-400,
+# 0.01, 0.03, 0.04 times 4/1, 4/2, 4/3, 4/4 = 4e-400, 0.02, 0.04, 0.04;
+# the step-up minimum keeps them. At alpha 0.03 only ranks 1 and 2 pass
+# (0.01 <= 2 * 0.03 / 4; 0.03 > 3 * 0.03 / 4).
+printf 'test\tp_value\na\t0.01\nb\t0.04\nc\t-\nd\t0.03\ne\t1e-400\n' >"$tmp/p.tsv"
+what="fdr"
+run tells-stat fdr "$tmp/p.tsv"
+expect 0 ""
+m='benjamini-hochberg m=4 alpha=0.05'
+expect_out_text "test	p_value	p_adjusted	reject	fdr
+a	0.01	0.02	yes	$m
+b	0.04	0.04	yes	$m
+c	-	-	-	-
+d	0.03	0.04	yes	$m
+e	1e-400	4e-400	yes	$m"
+what="fdr --alpha 0.03 from stdin"
+run tells-stat fdr --alpha 0.03 <"$tmp/p.tsv"
+expect 0 ""
+m='benjamini-hochberg m=4 alpha=0.03'
+expect_out_text "test	p_value	p_adjusted	reject	fdr
+a	0.01	0.02	yes	$m
+b	0.04	0.04	no	$m
+c	-	-	-	-
+d	0.03	0.04	no	$m
+e	1e-400	4e-400	yes	$m"
+
+what="a pipeline of tests into fdr"
+{
+    tells-stat mcnemar "$tmp/a.tsv" "$tmp/c.tsv"
+    tells-stat friedman "$tmp/a.tsv" "$tmp/b.tsv" "$tmp/c.tsv" | tail -n +2
+} >"$tmp/tests.tsv"
+run tells-stat fdr -o "$tmp/fdr.tsv" "$tmp/tests.tsv"
+expect 0 ""
+[ "$(cut -f 6,7 "$tmp/fdr.tsv" | tr '\t\n' ' ')" = \
+  "p_adjusted reject 0.22 no 0.22 no 0.15 no - - - - - - " ] ||
+    fail "$what: $(cat "$tmp/fdr.tsv")"
+
+# Contrast groups {1: 2 3 8} (two rows), {4: 5}, {6: 7}.
+# A right on 1 2 4 6 7: consistent only {6: 7}; originals 3/3; contrasts
+# 2 7 of 2 3 8 5 7 = 2/5. B right on 1 2 3 6 7 8: {1: 2 3 8} and {6: 7};
+# originals 1 6 = 2/3; contrasts 2 3 8 7 = 4/5.
+printf 'original\tcontrast\n1\t2\t3\n4\t5\n6\t7\n1\t8\n' >"$tmp/groups.tsv"
+what="contrast"
+run tells-stat contrast --groups "$tmp/groups.tsv" "$tmp/a.tsv" "$tmp/b.tsv"
+expect 0 ""
+expect_out_text "system	metric	class	value	support
+$tmp/a.tsv	consistency	-	0.333333	3
+$tmp/a.tsv	original_accuracy	-	1.000000	3
+$tmp/a.tsv	contrast_accuracy	-	0.400000	5
+$tmp/b.tsv	consistency	-	0.666667	3
+$tmp/b.tsv	original_accuracy	-	0.666667	3
+$tmp/b.tsv	contrast_accuracy	-	0.800000	5"
+
+# Resampling: B (6/8) against A (5/8). The output is fixed by GSL's
+# mt19937 stream for the seed; p = (count + 1) / (samples + 1).
+for t in bootstrap permutation; do
+    what="$t is deterministic"
+    run tells-stat $t -n 999 -s 5 "$tmp/b.tsv" "$tmp/a.tsv"
+    expect 0 ""
+    cp "$tmp/out" "$tmp/$t.1"
+    run tells-stat $t -n 999 -s 5 "$tmp/b.tsv" "$tmp/a.tsv"
+    expect_out "$tmp/$t.1"
+    line=$(tail -n 1 "$tmp/$t.1")
+    count=$(echo "$line" | sed 's/.* count=\([0-9]*\) .*/\1/')
+    p=$(echo "$line" | cut -f 4)
+    [ "$(awk -v c="$count" 'BEGIN { printf "%.2g", (c + 1) / 1000 }')" = "$p" ] ||
+        fail "$what: p $p is not (count + 1) / (samples + 1) for count $count"
+    case $line in
+    "$t	0.125000	-	"*"	metric=accuracy a=$tmp/b.tsv b=$tmp/a.tsv a_value=0.750000 b_value=0.625000 n=8 samples=999 seed=5 count="*" alternative=two-sided") ;;
+    *) fail "$what: $line" ;;
+    esac
+    run tells-stat $t -n 999 -s 6 "$tmp/b.tsv" "$tmp/a.tsv"
+    cmp -s "$tmp/out" "$tmp/$t.1" && fail "$t: seed 6 gives the same as seed 5"
+
+    for m in accuracy macro_f1 micro_f1; do
+        what="$t --metric $m of a system against itself"
+        run tells-stat $t -m $m -n 200 "$tmp/a.tsv" "$tmp/a.tsv"
+        expect 0 ""
+        expect_out_text "test	statistic	df	p_value	detail
+$t	0.000000	-	1	metric=$m a=$tmp/a.tsv b=$tmp/a.tsv a_value=0.$( [ $m = macro_f1 ] && echo 611111 || echo 625000) b_value=0.$( [ $m = macro_f1 ] && echo 611111 || echo 625000) n=8 samples=200 seed=1 count=200 alternative=two-sided"
+    done
+    what="$t --multi-label"
+    run tells-stat $t --multi-label -n 100 "$tmp/ml.tsv" "$tmp/ml.tsv"
+    expect 0 ""
+    grep -q "metric=subset_accuracy .* count=100 " "$tmp/out" || fail "$what: $(cat "$tmp/out")"
+done
+
+# A p-value below the smallest double: 1100 examples only A gets right.
+awk 'BEGIN { print "id\tgold\tpredicted"; for (i = 0; i < 1200; i++) print i "\te\te" }' >"$tmp/right.tsv"
+awk 'BEGIN { print "id\tgold\tpredicted"; for (i = 0; i < 1200; i++) print i "\te\t" (i < 1100 ? "n" : "e") }' >"$tmp/wrong.tsv"
+# Exact: 2 * 2^-1100 = 2^-1099 = 1.5e-331 (log10 = -1099 * 0.30103 = -330.83);
+# chi-squared (1100 - 1)^2 / 1100 = 1098.000909, p = erfc(sqrt(x/2)) =
+# 8.98e-241 (both p-values from mpmath at 30 digits).
+what="mcnemar far below 1e-308"
+run tells-stat mcnemar "$tmp/right.tsv" "$tmp/wrong.tsv"
+expect 0 ""
+[ "$(cut -f 1-4 "$tmp/out" | tr '\t\n' ' ')" = \
+  "test statistic df p_value mcnemar_exact 0.000000 - 1.5e-331 mcnemar_chi2 1098.000909 1 9e-241 " ] ||
+    fail "$what: $(cat "$tmp/out")"
+
+what="CRLF input and a missing final newline give the same table"
+printf 'id\tgold\tpredicted\r\n1\te\te\r\n2\te\tn\r\n3\tn\tn' >"$tmp/crlf.tsv"
+printf 'id\tgold\tpredicted\n1\te\te\n2\te\tn\n3\tn\tn\n' >"$tmp/lf.tsv"
+tells-stat metrics -d "$tmp/lf.tsv" | sed 's|^[^	]*lf.tsv|x|' >"$tmp/lf.out"
+run tells-stat metrics -d "$tmp/crlf.tsv"
+expect 0 ""
+sed 's|^[^	]*crlf.tsv|x|' "$tmp/out" >"$tmp/crlf.out"
+cmp -s "$tmp/lf.out" "$tmp/crlf.out" || fail "$what"
+finish

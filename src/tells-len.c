@@ -29,7 +29,7 @@ static void usage(void)
 "\n"
 "Exit status: 0 success, 1 bad data or runtime failure, 2 usage error.\n"
 "\n"
-"Example:\n"
+"Examples:\n"
 "  tells-prep -t whitespace --split dev corpora/snli/snli_1.0_dev.jsonl | tells-len\n");
 }
 

@@ -37,7 +37,7 @@ static void usage(void)
 "\n"
 "Exit status: 0 success, 1 bad data or runtime failure, 2 usage error.\n"
 "\n"
-"Example:\n"
+"Examples:\n"
 "  tells-prep --split train train.jsonl -o raw.tsv\n"
 "  tells-phrases --passes 2 -o phrases.txt raw.tsv\n"
 "  tells-prep --phrases phrases.txt --split train train.jsonl -o prepared.tsv\n");

@@ -57,7 +57,7 @@ static void usage(void)
 "\n"
 "Exit status: 0 success, 1 bad data or runtime failure, 2 usage error.\n"
 "\n"
-"Example:\n"
+"Examples:\n"
 "  tells-prep --tokenizer whitespace --split dev corpora/snli/snli_1.0_dev.jsonl \\\n"
 "    | tells-pmi --smoothing 100 --top 10\n"
 "  tells-prep --mesh corpora/mesh/mtrees2017.txt -o synth.tsv \\\n"

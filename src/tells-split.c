@@ -36,7 +36,7 @@ static void usage(void)
 "\n"
 "Exit status: 0 success, 1 bad data or runtime failure, 2 usage error.\n"
 "\n"
-"Example:\n"
+"Examples:\n"
 "  tells-split --keep difficult.ids --split test prepared.tsv | tells-pmi\n");
 }
 

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics.h"
+
 void scores_free(scores *s)
 {
     free(s->confusion);
@@ -13,8 +15,6 @@ void scores_free(scores *s)
     free(s->support);
     memset(s, 0, sizeof *s);
 }
-
-static double ratio(size_t a, size_t b) { return b ? (double)a / (double)b : 0.0; }
 
 int scores_compute(scores *s, const dataset *d, const predictions *p,
                    id_set *subset)
@@ -27,43 +27,33 @@ int scores_compute(scores *s, const dataset *d, const predictions *p,
     s->recall = calloc(L ? L : 1, sizeof *s->recall);
     s->f1 = calloc(L ? L : 1, sizeof *s->f1);
     s->support = calloc(L ? L : 1, sizeof *s->support);
-    size_t *predicted = calloc(L ? L : 1, sizeof *predicted);
-    if (!s->confusion || !s->precision || !s->recall || !s->f1 || !s->support ||
-        !predicted) {
-        free(predicted);
+    tally t;
+    if (tally_init(&t, L) < 0) {
         scores_free(s);
         return -1;
     }
-    size_t correct = 0;
+    if (!s->confusion || !s->precision || !s->recall || !s->f1 || !s->support) {
+        tally_free(&t);
+        scores_free(s);
+        return -1;
+    }
     for (size_t i = 0; i < p->n; i++) {
         const example *e = &d->ex[p->row[i]];
         if (subset && !id_set_match(subset, e->id, strlen(e->id)))
             continue;
-        s->n++;
-        s->confusion[e->label * L + p->pred[i]]++;
-        s->support[e->label]++;
-        predicted[p->pred[i]]++;
-        correct += e->label == p->pred[i];
+        uint32_t gold = (uint32_t)e->label, pred = (uint32_t)p->pred[i];
+        tally_add(&t, &gold, 1, &pred, 1, 1);
+        s->confusion[gold * L + pred]++;
+        s->support[gold]++;
     }
-    /* As scikit-learn: a metric with a zero denominator is 0, and the
-       macro average runs over labels present in gold or predictions. */
-    size_t present = 0;
-    double f1_sum = 0;
-    for (size_t l = 0; l < L; l++) {
-        size_t tp = s->confusion[l * L + l];
-        s->precision[l] = ratio(tp, predicted[l]);
-        s->recall[l] = ratio(tp, s->support[l]);
-        double pr = s->precision[l] + s->recall[l];
-        s->f1[l] = pr > 0 ? 2 * s->precision[l] * s->recall[l] / pr : 0.0;
-        if (s->support[l] || predicted[l]) {
-            present++;
-            f1_sum += s->f1[l];
-        }
-    }
-    s->accuracy = ratio(correct, s->n);
-    s->micro_f1 = s->accuracy;
-    s->macro_f1 = present ? f1_sum / (double)present : 0.0;
-    free(predicted);
+    /* The metrics are tells-stat's, defined as scikit-learn's. */
+    for (size_t l = 0; l < L; l++)
+        tally_class(&t, l, &s->precision[l], &s->recall[l], &s->f1[l]);
+    s->n = (size_t)t.n;
+    s->accuracy = tally_metric(&t, METRIC_ACCURACY);
+    s->micro_f1 = tally_metric(&t, METRIC_MICRO_F1);
+    s->macro_f1 = tally_metric(&t, METRIC_MACRO_F1);
+    tally_free(&t);
     return 0;
 }
 

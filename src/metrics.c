@@ -546,6 +546,15 @@ double tally_metric(const tally *t, metric_kind k)
     return ratio(f1, (double)present);
 }
 
+void tally_class(const tally *t, size_t c, double *precision, double *recall,
+                 double *f1)
+{
+    double tp = (double)t->tp[c], fp = (double)t->fp[c], fn = (double)t->fn[c];
+    *precision = ratio(tp, tp + fp);
+    *recall = ratio(tp, tp + fn);
+    *f1 = f1_of(tp, fp, fn);
+}
+
 static int by_label_name(const void *a, const void *b, void *labels)
 {
     const class_metrics *x = a, *y = b;

@@ -75,6 +75,9 @@ void tally_add_system(tally *t, const pred_data *d, size_t sys);
    scikit-learn's labels = unique_labels(gold, predicted); 0 when it is
    undefined (no examples, no labels). */
 double tally_metric(const tally *t, metric_kind k);
+/* Precision, recall and F1 of one label (0 where undefined). */
+void tally_class(const tally *t, size_t label, double *precision, double *recall,
+                 double *f1);
 
 typedef struct class_metrics {
     uint32_t label;

@@ -2,6 +2,8 @@
 #include "baseline.h"
 
 #include <errno.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,4 +222,87 @@ int fasttext_save(ft_model *m, const char *path, tells_error *err)
         unlink(tmp);
     free(tmp);
     return rc;
+}
+
+int baseline_fit_predict(const dataset *d, const size_t *train, size_t ntrain,
+                         const size_t *eval, size_t neval, const baseline_config *c,
+                         predictions *out, tells_error *err)
+{
+    if (c->kind == MODEL_MAJORITY) {
+        size_t label = c->majority_from_eval ? majority_label(d, eval, neval)
+                                             : majority_label(d, train, ntrain);
+        if (predict_constant(d, eval, neval, label, out) < 0)
+            return tells_error_set(err, NULL, 0, "out of memory");
+        return 0;
+    }
+    if (c->progress) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "training fastText on %zu examples", ntrain);
+        c->progress(msg, c->progress_user);
+    }
+    ft_model *m = fasttext_train_rows(d, train, ntrain, c->input, &c->ft, err);
+    if (!m)
+        return -1;
+    int rc = fasttext_predict_rows(m, d, eval, neval, c->input, out, err);
+    ft_free(m);
+    return rc;
+}
+
+int baseline_cross_validate(const dataset *d, const size_t *rows, size_t n, size_t K,
+                            unsigned long seed, const baseline_config *c,
+                            predictions *out, tells_error *err)
+{
+    if (n < K)
+        return tells_error_set(err, d->source, 0, "%zu examples cannot make %zu folds", n, K);
+    size_t *perm = malloc(n * sizeof *perm);
+    size_t *tr = malloc(n * sizeof *tr), *te = malloc(n * sizeof *te);
+    size_t *slot = malloc((d->n ? d->n : 1) * sizeof *slot);  /* row -> position */
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    predictions all = {0};
+    int rc = perm && tr && te && slot && rng &&
+             predict_constant(d, rows, n, 0, &all) == 0 ? 0 : -1;
+    if (rc == 0 && c->kind == MODEL_FASTTEXT &&
+        !(all.prob = calloc(n * (all.nlabels ? all.nlabels : 1), sizeof *all.prob)))
+        rc = -1;
+    if (rc < 0)
+        tells_error_set(err, NULL, 0, "out of memory");
+    if (rc == 0) {
+        for (size_t i = 0; i < n; i++)
+            slot[rows[i]] = i;
+        memcpy(perm, rows, n * sizeof *perm);
+        gsl_rng_set(rng, seed);
+        gsl_ran_shuffle(rng, perm, n, sizeof *perm);
+    }
+    for (size_t k = 0; rc == 0 && k < K; k++) {
+        size_t ntr = 0, nte = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (i % K == k)
+                te[nte++] = perm[i];
+            else
+                tr[ntr++] = perm[i];
+        }
+        predictions fold;
+        rc = baseline_fit_predict(d, tr, ntr, te, nte, c, &fold, err);
+        for (size_t j = 0; rc == 0 && j < fold.n; j++) {
+            size_t i = slot[fold.row[j]];
+            all.pred[i] = fold.pred[j];
+            if (all.prob && fold.prob)
+                memcpy(all.prob + i * all.nlabels, fold.prob + j * fold.nlabels,
+                       all.nlabels * sizeof *all.prob);
+        }
+        if (rc == 0)
+            predictions_free(&fold);
+    }
+    free(perm);
+    free(tr);
+    free(te);
+    free(slot);
+    if (rng)
+        gsl_rng_free(rng);
+    if (rc < 0) {
+        predictions_free(&all);
+        return -1;
+    }
+    *out = all;
+    return 0;
 }

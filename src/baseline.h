@@ -46,6 +46,29 @@ ft_model *fasttext_train_rows(const dataset *d, const size_t *rows, size_t n,
 int fasttext_predict_rows(ft_model *m, const dataset *d, const size_t *rows,
                           size_t n, baseline_input in, predictions *out,
                           tells_error *err);
+typedef enum { MODEL_MAJORITY, MODEL_FASTTEXT } model_kind;
+
+typedef struct baseline_config {
+    model_kind kind;
+    baseline_input input;
+    bool majority_from_eval;   /* majority label of the evaluated rows */
+    ft_train_args ft;
+    void (*progress)(const char *msg, void *user);  /* may be NULL */
+    void *progress_user;
+} baseline_config;
+
+/* Trains on train rows and predicts eval rows. */
+int baseline_fit_predict(const dataset *d, const size_t *train, size_t ntrain,
+                         const size_t *eval, size_t neval, const baseline_config *c,
+                         predictions *out, tells_error *err);
+/* K-fold cross-validation within rows: the rows are shuffled (GSL's
+   mt19937 seeded with seed) and dealt into K folds; every row is
+   predicted once, by the model trained on the other folds. Predictions
+   come in the order of rows. */
+int baseline_cross_validate(const dataset *d, const size_t *rows, size_t n, size_t K,
+                            unsigned long seed, const baseline_config *c,
+                            predictions *out, tells_error *err);
+
 /* Saves a model atomically (temporary file beside path, then rename). */
 int fasttext_save(ft_model *m, const char *path, tells_error *err);
 

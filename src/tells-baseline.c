@@ -2,8 +2,6 @@
 #include <config.h>
 
 #include <getopt.h>
-#include <gsl/gsl_randist.h>
-#include <gsl/gsl_rng.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,95 +257,43 @@ static size_t eval_splits(const state *st, size_t train, size_t *out,
     return n;
 }
 
-static int train_and_predict(state *st, const size_t *train_rows, size_t ntrain,
-                             const size_t *eval_rows, size_t neval, const char *model,
-                             predictions *out, ft_model **keep, tells_error *err)
+/* The library's view of one model of this run. */
+static baseline_config model_config(const config *cfg, const char *model)
 {
-    const dataset *d = &st->data;
-    config *cfg = st->cfg;
-    if (strcmp(model, "majority") == 0) {
-        size_t label = cfg->majority_from_eval ? majority_label(d, eval_rows, neval)
-                                               : majority_label(d, train_rows, ntrain);
-        if (predict_constant(d, eval_rows, neval, label, out) < 0)
-            return tells_error_set(err, NULL, 0, "out of memory");
-        return 0;
-    }
-    if (cfg->progress)
-        cli_warn("training fastText on %zu examples", ntrain);
-    ft_model *m = fasttext_train_rows(d, train_rows, ntrain, cfg->input, &cfg->ft, err);
-    if (!m)
-        return -1;
-    int rc = fasttext_predict_rows(m, d, eval_rows, neval, cfg->input, out, err);
-    if (keep && rc == 0)
-        *keep = m;
-    else
-        ft_free(m);
-    return rc;
+    baseline_config bc = {
+        .kind = strcmp(model, "majority") == 0 ? MODEL_MAJORITY : MODEL_FASTTEXT,
+        .input = cfg->input,
+        .majority_from_eval = cfg->majority_from_eval,
+        .ft = cfg->ft,
+    };
+    return bc;
 }
 
-/* K-fold cross-validation within the training rows: every row predicted
-   once, by the model that did not see its fold. */
+static void progress(const char *msg, void *user)
+{
+    if (*(const bool *)user)
+        cli_warn("%s", msg);
+}
+
+static int train_and_predict(state *st, const size_t *train_rows, size_t ntrain,
+                             const size_t *eval_rows, size_t neval, const char *model,
+                             predictions *out, tells_error *err)
+{
+    baseline_config bc = model_config(st->cfg, model);
+    bc.progress = progress;
+    bc.progress_user = &st->cfg->progress;
+    return baseline_fit_predict(&st->data, train_rows, ntrain, eval_rows, neval, &bc,
+                                out, err);
+}
+
 static int cross_validate(state *st, const size_t *rows, size_t n, const char *model,
                           predictions *out, tells_error *err)
 {
-    const dataset *d = &st->data;
-    size_t K = (size_t)st->cfg->folds;
-    if (n < K)
-        return tells_error_set(err, d->source, 0, "%zu examples cannot make %zu folds", n, K);
-    size_t *perm = malloc(n * sizeof *perm);
-    size_t *tr = malloc(n * sizeof *tr), *te = malloc(n * sizeof *te);
-    size_t *slot = malloc(d->n * sizeof *slot);  /* dataset row -> position */
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    int rc = perm && tr && te && slot && rng ? 0
-             : tells_error_set(err, NULL, 0, "out of memory");
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        slot[rows[i]] = i;
-    predictions all = {0};
-    if (rc == 0) {
-        memcpy(perm, rows, n * sizeof *perm);
-        gsl_rng_set(rng, (unsigned long)st->cfg->ft.seed);
-        gsl_ran_shuffle(rng, perm, n, sizeof *perm);
-        rc = predict_constant(d, rows, n, 0, &all);
-        if (rc == 0 && strcmp(model, "fasttext") == 0) {
-            all.prob = calloc(n * all.nlabels, sizeof *all.prob);
-            if (!all.prob)
-                rc = -1;
-        }
-        if (rc < 0)
-            tells_error_set(err, NULL, 0, "out of memory");
-    }
-    for (size_t k = 0; rc == 0 && k < K; k++) {
-        size_t ntr = 0, nte = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (i % K == k)
-                te[nte++] = perm[i];
-            else
-                tr[ntr++] = perm[i];
-        }
-        predictions fold;
-        rc = train_and_predict(st, tr, ntr, te, nte, model, &fold, NULL, err);
-        /* Pooled in the training split's order. */
-        for (size_t j = 0; rc == 0 && j < fold.n; j++) {
-            size_t i = slot[fold.row[j]];
-            all.pred[i] = fold.pred[j];
-            if (all.prob && fold.prob)
-                memcpy(all.prob + i * all.nlabels, fold.prob + j * fold.nlabels,
-                       all.nlabels * sizeof *all.prob);
-        }
-        if (rc == 0)
-            predictions_free(&fold);
-    }
-    free(perm);
-    free(tr);
-    free(te);
-    free(slot);
-    gsl_rng_free(rng);
-    if (rc < 0) {
-        predictions_free(&all);
-        return -1;
-    }
-    *out = all;
-    return 0;
+    baseline_config bc = model_config(st->cfg, model);
+    bc.progress = progress;
+    bc.progress_user = &st->cfg->progress;
+    return baseline_cross_validate(&st->data, rows, n, (size_t)st->cfg->folds,
+                                   (unsigned long)st->cfg->ft.seed, &bc, out, err);
 }
 
 static int run_model(state *st, const char *model, size_t train, const size_t *evals,
@@ -364,15 +310,12 @@ static int run_model(state *st, const char *model, size_t train, const size_t *e
         if (rc < 0 && r)
             st->nruns--;
     }
-    /* The model kept for --save-model is trained on the whole split. */
+    /* One model trained on the whole split predicts every evaluated split,
+       and is the one --save-model keeps (after cross-validation too). */
     ft_model *m = NULL;
-    if (rc == 0 && !st->cfg->folds && strcmp(model, "fasttext") == 0) {
+    if (rc == 0 && strcmp(model, "fasttext") == 0 && (!st->cfg->folds || keep)) {
         if (st->cfg->progress)
             cli_warn("training fastText on %zu examples", ntrain);
-        m = fasttext_train_rows(d, train_rows, ntrain, st->cfg->input, &st->cfg->ft, err);
-        if (!m)
-            rc = -1;
-    } else if (rc == 0 && st->cfg->folds && keep && strcmp(model, "fasttext") == 0) {
         m = fasttext_train_rows(d, train_rows, ntrain, st->cfg->input, &st->cfg->ft, err);
         if (!m)
             rc = -1;
@@ -387,7 +330,7 @@ static int run_model(state *st, const char *model, size_t train, const size_t *e
             rc = fasttext_predict_rows(m, d, rows, neval, st->cfg->input, &r->pred, err);
         else
             rc = train_and_predict(st, train_rows, ntrain, rows, neval, model,
-                                   &r->pred, NULL, err);
+                                   &r->pred, err);
         if (rc < 0 && r)
             st->nruns--;
         free(rows);

@@ -31,10 +31,10 @@ int dataset_load(dataset *d, const char *path, tells_error *err)
             }
             d->ex = ex;
         }
-        /* One block per row: id, premise, hypothesis. */
+        /* One block per row: id, premise, hypothesis, further columns. */
         size_t li = row.len[PREP_ID] + 1, lp = row.len[PREP_PREMISE] + 1,
-               lh = row.len[PREP_HYPOTHESIS] + 1;
-        char *block = malloc(li + lp + lh);
+               lh = row.len[PREP_HYPOTHESIS] + 1, lx = row.extra_len + 1;
+        char *block = malloc(li + lp + lh + lx);
         long s = vocab_intern(d->splits, row.field[PREP_SPLIT], row.len[PREP_SPLIT]);
         long l = vocab_intern(d->labels, row.field[PREP_LABEL], row.len[PREP_LABEL]);
         if (!block || s < 0 || l < 0) {
@@ -46,10 +46,17 @@ int dataset_load(dataset *d, const char *path, tells_error *err)
         e->id = memcpy(block, row.field[PREP_ID], li);
         e->premise = memcpy(block + li, row.field[PREP_PREMISE], lp);
         e->hypothesis = memcpy(block + li + lp, row.field[PREP_HYPOTHESIS], lh);
+        char *extra = block + li + lp + lh;
+        if (row.extra)
+            memcpy(extra, row.extra, row.extra_len);
+        extra[row.extra_len] = '\0';
+        e->extra = extra;
         e->split = (size_t)s;
         e->label = (size_t)l;
         e->line = row.lineno;
     }
+    if (rc == 0 && r.extra_header && !(d->extra_header = strdup(r.extra_header)))
+        rc = tells_error_set(err, r.lr.name, 0, "out of memory");
     prepared_close(&r);
     if (rc < 0) {
         dataset_free(d);
@@ -66,7 +73,49 @@ void dataset_free(dataset *d)
     vocab_free(d->splits);
     vocab_free(d->labels);
     free(d->source);
+    free(d->extra_header);
     memset(d, 0, sizeof *d);
+}
+
+/* Field k of a tab-joined list, or NULL; its length in *len. */
+static const char *nth_field(const char *s, long k, size_t *len)
+{
+    for (long i = 0; i < k && s; i++) {
+        s = strchr(s, '\t');
+        if (s)
+            s++;
+    }
+    if (!s)
+        return NULL;
+    const char *tab = strchr(s, '\t');
+    *len = tab ? (size_t)(tab - s) : strlen(s);
+    return s;
+}
+
+long dataset_column(const dataset *d, const char *name)
+{
+    size_t len, want = strlen(name);
+    for (long k = 0; d->extra_header; k++) {
+        const char *f = nth_field(d->extra_header, k, &len);
+        if (!f)
+            break;
+        if (len == want && memcmp(f, name, len) == 0)
+            return k;
+    }
+    return -1;
+}
+
+const char *example_column(const example *e, long k, char *buf, size_t size)
+{
+    size_t len;
+    const char *f = nth_field(e->extra, k, &len);
+    if (!f)
+        len = 0;
+    if (len >= size)
+        len = size - 1;
+    memcpy(buf, f ? f : "", len);
+    buf[len] = '\0';
+    return buf;
 }
 
 size_t dataset_split_size(const dataset *d, const char *split)

@@ -70,6 +70,7 @@ extern "C" ft_model *ft_train(const char *input_path, const ft_train_args *a,
         if (a->dim > 0) add("-dim", std::to_string(a->dim));
         if (a->min_count > 0) add("-minCount", std::to_string(a->min_count));
         if (a->threads > 0) add("-thread", std::to_string(a->threads));
+        if (a->bucket > 0) add("-bucket", std::to_string(a->bucket));
         add("-seed", std::to_string(a->seed));
         fasttext::Args args;
         args.parseArgs(argv);

@@ -22,6 +22,7 @@ typedef struct ft_train_args {
     int threads;         /* 0 = default (12 in fastText; pass 1 to be
                             deterministic) */
     int seed;            /* fastText's -seed */
+    int bucket;          /* 0 = default (2,000,000 n-gram buckets) */
 } ft_train_args;
 
 /* Trains on a file in fastText's format (supervised: "__label__X text"

@@ -1,0 +1,158 @@
+#!/bin/sh
+# tells-audit: a batch with a planted new artifact is flagged (the token,
+# the raised predictability), a clean one is not; the report's numbers
+# agree with independent computations; gates, groups and bad input.
+. "${top_srcdir:-.}/tests/init.sh"
+syn=$corpora/synthetic
+
+tells-prep -q -o "$tmp/ref.tsv" --split train "$syn/train.jsonl" --split dev "$syn/dev.jsonl" \
+    --split test "$syn/test.jsonl"
+batch() {  # NAME SEED [tells-synth options]: $tmp/NAME.tsv, about 500 examples
+    name=$1 seed=$2
+    shift 2
+    tells-synth --seed "$seed" --premises 170 --id-prefix "$name" "$@" -o "$tmp/$name" &&
+    tells-prep -q -o "$tmp/$name.tsv" --split new "$tmp/$name/train.jsonl" \
+        --split new "$tmp/$name/dev.jsonl" --split new "$tmp/$name/test.jsonl"
+}
+batch clean 11
+batch planted 12 --plant stat=neutral:400
+
+what="audit, saving the reference model"
+run tells-audit --reference "$tmp/ref.tsv" --seed 1 --save-model "$tmp/ref.bin" \
+    --flags "$tmp/flags.tsv" "$tmp/clean.tsv" "$tmp/planted.tsv"
+expect 0 ""
+cp "$tmp/out" "$tmp/summary.tsv"
+head -n 1 "$tmp/summary.tsv" | grep -qx 'group	check	batch	reference	statistic	df	p_value	q_value	significant	detail' ||
+    fail "$what: header"
+sig() { awk -F '\t' -v g="$1" -v c="$2" '$1 == g && $2 == c { print $9 }' "$tmp/summary.tsv"; }
+[ "$(sig "$tmp/planted.tsv" token:stat)" = yes ] || fail "$what: planted token not flagged"
+[ "$(sig "$tmp/planted.tsv" self_predictability)" = yes ] || fail "$what: raised predictability not flagged"
+grep -q "^$tmp/clean.tsv	.*	yes	" "$tmp/summary.tsv" && fail "$what: the clean batch has a finding"
+grep '^'"$tmp/planted.tsv"'	token:' "$tmp/summary.tsv" | grep -v '	token:stat	' &&
+    fail "$what: tokens other than the planted one"
+
+what="numbers: token:stat counts"
+n_stat=$(awk -F '\t' 'NR > 1 && (" " $5 " ") ~ / stat /' "$tmp/planted.tsv" | wc -l)
+n_stat_neutral=$(awk -F '\t' 'NR > 1 && $3 == "neutral" && (" " $5 " ") ~ / stat /' "$tmp/planted.tsv" | wc -l)
+awk -F '\t' -v g="$tmp/planted.tsv" -v n="$n_stat" -v k="$n_stat_neutral" '
+    $1 == g && $2 == "token:stat" {
+        want = "test=chi2-homogeneity class=neutral batch_examples=" n " reference_examples=0 new=1"
+        if ($10 != want || $3 != sprintf("%.6f", k / n) || $4 != "0.333333" || $6 != 2) { print; exit 1 }
+    }' "$tmp/summary.tsv" || fail "$what"
+
+what="numbers: label balance, lengths"
+for b in clean planted; do
+    tells-len "$tmp/$b.tsv" >"$tmp/len.$b"
+    tells-len "$tmp/ref.tsv" >"$tmp/len.ref"
+    awk -F '\t' -v g="$tmp/$b.tsv" 'FILENAME ~ /len\.ref$/ { r[$1] = $3; next }
+        FILENAME ~ /len\./ { m[$1] = $3; next }
+        $1 == g && $2 ~ /^length:/ { c = substr($2, 8); seen++
+            if ($3 != m[c] || $4 != r[c]) { print "length " c ": " $3 " " $4 " / " m[c] " " r[c]; bad = 1 } }
+        $1 == g && $2 == "label_balance" && ($3 != "0.333333" || $4 != "0.333333" || $5 != "0.000000") { print; bad = 1 }
+        END { exit bad || seen != 3 }' "$tmp/len.ref" "$tmp/len.$b" "$tmp/summary.tsv" ||
+        fail "$what ($b)"
+done
+
+what="numbers: tell share"
+tells-pmi --smoothing 50 --min-count 5 --top 15 "$tmp/ref.tsv" | tail -n +2 | cut -f 2 | sort -u >"$tmp/tells"
+share() {
+    awk -F '\t' 'NR == FNR { t[$1] = 1; next } FNR > 1 { n++; k = split($5, w, " ")
+        for (i = 1; i <= k; i++) if (w[i] in t) { hit++; break } }
+        END { printf "%.6f", hit / n }' "$tmp/tells" "$1"
+}
+want="$(share "$tmp/clean.tsv")	$(share "$tmp/ref.tsv")"
+got=$(awk -F '\t' -v g="$tmp/clean.tsv" '$1 == g && $2 == "tell_share" { print $3 "\t" $4 }' "$tmp/summary.tsv")
+[ "$got" = "$want" ] || fail "$what: $got, expected $want"
+
+what="numbers: exact duplicates"
+want=$(awk -F '\t' 'FNR == 1 { next } NR == FNR { seen[$5] = 1; next }
+    { if ($5 in seen) d++; seen[$5] = 1 } END { printf "%.6f", d / (FNR - 1) }' \
+    "$tmp/ref.tsv" "$tmp/clean.tsv")
+got=$(awk -F '\t' -v g="$tmp/clean.tsv" '$1 == g && $2 == "duplicates" { print $3 }' "$tmp/summary.tsv")
+[ "$got" = "$want" ] || fail "$what: $got, expected $want"
+
+what="numbers: predictability with the saved model"
+if command -v fasttext >/dev/null 2>&1; then
+    tail -n +2 "$tmp/clean.tsv" | cut -f 5 | fasttext predict "$tmp/ref.bin" - |
+        sed 's/^__label__//' >"$tmp/pred"
+    want=$(tail -n +2 "$tmp/clean.tsv" | cut -f 3 | paste - "$tmp/pred" |
+        awk '$1 == $2 { k++ } END { printf "%.6f", k / NR }')
+    got=$(awk -F '\t' -v g="$tmp/clean.tsv" '$1 == g && $2 == "predictability" { print $3 }' "$tmp/summary.tsv")
+    [ "$got" = "$want" ] || fail "$what: $got, expected $want"
+fi
+
+what="flags: worst first, the planted token on its examples"
+head -n 1 "$tmp/flags.tsv" | grep -qx 'group	id	gold	p_gold	flags' || fail "$what: header"
+[ "$(grep -c "token:stat" "$tmp/flags.tsv")" = "$n_stat" ] || fail "$what: token flags"
+[ "$(($(wc -l <"$tmp/flags.tsv") - 1))" = "$(($(wc -l <"$tmp/clean.tsv") + $(wc -l <"$tmp/planted.tsv") - 2))" ] ||
+    fail "$what: not one row per example"
+awk -F '\t' 'NR > 1 { n = ($5 == "-") ? 0 : split($5, x, ",")
+    if (g == $1 && n > prev) bad = 1; g = $1; prev = n } END { exit bad }' "$tmp/flags.tsv" ||
+    fail "$what: not sorted by the number of flags"
+
+what="the saved model gives the same report"
+run tells-audit --reference "$tmp/ref.tsv" --seed 1 --model "$tmp/ref.bin" "$tmp/clean.tsv" "$tmp/planted.tsv"
+expect 0 ""
+expect_out "$tmp/summary.tsv"
+
+what="gates"
+run tells-audit --reference "$tmp/ref.tsv" --seed 1 --model "$tmp/ref.bin" --fail-on tokens,predictability "$tmp/planted.tsv"
+expect 1 "tells-audit: $tmp/planted.tsv: self_predictability fails the gate
+tells-audit: $tmp/planted.tsv: token:stat fails the gate"
+run tells-audit --reference "$tmp/ref.tsv" --seed 1 --model "$tmp/ref.bin" --fail-on tokens,balance,length "$tmp/clean.tsv"
+expect 0 ""
+
+what="groups by annotator"
+awk -F '\t' -v OFS='\t' 'NR == 1 { print $0, "annotator"; next } { print $0, (NR % 2 ? "ann1" : "ann2") }' \
+    "$tmp/planted.tsv" >"$tmp/ann.tsv"
+run tells-audit --reference "$tmp/ref.tsv" --model "$tmp/ref.bin" --group-column annotator "$tmp/ann.tsv"
+expect 0 ""
+[ "$(cut -f 1 "$tmp/out" | sort -u | tr '\n' ' ')" = "ann1 ann2 group " ] ||
+    fail "$what: $(cut -f 1 "$tmp/out" | sort -u | tr '\n' ' ')"
+
+# Bad input
+what="model without its .ref"
+cp "$tmp/ref.bin" "$tmp/lone.bin"
+run tells-audit --reference "$tmp/ref.tsv" --model "$tmp/lone.bin" "$tmp/clean.tsv"
+expect 1 "tells-audit: $tmp/lone.bin.ref: cannot open: No such file or directory"
+what="model made for another reference"
+cp "$tmp/ref.bin.ref" "$tmp/lone.bin.ref"
+run tells-audit --reference "$tmp/clean.tsv" --model "$tmp/lone.bin" "$tmp/planted.tsv"
+expect 1 "tells-audit: $tmp/lone.bin.ref: made for a reference of 4500 examples, not 510"
+what="damaged .ref"
+sed 's/^cv_accuracy .*/cv_accuracy high/' "$tmp/ref.bin.ref" >"$tmp/lone.bin.ref"
+run tells-audit --reference "$tmp/ref.tsv" --model "$tmp/lone.bin" "$tmp/clean.tsv"
+expect 1 "tells-audit: $tmp/lone.bin.ref:4: malformed number for 'cv_accuracy'"
+what="truncated model"
+head -c 5000 "$tmp/ref.bin" >"$tmp/lone.bin"
+cp "$tmp/ref.bin.ref" "$tmp/lone.bin.ref"
+run tells-audit --reference "$tmp/ref.tsv" --model "$tmp/lone.bin" "$tmp/clean.tsv"
+expect 1 "tells-audit: $tmp/lone.bin: truncated fastText model"
+what="no such group column"
+run tells-audit --reference "$tmp/ref.tsv" --model "$tmp/ref.bin" --group-column annotator "$tmp/clean.tsv"
+expect 1 "tells-audit: $tmp/clean.tsv:1: no column named 'annotator'"
+what="batch not a prepared TSV"
+run tells-audit --reference "$tmp/ref.tsv" --model "$tmp/ref.bin" "$syn/KEY.tsv"
+expect 1 "tells-audit: $syn/KEY.tsv:1: not a prepared TSV: the header must start with 'id<TAB>split<TAB>label<TAB>premise<TAB>hypothesis' (--no-header for headerless input)"
+what="output not overwritten on failure"
+printf 'old\n' >"$tmp/keep"
+run tells-audit --reference "$tmp/ref.tsv" --model "$tmp/ref.bin" -o "$tmp/keep" "$tmp/nope.tsv"
+expect 1 "tells-audit: $tmp/nope.tsv: cannot open: No such file or directory"
+[ "$(cat "$tmp/keep")" = old ] || fail "$what"
+
+for args in "--fail-on everything|invalid --fail-on kind 'everything' (any, predictability, tokens, tell-share, balance, length, duplicates)" \
+    "--alpha 1|invalid value '1' for --alpha (expected 0 < A < 1)" \
+    "--model a.bin --save-model b.bin|--model and --save-model cannot be combined"; do
+    what="tells-audit ${args%%|*}"
+    # shellcheck disable=SC2086
+    run tells-audit --reference "$tmp/ref.tsv" ${args%%|*} "$tmp/clean.tsv"
+    expect 2 "tells-audit: ${args#*|}
+Try 'tells-audit --help' for more information."
+done
+run tells-audit "$tmp/clean.tsv"
+expect 2 "tells-audit: no reference: give --reference FILE
+Try 'tells-audit --help' for more information."
+run tells-audit --reference "$tmp/ref.tsv"
+expect 2 "tells-audit: no batch to audit
+Try 'tells-audit --help' for more information."
+finish

@@ -15,7 +15,7 @@ batch() {  # NAME SEED [tells-synth options]: $tmp/NAME.tsv, about 500 examples
         --split new "$tmp/$name/dev.jsonl" --split new "$tmp/$name/test.jsonl"
 }
 batch clean 11
-batch planted 12 --plant stat=neutral:400
+batch planted 13 --plant stat=neutral:600
 
 what="audit, saving the reference model"
 run tells-audit --reference "$tmp/ref.tsv" --seed 1 --save-model "$tmp/ref.bin" \

@@ -1,6 +1,7 @@
 #include <config.h>
 #include "mesh.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,8 +18,7 @@ void mesh_tree_free(mesh_tree *m)
     m->n = 0;
 }
 
-/* Letter, two digits, then groups of ".ddd". */
-static int valid_tree_number(const char *s)
+bool mesh_valid_tree_number(const char *s)
 {
     if (!(s[0] >= 'A' && s[0] <= 'Z'))
         return 0;
@@ -34,20 +34,138 @@ static int valid_tree_number(const char *s)
     return digits > 0;
 }
 
-static int split3(char *line, size_t len, char *field[3])
+bool mesh_valid_tree_prefix(const char *s)
 {
-    size_t n = 0;
-    field[n++] = line;
-    for (size_t i = 0; i < len; i++) {
+    return (s[0] >= 'A' && s[0] <= 'Z' && s[1] == '\0') ||
+           mesh_valid_tree_number(s);
+}
+
+bool mesh_tree_ancestor(const char *anc, const char *desc)
+{
+    size_t n = strlen(anc);
+    return strncmp(anc, desc, n) == 0 && desc[n] == '.';
+}
+
+bool mesh_tree_under(const char *tree, const char *prefix)
+{
+    if (prefix[1] == '\0')
+        return tree[0] == prefix[0];
+    return strcmp(tree, prefix) == 0 || mesh_tree_ancestor(prefix, tree);
+}
+
+/* ---- lexicon files ---- */
+
+/* Splits line at tabs into exactly n fields; -1 when there are more or
+   fewer. */
+static int split_fields(char *line, size_t len, char **field, size_t n)
+{
+    size_t k = 0;
+    field[k++] = line;
+    for (size_t i = 0; i < len; i++)
         if (line[i] == '\t') {
-            if (n == 3)
+            if (k == n)
                 return -1;
             line[i] = '\0';
-            field[n++] = line + i + 1;
+            field[k++] = line + i + 1;
         }
-    }
-    return n == 3 ? 0 : -1;
+    return k == n ? 0 : -1;
 }
+
+long lexicon_read(const char *path, size_t ncols, const char *const *names,
+                  lexicon_row row, void *ctx, tells_error *err)
+{
+    line_reader r;
+    if (ncols > 4)
+        return tells_error_set(err, NULL, 0, "lexicon_read: too many columns");
+    if (line_reader_open(&r, path, 0, err) < 0)
+        return -1;
+    char *field[4];
+    char *line;
+    size_t len;
+    long rows = 0;
+    int rc;
+    while ((rc = line_reader_next(&r, &line, &len, err)) == 1) {
+        if (r.lineno == 1 && len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0) {
+            line += 3;
+            len -= 3;
+        }
+        if (len == 0 || line[0] == '#')
+            continue;
+        if (text_invalid_offset(line, len) != (size_t)-1) {
+            rc = tells_error_set(err, r.name, r.lineno, "invalid UTF-8");
+            break;
+        }
+        if (ncols == 0) {
+            field[0] = line;
+        } else if (split_fields(line, len, field, ncols) < 0) {
+            char what[256] = "";
+            for (size_t k = 0; k < ncols; k++)
+                snprintf(what + strlen(what), sizeof what - strlen(what),
+                         "%s%s", k ? ", " : "", names[k]);
+            rc = ncols == 1
+                ? tells_error_set(err, r.name, r.lineno,
+                                  "expected one column (%s), found a tab", what)
+                : tells_error_set(err, r.name, r.lineno,
+                                  "expected %zu tab-separated columns (%s)",
+                                  ncols, what);
+            break;
+        }
+        size_t k = 0;
+        while (k < ncols && field[k][0] != '\0')
+            k++;
+        if (k < ncols) {
+            rc = tells_error_set(err, r.name, r.lineno, "empty %s", names[k]);
+            break;
+        }
+        if ((rc = row(ctx, field, &r, err)) < 0)
+            break;
+        rows++;
+    }
+    line_reader_close(&r);
+    return rc < 0 ? -1 : rows;
+}
+
+int line_seen_init(line_seen *s)
+{
+    memset(s, 0, sizeof *s);
+    s->keys = vocab_new();
+    return s->keys ? 0 : -1;
+}
+
+void line_seen_free(line_seen *s)
+{
+    vocab_free(s->keys);
+    free(s->line);
+    memset(s, 0, sizeof *s);
+}
+
+long line_seen_add(line_seen *s, const char *key, size_t len, long line)
+{
+    size_t before = vocab_size(s->keys);
+    long id = vocab_intern(s->keys, key, len);
+    if (id < 0)
+        return -1;
+    if (vocab_size(s->keys) == before)
+        return s->line[id];
+    if ((size_t)id >= s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 256;
+        long *l = realloc(s->line, cap * sizeof *l);
+        if (!l)
+            return -1;
+        s->line = l;
+        s->cap = cap;
+    }
+    s->line[id] = line;
+    return 0;
+}
+
+/* ---- the tree file ---- */
+
+typedef struct load_ctx {
+    mesh_tree *m;
+    size_t cap;
+    line_seen trees;
+} load_ctx;
 
 static int add_entry(mesh_tree *m, size_t *cap, char *const field[3], long line)
 {
@@ -72,82 +190,36 @@ static int add_entry(mesh_tree *m, size_t *cap, char *const field[3], long line)
     return 0;
 }
 
-static int check_row(const line_reader *r, char *const field[3],
-                     vocab *seen, const long *first_line_of, tells_error *err)
+static int tree_row(void *ctx, char **field, const line_reader *r,
+                    tells_error *err)
 {
-    static const char *names[3] = {"tree number", "descriptor", "term"};
-    for (int k = 0; k < 3; k++)
-        if (field[k][0] == '\0')
-            return tells_error_set(err, r->name, r->lineno, "empty %s", names[k]);
-    if (!valid_tree_number(field[0]))
+    load_ctx *lc = ctx;
+    if (r->lineno == 1 && strcmp(field[0], "Tree Number") == 0)
+        return 0;  /* the header */
+    if (!mesh_valid_tree_number(field[0]))
         return tells_error_set(err, r->name, r->lineno,
                                "malformed tree number '%s'", field[0]);
-    long before = vocab_find(seen, field[0], strlen(field[0]));
-    if (before >= 0)
+    long before = line_seen_add(&lc->trees, field[0], strlen(field[0]), r->lineno);
+    if (before > 0)
         return tells_error_set(err, r->name, r->lineno,
                                "tree number %s already given on line %ld",
-                               field[0], first_line_of[before]);
+                               field[0], before);
+    if (before < 0 || add_entry(lc->m, &lc->cap, field, r->lineno) < 0)
+        return tells_error_set(err, r->name, r->lineno, "out of memory");
     return 0;
 }
 
 int mesh_tree_load(const char *path, mesh_tree *out, tells_error *err)
 {
+    static const char *const names[] = {"tree number", "descriptor", "term"};
     memset(out, 0, sizeof *out);
-    line_reader r;
-    if (line_reader_open(&r, path, 0, err) < 0)
-        return -1;
-    vocab *seen = vocab_new();
-    size_t cap = 0, lines_cap = 0;
-    long *first_line = NULL;
-    char *line;
-    size_t len;
-    int rc = seen ? 0 : tells_error_set(err, r.name, 0, "out of memory");
-    while (rc == 0 && (rc = line_reader_next(&r, &line, &len, err)) == 1) {
-        rc = 0;
-        if (r.lineno == 1 && len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0) {
-            line += 3;
-            len -= 3;
-        }
-        if (len == 0)
-            continue;
-        if (r.lineno == 1 && strncmp(line, "Tree Number\t", 12) == 0)
-            continue;
-        if (utf8_invalid_offset(line, len) != (size_t)-1) {
-            rc = tells_error_set(err, r.name, r.lineno, "invalid UTF-8");
-            break;
-        }
-        char *field[3];
-        if (split3(line, len, field) < 0) {
-            rc = tells_error_set(err, r.name, r.lineno,
-                                 "expected 3 tab-separated columns "
-                                 "(tree number, descriptor, term)");
-            break;
-        }
-        if (check_row(&r, field, seen, first_line, err) < 0) {
-            rc = -1;
-            break;
-        }
-        long id = vocab_intern(seen, field[0], strlen(field[0]));
-        if ((size_t)id >= lines_cap) {
-            lines_cap = lines_cap ? lines_cap * 2 : 4096;
-            long *fl = realloc(first_line, lines_cap * sizeof *fl);
-            if (!fl) {
-                rc = tells_error_set(err, r.name, r.lineno, "out of memory");
-                break;
-            }
-            first_line = fl;
-        }
-        if (id < 0 || add_entry(out, &cap, field, r.lineno) < 0) {
-            rc = tells_error_set(err, r.name, r.lineno, "out of memory");
-            break;
-        }
-        first_line[id] = r.lineno;
-    }
+    load_ctx lc = {.m = out};
+    int rc = line_seen_init(&lc.trees) < 0
+        ? tells_error_set(err, display_name(path), 0, "out of memory")
+        : lexicon_read(path, 3, names, tree_row, &lc, err) < 0 ? -1 : 0;
     if (rc == 0 && out->n == 0)
-        rc = tells_error_set(err, r.name, 0, "no MeSH entries");
-    free(first_line);
-    vocab_free(seen);
-    line_reader_close(&r);
+        rc = tells_error_set(err, display_name(path), 0, "no MeSH entries");
+    line_seen_free(&lc.trees);
     if (rc < 0) {
         mesh_tree_free(out);
         return -1;
@@ -155,13 +227,12 @@ int mesh_tree_load(const char *path, mesh_tree *out, tells_error *err)
     return 0;
 }
 
-/* "Anemia, Sickle Cell" -> "Sickle Cell Anemia"; only for exactly one
-   comma, where the inversion is unambiguous. */
-static int uninvert(const char *term, char *buf, size_t size)
+/* Only for exactly one comma, where the inversion is unambiguous. */
+bool mesh_uninvert(const char *term, char *buf, size_t size)
 {
     const char *comma = strchr(term, ',');
     if (!comma || strchr(comma + 1, ',') || comma[1] != ' ' || !comma[2])
-        return 0;
+        return false;
     int n = snprintf(buf, size, "%s %.*s", comma + 2, (int)(comma - term), term);
     return n > 0 && (size_t)n < size;
 }
@@ -178,7 +249,7 @@ int mesh_tree_add_terms(const mesh_tree *m, phrase_set *ps,
         if (tokenize(opt, term, strlen(term), &toks) < 0 ||
             phrase_set_add(ps, &toks) < 0)
             rc = -1;
-        else if (uninvert(term, buf, sizeof buf) &&
+        else if (mesh_uninvert(term, buf, sizeof buf) &&
                  (tokenize(opt, buf, strlen(buf), &toks) < 0 ||
                   phrase_set_add(ps, &toks) < 0))
             rc = -1;

@@ -7,7 +7,8 @@ what="tools/tells-study"
 run "$top_srcdir/tools/tells-study" -q -o "$tmp/study" snli synthetic
 expect 0 ""
 for f in snli/pmi.tsv snli/len.tsv snli/baseline.tsv synthetic/pmi.tsv synthetic/len.tsv \
-    synthetic/baseline.tsv synthetic/predictions.tsv synthetic/audit.tsv synthetic/flags.tsv; do
+    synthetic/baseline.tsv synthetic/predictions.tsv synthetic/audit.tsv synthetic/flags.tsv \
+    snli/heur.tsv snli/heur-pairs.tsv synthetic/heur.tsv synthetic/heur-pairs.tsv; do
     [ -s "$tmp/study/$f" ] || fail "$what: no $f"
 done
 

@@ -186,6 +186,20 @@ extern "C" int ft_word_vector(ft_model *m, const char *word, float *out)
     }
 }
 
+extern "C" int ft_word_known(const ft_model *m, const char *word)
+{
+    try {
+        return m->ft.getDictionary()->getId(word) >= 0;
+    } catch (...) {
+        return 0;
+    }
+}
+
+extern "C" int ft_has_subwords(const ft_model *m)
+{
+    return m->ft.getArgs().maxn > 0;
+}
+
 extern "C" int ft_sentence_vector(ft_model *m, const char *text, float *out)
 {
     try {

@@ -46,6 +46,10 @@ int ft_predict(ft_model *m, const char *text, float *probs, char *err,
 /* A word's vector (subword vectors for unknown words when the model has
    them) and fastText's sentence vector; out has ft_dimension entries. */
 int ft_word_vector(ft_model *m, const char *word, float *out);
+/* Whether word is in the model's vocabulary, and whether the model has
+   character n-grams (so that an unknown word still gets a vector). */
+int ft_word_known(const ft_model *m, const char *word);
+int ft_has_subwords(const ft_model *m);
 int ft_sentence_vector(ft_model *m, const char *text, float *out);
 
 #ifdef __cplusplus

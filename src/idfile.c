@@ -1,10 +1,13 @@
 #include <config.h>
 #include "idfile.h"
 
+#include <nettle/sha2.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lineio.h"
+#include "outfile.h"
 #include "utf8.h"
 
 int id_set_load(id_set *s, const char *path, tells_error *err)
@@ -65,4 +68,53 @@ size_t id_set_unseen(const id_set *s)
     for (size_t i = 0; i < vocab_size(s->ids); i++)
         n += !s->seen[i];
     return n;
+}
+
+int idfile_write(const char *path, const char *const *ids, size_t n, tells_error *err)
+{
+    size_t plen = strlen(path);
+    char *sum_path = malloc(plen + 8);
+    if (!sum_path)
+        return tells_error_set(err, path, 0, "out of memory");
+    memcpy(sum_path, path, plen);
+    memcpy(sum_path + plen, ".sha256", 8);
+    out_file data, sum;
+    if (out_open(&data, path, err) < 0) {
+        free(sum_path);
+        return -1;
+    }
+    if (out_open(&sum, sum_path, err) < 0) {
+        out_abort(&data);
+        free(sum_path);
+        return -1;
+    }
+    struct sha256_ctx ctx;
+    sha256_init(&ctx);
+    int bad = 0;
+    for (size_t i = 0; i < n && !bad; i++) {
+        size_t len = strlen(ids[i]);
+        sha256_update(&ctx, len, (const uint8_t *)ids[i]);
+        sha256_update(&ctx, 1, (const uint8_t *)"\n");
+        bad = fwrite(ids[i], 1, len, data.fp) < len || putc('\n', data.fp) == EOF;
+    }
+    uint8_t digest[SHA256_DIGEST_SIZE];
+    sha256_digest(&ctx, sizeof digest, digest);
+    for (size_t i = 0; i < sizeof digest && !bad; i++)
+        bad = fprintf(sum.fp, "%02x", digest[i]) < 0;
+    const char *slash = strrchr(path, '/');
+    if (!bad)
+        bad = fprintf(sum.fp, "  %s\n", slash ? slash + 1 : path) < 0;
+    int rc = 0;
+    if (bad) {
+        rc = tells_error_set(err, path, 0, "write error");
+        out_abort(&data);
+        out_abort(&sum);
+    } else if (out_commit(&data, err) < 0) {
+        out_abort(&sum);
+        rc = -1;
+    } else if (out_commit(&sum, err) < 0) {
+        rc = -1;
+    }
+    free(sum_path);
+    return rc;
 }

@@ -21,4 +21,10 @@ bool id_set_match(id_set *s, const char *id, size_t len);
 /* Number of ids never matched. */
 size_t id_set_unseen(const id_set *s);
 
+/* Writes ids[0..n) one per line to path atomically, and beside it
+   path.sha256, the file's SHA-256 in sha256sum's format ("HEX  NAME",
+   NAME without folders, so that `sha256sum -c` runs where the files
+   are). Both are written before either is renamed into place. */
+int idfile_write(const char *path, const char *const *ids, size_t n, tells_error *err);
+
 #endif

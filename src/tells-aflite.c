@@ -1,0 +1,489 @@
+/* tells-aflite: split a corpus into easy and difficult examples. */
+#include <config.h>
+
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "aflite.h"
+#include "cli.h"
+#include "dataset.h"
+#include "embed.h"
+#include "idfile.h"
+#include "lineio.h"
+#include "npy.h"
+#include "outfile.h"
+
+static void usage(void)
+{
+    printf("Usage: tells-aflite [OPTION]... FILE\n"
+"Split the examples of a prepared TSV (FILE) into an easy partition, which\n"
+"a linear model over averaged word vectors gets right from shortcuts, and\n"
+"a difficult one, by AFLite adversarial filtering: while more than m\n"
+"examples remain, train n logistic regressions on random parts of m of\n"
+"them, score each example by how often the models that did not train on\n"
+"it got it right, and remove the k best scored ones whose score is at\n"
+"least tau. Removed examples are easy, the rest difficult.\n"
+"\n"
+"Embeddings (one of):\n"
+"  -e, --embeddings FILE    a .npy matrix with one row per example, in the\n"
+"                           TSV's order (tells-embed writes one)\n"
+"  -v, --vectors FILE       compute it from these vectors as tells-embed\n"
+"                           does, with --input, --pair and --skip-oov\n"
+"  -i, --input MODE         hypothesis, premise or pair [hypothesis]\n"
+"      --pair HOW           sum or concat [sum]\n"
+"      --skip-oov           leave tokens without a vector out of averages\n"
+"\n"
+"AFLite:\n"
+"  -n, --models N           models per round [64]\n"
+"  -m, --train-size N       training examples per model [5620]\n"
+"      --train-frac X       instead, this fraction of all examples\n"
+"  -k, --cutoff N           most examples removed per round [500]\n"
+"      --tau X              least score of a removed example [0.75]\n"
+"      --target N           also stop once at most N examples remain [m]\n"
+"      --rounds N           stop after N rounds [no limit]\n"
+"      --seed N             seed of the random training parts [0]\n"
+"      --splits FILE        the first round's training parts: one line per\n"
+"                           model, m 0-based row numbers separated by spaces\n"
+"      --threads N          threads; the results do not depend on it\n"
+"                           [the processors online]\n"
+"      --tol X              stopping tolerance of the solver [1e-6]\n"
+"      --max-iter N         most solver iterations per model [1000]\n"
+"\n"
+"Output:\n"
+"  -o, --output FILE        the table of rounds, atomically [stdout]\n"
+"      --easy FILE          ids of the removed examples, one per line, in\n"
+"                           input order, and FILE.sha256 (sha256sum -c)\n"
+"      --difficult FILE     ids of the remaining examples, likewise\n"
+"      --scores FILE        every example's score in every round it was in\n"
+"      --write-splits FILE  the first round's training parts, as --splits\n"
+"  -q, --quiet              no progress on stderr\n"
+"      --progress           a line per round, and the solver's work, on\n"
+"                           stderr even when it is not a terminal\n"
+"      --help               display this help and exit\n"
+"      --version            output version information and exit\n"
+"\n"
+"Output: TSV with header round, examples, at_tau, removed, remaining: per\n"
+"round the examples it started with, how many scored at least tau, how\n"
+"many it removed and how many remained. --scores: TSV with header round,\n"
+"id, score, held_out, removed_in_round (score with 6 decimals; '-' for an\n"
+"example never removed). The model is scikit-learn's LogisticRegression()\n"
+"(multinomial, L2 penalty with C = 1, intercept), trained by L-BFGS.\n"
+"\n"
+"Exit status: 0 success, 1 bad data or runtime failure, 2 usage error.\n"
+"\n"
+"Examples:\n"
+"  tells-embed --train-vectors vec.bin --dim 50 -o hyp.npy prepared.tsv\n"
+"  tells-aflite -e hyp.npy --train-frac 0.4 -k 100 --easy easy.ids \\\n"
+"    --difficult difficult.ids prepared.tsv\n"
+"  tells-baseline --partition easy=easy.ids --partition difficult=difficult.ids \\\n"
+"    prepared.tsv\n");
+}
+
+enum {
+    OPT_PAIR = 256, OPT_SKIP_OOV, OPT_TRAIN_FRAC, OPT_TAU, OPT_TARGET, OPT_ROUNDS,
+    OPT_SEED, OPT_SPLITS, OPT_THREADS, OPT_TOL, OPT_MAX_ITER, OPT_EASY, OPT_DIFFICULT,
+    OPT_SCORES, OPT_WRITE_SPLITS, OPT_PROGRESS, OPT_HELP, OPT_VERSION
+};
+
+static const struct option long_options[] = {
+    {"embeddings", required_argument, NULL, 'e'},
+    {"vectors", required_argument, NULL, 'v'},
+    {"input", required_argument, NULL, 'i'},
+    {"pair", required_argument, NULL, OPT_PAIR},
+    {"skip-oov", no_argument, NULL, OPT_SKIP_OOV},
+    {"models", required_argument, NULL, 'n'},
+    {"train-size", required_argument, NULL, 'm'},
+    {"train-frac", required_argument, NULL, OPT_TRAIN_FRAC},
+    {"cutoff", required_argument, NULL, 'k'},
+    {"tau", required_argument, NULL, OPT_TAU},
+    {"target", required_argument, NULL, OPT_TARGET},
+    {"rounds", required_argument, NULL, OPT_ROUNDS},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"splits", required_argument, NULL, OPT_SPLITS},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"tol", required_argument, NULL, OPT_TOL},
+    {"max-iter", required_argument, NULL, OPT_MAX_ITER},
+    {"output", required_argument, NULL, 'o'},
+    {"easy", required_argument, NULL, OPT_EASY},
+    {"difficult", required_argument, NULL, OPT_DIFFICULT},
+    {"scores", required_argument, NULL, OPT_SCORES},
+    {"write-splits", required_argument, NULL, OPT_WRITE_SPLITS},
+    {"quiet", no_argument, NULL, 'q'},
+    {"progress", no_argument, NULL, OPT_PROGRESS},
+    {"help", no_argument, NULL, OPT_HELP},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0}
+};
+
+typedef struct config {
+    const char *input, *embeddings, *vectors, *splits;
+    const char *output, *easy, *difficult, *scores, *write_splits;
+    embed_options eo;
+    aflite_options ao;
+    double train_frac;     /* 0: -m */
+    bool m_given, show_progress;
+} config;
+
+static void progress(const char *msg, void *user)
+{
+    (void)user;
+    cli_warn("%s", msg);
+}
+
+static void parse_args(int argc, char **argv, config *cfg)
+{
+    bool quiet = false, forced = false, pair_given = false;
+    aflite_options_default(&cfg->ao);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    cfg->ao.lr.threads = cpus > 0 ? (int)(cpus < 256 ? cpus : 256) : 1;
+    cfg->eo = (embed_options){.input = EMBED_HYPOTHESIS, .pair = EMBED_PAIR_SUM};
+    int c;
+    while ((c = getopt_long(argc, argv, "e:v:i:n:m:k:o:q", long_options, NULL)) != -1) {
+        switch (c) {
+        case 'e': cfg->embeddings = optarg; break;
+        case 'v': cfg->vectors = optarg; break;
+        case 'i':
+            if (embed_input_parse(optarg, &cfg->eo.input) < 0)
+                cli_usage_error("invalid --input '%s' (hypothesis, premise or pair)", optarg);
+            break;
+        case OPT_PAIR:
+            if (embed_pair_parse(optarg, &cfg->eo.pair) < 0)
+                cli_usage_error("invalid --pair '%s' (sum or concat)", optarg);
+            pair_given = true;
+            break;
+        case OPT_SKIP_OOV: cfg->eo.skip_oov = true; break;
+        case 'n': cfg->ao.models = (size_t)cli_long("--models", optarg, 1, 100000); break;
+        case 'm':
+            cfg->ao.train_size = (size_t)cli_long("--train-size", optarg, 1, LONG_MAX);
+            cfg->m_given = true;
+            break;
+        case OPT_TRAIN_FRAC:
+            cfg->train_frac = cli_double("--train-frac", optarg, 0);
+            if (!(cfg->train_frac > 0 && cfg->train_frac < 1))
+                cli_usage_error("invalid value '%s' for --train-frac (expected a number "
+                                "between 0 and 1)", optarg);
+            break;
+        case 'k': cfg->ao.cutoff = (size_t)cli_long("--cutoff", optarg, 1, LONG_MAX); break;
+        case OPT_TAU:
+            cfg->ao.tau = cli_double("--tau", optarg, 0);
+            if (cfg->ao.tau > 1)
+                cli_usage_error("invalid value '%s' for --tau (expected a number from 0 "
+                                "to 1)", optarg);
+            break;
+        case OPT_TARGET: cfg->ao.target = (size_t)cli_long("--target", optarg, 1, LONG_MAX); break;
+        case OPT_ROUNDS: cfg->ao.max_rounds = (size_t)cli_long("--rounds", optarg, 1, LONG_MAX); break;
+        case OPT_SEED: cfg->ao.seed = (unsigned long)cli_long("--seed", optarg, 0, 4294967295L); break;
+        case OPT_SPLITS: cfg->splits = optarg; break;
+        case OPT_THREADS: cfg->ao.lr.threads = (int)cli_long("--threads", optarg, 1, 256); break;
+        case OPT_TOL:
+            cfg->ao.lr.tol = cli_double("--tol", optarg, 0);
+            if (!(cfg->ao.lr.tol > 0))
+                cli_usage_error("invalid value '%s' for --tol (expected a positive number)",
+                                optarg);
+            break;
+        case OPT_MAX_ITER: cfg->ao.lr.max_iter = (int)cli_long("--max-iter", optarg, 1, 1000000); break;
+        case 'o': cfg->output = optarg; break;
+        case OPT_EASY: cfg->easy = optarg; break;
+        case OPT_DIFFICULT: cfg->difficult = optarg; break;
+        case OPT_SCORES: cfg->scores = optarg; break;
+        case OPT_WRITE_SPLITS: cfg->write_splits = optarg; break;
+        case 'q': quiet = true; break;
+        case OPT_PROGRESS: forced = true; break;
+        case OPT_HELP: usage(); exit(0);
+        case OPT_VERSION: cli_version(); exit(0);
+        default: cli_try_help();
+        }
+    }
+    if (optind + 1 != argc) {
+        if (optind >= argc)
+            cli_usage_error("missing the prepared TSV");
+        cli_usage_error("one prepared TSV only (extra operand '%s')", argv[optind + 1]);
+    }
+    cfg->input = argv[optind];
+    if (!cfg->embeddings == !cfg->vectors)
+        cli_usage_error(cfg->embeddings ? "--embeddings and --vectors exclude each other"
+                                        : "give --embeddings FILE.npy or --vectors FILE");
+    if (cfg->embeddings && (cfg->eo.input != EMBED_HYPOTHESIS || pair_given || cfg->eo.skip_oov))
+        cli_usage_error("--input, --pair and --skip-oov go with --vectors");
+    if (pair_given && cfg->eo.input != EMBED_PAIR)
+        cli_usage_error("--pair needs --input pair");
+    if (cfg->train_frac > 0 && cfg->m_given)
+        cli_usage_error("--train-size and --train-frac exclude each other");
+    const char *files[] = {cfg->easy, cfg->difficult, cfg->scores, cfg->write_splits};
+    const char *names[] = {"--easy", "--difficult", "--scores", "--write-splits"};
+    for (int i = 0; i < 4; i++) {
+        if (files[i] && strcmp(files[i], "-") == 0 && i < 2)
+            cli_usage_error("%s needs a file (it writes a checksum file beside it)", names[i]);
+        for (int j = 0; j < i; j++)
+            if (files[i] && files[j] && strcmp(files[i], files[j]) == 0 &&
+                strcmp(files[i], "-") != 0)
+                cli_usage_error("%s and %s name the same file", names[j], names[i]);
+        if (files[i] && cfg->output && strcmp(files[i], cfg->output) == 0)
+            cli_usage_error("%s and --output name the same file", names[i]);
+    }
+    cfg->show_progress = cli_show_progress(quiet, forced);
+    if (cfg->show_progress)
+        cfg->eo.progress = progress;
+}
+
+/* ---- what the rounds leave behind ---- */
+
+typedef struct round_row {
+    size_t round, examples, at_tau, removed, remaining;
+} round_row;
+
+typedef struct run_state {
+    const config *cfg;
+    const dataset *d;
+    round_row *rounds;
+    size_t nrounds, cap;
+    FILE *spool;            /* --scores: binary (row, correct, held) records */
+    out_file splits;        /* --write-splits, committed at the end */
+    bool splits_open;
+} run_state;
+
+typedef struct spool_record {
+    uint32_t round, correct, held;
+    uint64_t row;
+} spool_record;
+
+/* "13049" as "13,049". */
+static const char *grouped(size_t v, char *buf, size_t size)
+{
+    char digits[32];
+    int n = snprintf(digits, sizeof digits, "%zu", v), o = 0;
+    for (int i = 0; i < n && (size_t)o + 2 < size; i++) {
+        if (i > 0 && (n - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = digits[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+static int round_done(const aflite_round *r, void *user, tells_error *err)
+{
+    run_state *st = user;
+    if (st->nrounds == st->cap) {
+        size_t cap = st->cap ? 2 * st->cap : 16;
+        round_row *v = realloc(st->rounds, cap * sizeof *v);
+        if (!v)
+            return tells_error_set(err, NULL, 0, "out of memory");
+        st->rounds = v;
+        st->cap = cap;
+    }
+    st->rounds[st->nrounds++] = (round_row){r->round, r->examples, r->at_tau, r->removed,
+                                            r->remaining};
+    if (st->spool) {
+        for (size_t i = 0; i < r->examples; i++) {
+            spool_record rec = {(uint32_t)r->round, r->correct[i], r->held[i], r->rows[i]};
+            if (fwrite(&rec, sizeof rec, 1, st->spool) != 1)
+                return tells_error_set(err, st->cfg->scores, 0, "cannot write a temporary "
+                                       "file for the scores");
+        }
+    }
+    if (r->round == 1 && st->cfg->write_splits) {
+        if (out_open(&st->splits, st->cfg->write_splits, err) < 0)
+            return -1;
+        st->splits_open = true;
+        if (aflite_write_splits(st->splits.fp, r) < 0)
+            return tells_error_set(err, st->cfg->write_splits, 0, "write error");
+    }
+    if (st->cfg->show_progress) {
+        char a[32];
+        cli_warn("round %zu: %s remain, removed %zu, %.1f s", r->round,
+                 grouped(r->examples, a, sizeof a), r->removed, r->seconds);
+    }
+    return 0;
+}
+
+static int write_rounds(FILE *fp, void *ctx)
+{
+    const run_state *st = ctx;
+    if (fputs("round\texamples\tat_tau\tremoved\tremaining\n", fp) == EOF)
+        return -1;
+    for (size_t i = 0; i < st->nrounds; i++) {
+        const round_row *r = &st->rounds[i];
+        if (fprintf(fp, "%zu\t%zu\t%zu\t%zu\t%zu\n", r->round, r->examples, r->at_tau,
+                    r->removed, r->remaining) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+typedef struct scores_ctx {
+    run_state *st;
+    const aflite_result *res;
+} scores_ctx;
+
+static int write_scores(FILE *fp, void *ctx)
+{
+    scores_ctx *sc = ctx;
+    const dataset *d = sc->st->d;
+    if (fputs("round\tid\tscore\theld_out\tremoved_in_round\n", fp) == EOF)
+        return -1;
+    rewind(sc->st->spool);
+    spool_record rec;
+    while (fread(&rec, sizeof rec, 1, sc->st->spool) == 1) {
+        size_t removed = sc->res->removed_in[rec.row];
+        double score = rec.held ? (double)rec.correct / rec.held : 0.0;
+        int n = removed ? fprintf(fp, "%u\t%s\t%.6f\t%u\t%zu\n", rec.round, d->ex[rec.row].id,
+                                  score, rec.held, removed)
+                        : fprintf(fp, "%u\t%s\t%.6f\t%u\t-\n", rec.round, d->ex[rec.row].id,
+                                  score, rec.held);
+        if (n < 0)
+            return -1;
+    }
+    return ferror(sc->st->spool) ? -1 : 0;
+}
+
+/* ---- the matrix ---- */
+
+static int load_matrix(const config *cfg, const dataset *d, npy_matrix *x, tells_error *err)
+{
+    if (cfg->vectors) {
+        embed_stats es;
+        embed_options eo = cfg->eo;
+        if (embed_dataset(d, cfg->vectors, &eo, &x->data, &x->cols, &es, err) < 0)
+            return -1;
+        x->rows = d->n;
+        return 0;
+    }
+    if (npy_read(cfg->embeddings, x, err) < 0)
+        return -1;
+    const char *name = display_name(cfg->embeddings);
+    if (x->rows != d->n)
+        return tells_error_set(err, name, 0, "%zu rows, but %s has %zu examples", x->rows,
+                               d->source, d->n);
+    if (x->cols == 0)
+        return tells_error_set(err, name, 0, "a matrix without columns");
+    size_t r, c;
+    if (npy_find_nonfinite(x->data, x->rows, x->cols, &r, &c)) {
+        float v = x->data[r * x->cols + c];
+        return tells_error_set(err, name, 0, "row %zu (id %s), column %zu is %s", r,
+                               d->ex[r].id, c, isnan(v) ? "NaN" : "infinite");
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    /* Before anything is read: OpenBLAS chose its kernels at load time. */
+    const char *core = logreg_blas_better_core();
+    if (core && !getenv("OPENBLAS_CORETYPE") && setenv("OPENBLAS_CORETYPE", core, 1) == 0)
+        execv("/proc/self/exe", argv);   /* on failure, go on with the slow kernels */
+    cli_init(argv, "tells-aflite");
+    config cfg = {0};
+    parse_args(argc, argv, &cfg);
+
+    tells_error err;
+    tells_error_clear(&err);
+    dataset d;
+    if (dataset_load(&d, cfg.input, &err) < 0) {
+        cli_report(&err);
+        return EXIT_DATA;
+    }
+    npy_matrix x = {0};
+    int *y = NULL;
+    size_t *splits = NULL, *byte_rank = NULL;
+    aflite_result res = {0};
+    run_state st = {.cfg = &cfg, .d = &d};
+    size_t nclass = vocab_size(d.labels);
+    int rc = 0;
+    if (d.n == 0)
+        rc = tells_error_set(&err, d.source, 0, "no examples in the input");
+    else if (nclass < 2)
+        rc = tells_error_set(&err, d.source, 0, "one class only ('%s'): nothing to "
+                             "classify", vocab_str(d.labels, 0));
+    if (rc == 0 && cfg.train_frac > 0) {
+        cfg.ao.train_size = (size_t)llround(cfg.train_frac * (double)d.n);
+        if (cfg.ao.train_size == 0)
+            cfg.ao.train_size = 1;
+    }
+    if (rc == 0 && cfg.ao.train_size >= d.n)
+        rc = tells_error_set(&err, d.source, 0, "the training size m = %zu is not smaller "
+                             "than the %zu examples (give -m or --train-frac)",
+                             cfg.ao.train_size, d.n);
+    if (rc == 0 && cfg.splits)
+        rc = aflite_read_splits(cfg.splits, cfg.ao.models, cfg.ao.train_size, d.n, &splits,
+                                &err);
+    if (rc == 0)
+        rc = load_matrix(&cfg, &d, &x, &err);
+    if (rc == 0) {
+        /* Classes in byte order of their names, as scikit-learn sorts them. */
+        byte_rank = vocab_sorted_ids(d.labels);
+        int *rank_of = malloc(nclass * sizeof *rank_of);
+        y = malloc(d.n * sizeof *y);
+        if (!byte_rank || !rank_of || !y) {
+            rc = tells_error_set(&err, NULL, 0, "out of memory");
+        } else {
+            for (size_t k = 0; k < nclass; k++)
+                rank_of[byte_rank[k]] = (int)k;
+            for (size_t i = 0; i < d.n; i++)
+                y[i] = rank_of[d.ex[i].label];
+        }
+        free(rank_of);
+    }
+    if (rc == 0 && cfg.scores && !(st.spool = tmpfile()))
+        rc = tells_error_set(&err, cfg.scores, 0, "cannot create a temporary file");
+    if (rc == 0) {
+        cfg.ao.first_splits = splits;
+        cfg.ao.round_done = round_done;
+        cfg.ao.user = &st;
+        rc = aflite_run(x.data, x.rows, x.cols, y, nclass, &cfg.ao, &res, &err);
+    }
+    if (rc == 0 && cfg.show_progress) {
+        double s = res.stats.seconds > 0 ? res.stats.seconds : 1e-9;
+        cli_warn("%zu easy, %zu difficult; solver: %.1f GFLOP in %.1f s (%.1f GFLOP/s, "
+                 "OpenBLAS %s kernels, %d threads), %ld passes, at most %ld iterations per "
+                 "model, %zu unconverged", res.easy, d.n - res.easy, res.stats.flops * 1e-9,
+                 res.stats.seconds, res.stats.flops * 1e-9 / s, logreg_blas_core(),
+                 cfg.ao.lr.threads, res.stats.passes, res.stats.max_iterations,
+                 res.stats.unconverged);
+    }
+    /* Outputs: every file is complete before the next one is started. */
+    const char **ids = NULL;
+    if (rc == 0 && (cfg.easy || cfg.difficult) && !(ids = malloc(d.n * sizeof *ids + 1)))
+        rc = tells_error_set(&err, NULL, 0, "out of memory");
+    for (int part = 0; rc == 0 && part < 2; part++) {
+        const char *path = part == 0 ? cfg.easy : cfg.difficult;
+        if (!path)
+            continue;
+        size_t n = 0;
+        for (size_t i = 0; i < d.n; i++)
+            if ((res.removed_in[i] != 0) == (part == 0))
+                ids[n++] = d.ex[i].id;
+        rc = idfile_write(path, ids, n, &err);
+    }
+    free(ids);
+    if (rc == 0 && cfg.scores) {
+        scores_ctx sc = {&st, &res};
+        rc = out_write(cfg.scores, write_scores, &sc, &err);
+    }
+    if (rc == 0 && st.splits_open) {
+        rc = out_commit(&st.splits, &err);
+        st.splits_open = false;
+    }
+    if (rc == 0)
+        rc = out_write(cfg.output, write_rounds, &st, &err);
+    if (st.splits_open)
+        out_abort(&st.splits);
+    if (rc < 0)
+        cli_report(&err);
+    if (st.spool)
+        fclose(st.spool);
+    free(st.rounds);
+    free(splits);
+    free(byte_rank);
+    free(y);
+    npy_free(&x);
+    aflite_result_free(&res);
+    dataset_free(&d);
+    return rc < 0 ? EXIT_DATA : 0;
+}

@@ -1,0 +1,193 @@
+/* tells-embed: every example as the average of its token vectors. */
+#include <config.h>
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "dataset.h"
+#include "embed.h"
+#include "npy.h"
+#include "outfile.h"
+
+static void usage(void)
+{
+    printf("Usage: tells-embed [OPTION]... FILE\n"
+"Write every row of a prepared TSV (FILE, or stdin for '-') as the average\n"
+"of its token vectors: a float32 matrix in NumPy's .npy format, rows in\n"
+"the TSV's order, for tells-aflite --embeddings (or numpy.load).\n"
+"\n"
+"Vectors:\n"
+"  -v, --vectors FILE       a fastText model (.bin: a token it does not\n"
+"                           know gets its character n-gram vectors) or a\n"
+"                           text file of vectors, one word and its numbers\n"
+"                           per line, with an optional 'WORDS DIMENSIONS'\n"
+"                           first line (fastText's .vec, GloVe)\n"
+"      --train-vectors FILE  first train fastText skipgram vectors on the\n"
+"                           distinct premises and hypotheses of FILE, save\n"
+"                           them here (.bin, atomically) and use them\n"
+"      --dim N              dimensions of trained vectors [100]\n"
+"      --epoch N            epochs of training [5]\n"
+"      --min-count N        fewest occurrences of a trained word [5]\n"
+"      --threads N          training threads; 1 is deterministic [1]\n"
+"      --seed N             training seed [0]\n"
+"\n"
+"Averaging:\n"
+"  -i, --input MODE         hypothesis, premise, or pair [hypothesis]\n"
+"      --pair HOW           sum: mean of the premise plus mean of the\n"
+"                           hypothesis (the MedNLI study's code); concat:\n"
+"                           the two means side by side [sum]\n"
+"      --skip-oov           average over the tokens that have a vector; by\n"
+"                           default a token without one counts as a zero\n"
+"                           vector, as in the study's code\n"
+"\n"
+"Output:\n"
+"  -o, --output FILE        write the .npy matrix here, atomically [stdout,\n"
+"                           unless it is a terminal]\n"
+"  -q, --quiet              no progress on stderr\n"
+"      --progress           progress and token counts on stderr even when\n"
+"                           it is not a terminal\n"
+"      --help               display this help and exit\n"
+"      --version            output version information and exit\n"
+"\n"
+"A text without tokens (or, with --skip-oov, without a token that has a\n"
+"vector) is a zero vector. Tokens are the TSV's space-separated tokens,\n"
+"merged ones (brain_injury) included.\n"
+"\n"
+"Exit status: 0 success, 1 bad data or runtime failure, 2 usage error.\n"
+"\n"
+"Examples:\n"
+"  tells-prep -q --split train corpora/synthetic/train.jsonl -o synth.tsv\n"
+"  tells-embed --train-vectors synth-vectors.bin --dim 50 -o hyp.npy synth.tsv\n"
+"  tells-embed -v synth-vectors.bin --input pair -o pair.npy synth.tsv\n");
+}
+
+enum {
+    OPT_TRAIN_VECTORS = 256, OPT_DIM, OPT_EPOCH, OPT_MIN_COUNT, OPT_THREADS, OPT_SEED,
+    OPT_PAIR, OPT_SKIP_OOV, OPT_PROGRESS, OPT_HELP, OPT_VERSION
+};
+
+static const struct option long_options[] = {
+    {"vectors", required_argument, NULL, 'v'},
+    {"train-vectors", required_argument, NULL, OPT_TRAIN_VECTORS},
+    {"dim", required_argument, NULL, OPT_DIM},
+    {"epoch", required_argument, NULL, OPT_EPOCH},
+    {"min-count", required_argument, NULL, OPT_MIN_COUNT},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"input", required_argument, NULL, 'i'},
+    {"pair", required_argument, NULL, OPT_PAIR},
+    {"skip-oov", no_argument, NULL, OPT_SKIP_OOV},
+    {"output", required_argument, NULL, 'o'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"progress", no_argument, NULL, OPT_PROGRESS},
+    {"help", no_argument, NULL, OPT_HELP},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0}
+};
+
+static void progress(const char *msg, void *user)
+{
+    (void)user;
+    cli_warn("%s", msg);
+}
+
+typedef struct matrix_out {
+    const float *data;
+    size_t rows, cols;
+} matrix_out;
+
+static int write_matrix(FILE *fp, void *ctx)
+{
+    const matrix_out *m = ctx;
+    return npy_write(fp, m->data, m->rows, m->cols);
+}
+
+int main(int argc, char **argv)
+{
+    cli_init(argv, "tells-embed");
+    const char *vectors = NULL, *train_vectors = NULL, *output = NULL;
+    embed_options eo = {.input = EMBED_HYPOTHESIS, .pair = EMBED_PAIR_SUM};
+    ft_train_args ta = {.mode = "skipgram", .threads = 1};
+    bool quiet = false, forced = false, pair_given = false;
+    int c;
+    while ((c = getopt_long(argc, argv, "v:i:o:q", long_options, NULL)) != -1) {
+        switch (c) {
+        case 'v': vectors = optarg; break;
+        case OPT_TRAIN_VECTORS: train_vectors = optarg; break;
+        case OPT_DIM: ta.dim = (int)cli_long("--dim", optarg, 1, 10000); break;
+        case OPT_EPOCH: ta.epoch = (int)cli_long("--epoch", optarg, 1, 100000); break;
+        case OPT_MIN_COUNT: ta.min_count = (int)cli_long("--min-count", optarg, 1, 1000000000); break;
+        case OPT_THREADS: ta.threads = (int)cli_long("--threads", optarg, 1, 1024); break;
+        case OPT_SEED: ta.seed = (int)cli_long("--seed", optarg, 0, 2147483647); break;
+        case 'i':
+            if (embed_input_parse(optarg, &eo.input) < 0)
+                cli_usage_error("invalid --input '%s' (hypothesis, premise or pair)", optarg);
+            break;
+        case OPT_PAIR:
+            if (embed_pair_parse(optarg, &eo.pair) < 0)
+                cli_usage_error("invalid --pair '%s' (sum or concat)", optarg);
+            pair_given = true;
+            break;
+        case OPT_SKIP_OOV: eo.skip_oov = true; break;
+        case 'o': output = optarg; break;
+        case 'q': quiet = true; break;
+        case OPT_PROGRESS: forced = true; break;
+        case OPT_HELP: usage(); return 0;
+        case OPT_VERSION: cli_version(); return 0;
+        default: cli_try_help();
+        }
+    }
+    if (optind + 1 != argc) {
+        if (optind >= argc)
+            cli_usage_error("missing the prepared TSV");
+        cli_usage_error("one prepared TSV only (extra operand '%s')", argv[optind + 1]);
+    }
+    if (!vectors == !train_vectors)
+        cli_usage_error(vectors ? "--vectors and --train-vectors exclude each other"
+                                : "give --vectors FILE or --train-vectors FILE");
+    if (pair_given && eo.input != EMBED_PAIR)
+        cli_usage_error("--pair needs --input pair");
+    if ((!output || strcmp(output, "-") == 0) && isatty(STDOUT_FILENO))
+        cli_usage_error("will not write a binary matrix to a terminal (use -o FILE)");
+    if (cli_show_progress(quiet, forced))
+        eo.progress = progress;
+
+    tells_error err;
+    tells_error_clear(&err);
+    dataset d;
+    if (dataset_load(&d, argv[optind], &err) < 0) {
+        cli_report(&err);
+        return EXIT_DATA;
+    }
+    int rc = 0;
+    if (d.n == 0)
+        rc = tells_error_set(&err, d.source, 0, "no examples in the input");
+    if (rc == 0 && train_vectors) {
+        if (eo.progress)
+            progress("training skipgram vectors", NULL);
+        rc = embed_train_vectors(&d, train_vectors, &ta, &err);
+        vectors = train_vectors;
+    }
+    float *m = NULL;
+    size_t cols = 0;
+    embed_stats st;
+    if (rc == 0)
+        rc = embed_dataset(&d, vectors, &eo, &m, &cols, &st, &err);
+    if (rc == 0) {
+        if (eo.progress)
+            cli_warn("%zu rows x %zu: %zu of %zu tokens (%zu of %zu types) without a vector, "
+                     "%zu empty texts", d.n, cols, st.oov_tokens, st.tokens, st.oov_types,
+                     st.types, st.empty);
+        matrix_out mo = {m, d.n, cols};
+        rc = out_write(output, write_matrix, &mo, &err);
+    }
+    if (rc < 0)
+        cli_report(&err);
+    free(m);
+    dataset_free(&d);
+    return rc < 0 ? EXIT_DATA : 0;
+}

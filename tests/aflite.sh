@@ -1,0 +1,145 @@
+#!/bin/sh
+# tells-aflite: the first round agrees with scikit-learn split for split
+# (tests/data/aflite-ref.tsv, from tests/ref/aflite_ref.py fixtures); every
+# round removes the top k scores at or above tau, ties by input order, and
+# stops as defined; the same seed gives the same bytes whatever the
+# threads; duplicated rows keep their own ids; the id files carry
+# sha256sum checksums.
+. "${top_srcdir:-.}/tests/init.sh"
+
+x=$data/aflite-x.npy
+tsv=$data/aflite.tsv
+N=600
+
+# --- against scikit-learn, the same first-round training parts ---
+what="first round against scikit-learn"
+run tells-aflite -e "$x" -n 8 -m 240 -k 50 --rounds 1 --splits "$data/aflite-splits.txt" \
+    --scores "$tmp/s1.tsv" "$tsv"
+expect 0 ""
+expect_out_text "round	examples	at_tau	removed	remaining
+1	600	378	50	550"
+# Every example: the same score and times held out (one in a hundred may
+# differ where a prediction sits on a decision boundary).
+paste "$data/aflite-ref.tsv" "$tmp/s1.tsv" | awk -F'\t' '
+    NR > 1 { n++; if ($2 == $7 && $3 == $8 && $4 == $9) same++ }
+    END { if (n != 600 || same < 0.99 * n) { print same " of " n " agree"; exit 1 } }' ||
+    fail "$what: $(paste "$data/aflite-ref.tsv" "$tmp/s1.tsv" | awk -F'\t' 'NR > 1 && $3 != $8' | head -3)"
+# The removed ones are the reference's too.
+cmp -s "$data/aflite-ref.tsv" "$tmp/s1.tsv" || fail "$what: scores file differs from the reference's"
+
+# --- a whole run and its invariants ---
+what="a whole run"
+run tells-aflite -e "$x" -n 8 -m 240 -k 50 --seed 7 --easy "$tmp/easy.ids" \
+    --difficult "$tmp/difficult.ids" --scores "$tmp/scores.tsv" --write-splits "$tmp/splits" "$tsv"
+expect 0 ""
+cp "$tmp/out" "$tmp/rounds.tsv"
+# Rounds chain, remove at most k and only what reaches tau, and stop when
+# fewer than k were removed or fewer than m remain.
+awk -F'\t' -v k=50 -v m=240 -v n=$N '
+    NR == 1 { next }
+    { if ($1 != NR - 1) print "round " $1 " out of order"
+      if ($2 != (NR == 2 ? n : prev)) print "round " $1 ": starts with " $2
+      if ($4 > k || $4 > $3 || $5 != $2 - $4) print "round " $1 ": " $0
+      if (stopped) print "round " $1 " after the stop"
+      if ($4 < k || $5 < m) stopped = 1
+      prev = $5; removed += $4 }
+    END { if (!stopped && prev > m) print "no stop"; print removed > "/dev/stderr" }
+' "$tmp/rounds.tsv" >"$tmp/bad" 2>"$tmp/removed"
+[ -s "$tmp/bad" ] && fail "$what: $(cat "$tmp/bad")"
+[ "$(wc -l <"$tmp/easy.ids")" = "$(cat "$tmp/removed")" ] || fail "$what: easy count"
+# easy and difficult: every id once, each in input order.
+tail -n +2 "$tsv" | cut -f1 >"$tmp/all.ids"
+sort "$tmp/easy.ids" "$tmp/difficult.ids" >"$tmp/both"
+sort "$tmp/all.ids" | cmp -s - "$tmp/both" || fail "$what: easy and difficult do not partition the ids"
+grep -Fxf "$tmp/easy.ids" "$tmp/all.ids" | cmp -s - "$tmp/easy.ids" || fail "$what: easy not in input order"
+grep -Fxf "$tmp/difficult.ids" "$tmp/all.ids" | cmp -s - "$tmp/difficult.ids" ||
+    fail "$what: difficult not in input order"
+(cd "$tmp" && sha256sum -c --quiet easy.ids.sha256 difficult.ids.sha256) || fail "$what: checksums"
+[ "$(cut -d' ' -f3 "$tmp/easy.ids.sha256")" = "easy.ids" ] || fail "$what: checksum file names a path"
+# Scores: a line per example per round; a round removes the best scores at
+# or above tau, ties by input order; removed_in_round is the round that
+# removed the example, or '-'.
+[ "$(($(wc -l <"$tmp/scores.tsv") - 1))" = "$(awk 'NR > 1 { s += $2 } END { print s }' "$tmp/rounds.tsv")" ] ||
+    fail "$what: scores lines"
+awk -F'\t' -v tau=0.75 '
+    FILENAME ~ /easy.ids$/ { easy[$1] = 1; next }
+    FNR == 1 { next }
+    { r = $1; pos[r]++
+      if ($5 != "-" && !($1 <= $5)) print "example " $2 " scored after its removal"
+      if (($5 != "-") != ($2 in easy)) print "example " $2 ": removed_in_round " $5 " but easy is " ($2 in easy)
+      if ($5 == r) { if ($3 + 0 < tau) print $2 " removed below tau"
+                     if (r in lowrem) { if ($3 + 0 > lowrem[r] + 0) print $2 " removed after a lower score" }
+                     lowrem[r] = $3; lastpos[r] = pos[r] }
+      else if ($3 + 0 >= tau) kept[r, pos[r]] = $3 }
+    END { for (key in kept) { split(key, p, SUBSEP)
+            # a kept example at or above tau beats no removed one
+            if (kept[key] + 0 > lowrem[p[1]] + 0 || (kept[key] == lowrem[p[1]] && p[2] < lastpos[p[1]]))
+                print "round " p[1] ": kept " kept[key] " over a removed " lowrem[p[1]] } }
+' "$tmp/easy.ids" "$tmp/scores.tsv" >"$tmp/bad"
+[ -s "$tmp/bad" ] && fail "$what: $(head -3 "$tmp/bad")"
+awk -F'\t' 'NR > 1 && $3 !~ /^[01]\.[0-9][0-9][0-9][0-9][0-9][0-9]$/' "$tmp/scores.tsv" | head -1 >"$tmp/bad"
+[ -s "$tmp/bad" ] && fail "$what: score format: $(cat "$tmp/bad")"
+[ "$(wc -l <"$tmp/splits")" = 8 ] || fail "$what: --write-splits lines"
+[ "$(awk '{ print NF }' "$tmp/splits" | sort -u)" = 240 ] || fail "$what: --write-splits rows per line"
+
+what="the same seed, the same bytes, whatever the threads"
+for t in 1 3; do
+    run tells-aflite -e "$x" -n 8 -m 240 -k 50 --seed 7 --threads $t --easy "$tmp/e$t" \
+        --difficult "$tmp/d$t" --scores "$tmp/s$t" "$tsv"
+    expect 0 ""
+    expect_out "$tmp/rounds.tsv"
+    cmp -s "$tmp/e$t" "$tmp/easy.ids" && cmp -s "$tmp/d$t" "$tmp/difficult.ids" &&
+        cmp -s "$tmp/s$t" "$tmp/scores.tsv" || fail "$what: --threads $t differs"
+done
+what="another seed, other parts"
+run tells-aflite -e "$x" -n 8 -m 240 -k 50 --seed 8 --scores "$tmp/s8" "$tsv"
+expect 0 ""
+cmp -s "$tmp/s8" "$tmp/scores.tsv" && fail "$what: seed 8 gives seed 7's scores"
+what="--write-splits then --splits: the first round again"
+run tells-aflite -e "$x" -n 8 -m 240 -k 50 --seed 99 --splits "$tmp/splits" --rounds 1 \
+    --scores "$tmp/again" "$tsv"
+expect 0 ""
+[ "$(head -n 2 "$tmp/out")" = "$(head -n 2 "$tmp/rounds.tsv")" ] || fail "$what: round 1 differs"
+awk -F'\t' '$1 == 1 { print $2, $3, $4 }' "$tmp/scores.tsv" >"$tmp/r1"
+awk -F'\t' 'NR > 1 { print $2, $3, $4 }' "$tmp/again" | cmp -s - "$tmp/r1" || fail "$what: scores differ"
+
+# --- stopping ---
+what="--rounds"
+run tells-aflite -e "$x" -n 8 -m 240 -k 20 --rounds 2 "$tsv"
+expect 0 ""
+[ "$(cut -f1 "$tmp/out" | tr '\n' ' ')" = "round 1 2 " ] || fail "$what: $(cat "$tmp/out")"
+what="--target"
+run tells-aflite -e "$x" -n 8 -m 240 -k 50 --target 520 "$tsv"
+expect 0 ""
+# 600 -> 550 -> 500 <= 520: two rounds, though every round removed k.
+[ "$(cut -f 1,2,4,5 "$tmp/out" | tr '\n\t' '; ')" = "round examples removed remaining;1 600 50 550;2 550 50 500;" ] ||
+    fail "$what: $(cat "$tmp/out")"
+what="--tau 1: only examples never wrong"
+run tells-aflite -e "$x" -n 8 -m 240 -k 50 --tau 1 --scores "$tmp/t1" "$tsv"
+expect 0 ""
+awk -F'\t' 'NR > 1 && $1 == $5 && $3 != "1.000000"' "$tmp/t1" | head -1 >"$tmp/bad"
+[ -s "$tmp/bad" ] && fail "$what: $(cat "$tmp/bad")"
+what="--train-frac"
+run tells-aflite -e "$x" -n 2 --train-frac 0.25 --rounds 1 --write-splits "$tmp/frac" "$tsv"
+expect 0 ""
+[ "$(awk '{ print NF }' "$tmp/frac" | sort -u)" = 150 ] || fail "$what: m is not 25% of 600"
+
+# --- duplicated rows keep their own ids ---
+what="duplicated rows"
+tells-prep -q --split train "$corpora/synthetic/dev.jsonl" -o "$tmp/dev.tsv"
+{ cat "$tmp/dev.tsv"; tail -n +2 "$tmp/dev.tsv" | sed 's/^synth-/copy-/'; } >"$tmp/dup.tsv"
+tells-embed -q --train-vectors "$tmp/v.bin" --dim 20 --seed 1 -o "$tmp/dup.npy" "$tmp/dup.tsv"
+run tells-aflite -e "$tmp/dup.npy" --train-frac 0.4 -k 50 --easy "$tmp/de" --difficult "$tmp/dd" \
+    --scores "$tmp/ds" "$tmp/dup.tsv"
+expect 0 ""
+[ "$(sort "$tmp/de" "$tmp/dd" | uniq | wc -l)" = 900 ] || fail "$what: ids lost or merged"
+[ "$(awk -F'\t' '$1 == 1' "$tmp/ds" | wc -l)" = 900 ] || fail "$what: round 1 does not score 900"
+# A copy and its original share their embedding, not their fate: scores
+# differ between them (they are held out by different models).
+awk -F'\t' '$1 == 1 { id = $2; sub(/^copy-/, "synth-", id); if (id in s) { if (s[id] != $3) d++ } else s[id] = $3 }
+            END { exit !(d > 0) }' "$tmp/ds" || fail "$what: copies scored as one"
+what="--vectors computes the matrix as tells-embed does"
+run tells-aflite -v "$tmp/v.bin" --train-frac 0.4 -k 50 --easy "$tmp/ve" "$tmp/dup.tsv"
+expect 0 ""
+cmp -s "$tmp/ve" "$tmp/de" || fail "$what: other partitions"
+finish

@@ -1,0 +1,283 @@
+/* The logistic-regression ensemble against scikit-learn's
+   LogisticRegression() (tests/data/logreg-ref.tsv, written by
+   tests/ref/aflite_ref.py fixtures), the same bits for any number of
+   threads, warm starts, held-out counts; and the .npy reader and writer. */
+#include <config.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "logreg.h"
+#include "npy.h"
+
+static char *data_path(const char *rel)
+{
+    static char buf[4][4096];
+    static int k;
+    const char *top = getenv("top_srcdir");
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "%s/tests/data/%s", top ? top : ".", rel);
+    return buf[k];
+}
+
+/* The reference coefficients of one case: outputs x 6 numbers. */
+static int read_ref(const char *want_case, double *coef)
+{
+    FILE *fp = fopen(data_path("logreg-ref.tsv"), "r");
+    CHECK(fp != NULL);
+    if (!fp)
+        return 0;
+    char line[4096], name[64];
+    int outputs = 0, o;
+    if (!fgets(line, sizeof line, fp))   /* header */
+        return 0;
+    while (fgets(line, sizeof line, fp)) {
+        int off;
+        if (sscanf(line, "%63s %d%n", name, &o, &off) != 2 || strcmp(name, want_case) != 0)
+            continue;
+        char *p = line + off;
+        for (int k = 0; k < 6; k++)
+            coef[o * 6 + k] = strtod(p, &p);
+        outputs++;
+    }
+    fclose(fp);
+    return outputs;
+}
+
+/* scikit-learn's objective, in double: the log loss of rows 0-149 plus
+   half the squared weights (not the intercepts), C = 1. */
+static double objective(const double *coef, size_t outs, const float *x, const int *y)
+{
+    double f = 0;
+    for (int i = 0; i < 150; i++) {
+        double z[3];
+        for (size_t o = 0; o < outs; o++) {
+            z[o] = coef[o * 6 + 5];
+            for (int k = 0; k < 5; k++)
+                z[o] += coef[o * 6 + k] * x[i * 5 + k];
+        }
+        if (outs == 1) {
+            double v = z[0];
+            f += (v > 0 ? v + log1p(exp(-v)) : log1p(exp(v))) - (y[i] ? v : 0);
+        } else {
+            double mx = fmax(z[0], fmax(z[1], z[2]));
+            f += mx + log(exp(z[0] - mx) + exp(z[1] - mx) + exp(z[2] - mx)) - z[y[i]];
+        }
+    }
+    for (size_t o = 0; o < outs; o++)
+        for (int k = 0; k < 5; k++)
+            f += 0.5 * coef[o * 6 + k] * coef[o * 6 + k];
+    return f;
+}
+
+static double max_abs(const double *v, size_t n)
+{
+    double m = 0;
+    for (size_t i = 0; i < n; i++)
+        m = fabs(v[i]) > m ? fabs(v[i]) : m;
+    return m;
+}
+
+int main(void)
+{
+    tells_error err;
+    npy_matrix x;
+    CHECK(npy_read(data_path("logreg-x.npy"), &x, &err) == 0);
+    CHECK(x.rows == 200 && x.cols == 5);
+    int y3[200], y2[200];
+    FILE *fy = fopen(data_path("logreg-y.txt"), "r");
+    CHECK(fy != NULL);
+    for (int i = 0; fy && i < 200; i++) {
+        CHECK(fscanf(fy, "%d", &y3[i]) == 1);
+        y2[i] = y3[i] == 2;
+    }
+    if (fy)
+        fclose(fy);
+
+    /* Model 0 trains on rows 0-149 as the reference; model 1 on the
+       others, so that one product serves two different training sets. */
+    enum { M = 2 };
+    unsigned char in_train[200 * M];
+    for (int i = 0; i < 200; i++) {
+        in_train[i * M + 0] = i < 150;
+        in_train[i * M + 1] = i >= 150;
+    }
+    logreg_options o;
+    logreg_options_default(&o);
+    o.tol = 1e-10;
+    struct { const char *name; int *y; size_t classes, outputs; } cases[] = {
+        {"multinomial", y3, 3, 3}, {"binary", y2, 2, 1}};
+    for (size_t c = 0; c < 2; c++) {
+        double want[3 * 6], sk[3 * 6];
+        char skname[64];
+        snprintf(skname, sizeof skname, "%s-sklearn", cases[c].name);
+        CHECK(read_ref(cases[c].name, want) == (int)cases[c].outputs);
+        CHECK(read_ref(skname, sk) == (int)cases[c].outputs);
+        logreg_data d = {x.data, 200, 5, 5, cases[c].y, cases[c].classes};
+        logreg_stats st = {0};
+        logreg_fit *f = logreg_train(&d, in_train, M, NULL, &o, &st, &err);
+        CHECK(f != NULL);
+        if (!f)
+            continue;
+        size_t outs;
+        const double *got = logreg_coef(f, 0, &outs);
+        CHECK(outs == cases[c].outputs);
+        /* The optimum: scikit-learn's own fit stops a little short of it
+           (its relative-decrease test), so the reference is the same
+           objective minimised with Newton steps; our objective is at most
+           scikit-learn's, and the weights are the optimum's to 1e-4 of the
+           largest (float32 products on a feature of mean 40). */
+        double fo = objective(got, outs, x.data, cases[c].y);
+        double fsk = objective(sk, outs, x.data, cases[c].y);
+        if (!(fo <= fsk))
+            fprintf(stderr, "%s: objective %.12g, scikit-learn %.12g\n", cases[c].name, fo, fsk);
+        CHECK(fo <= fsk);
+        double scale = max_abs(want, outs * 6), worst = 0;
+        for (size_t k = 0; k < outs * 6; k++)
+            worst = fabs(got[k] - want[k]) > worst ? fabs(got[k] - want[k]) : worst;
+        if (!(worst <= 1e-4 * scale))
+            fprintf(stderr, "%s: largest difference %g of %g\n", cases[c].name, worst, scale);
+        CHECK(worst <= 1e-4 * scale);
+        CHECK(st.unconverged == 0);
+        /* Every row gets the class scikit-learn's weights give it. */
+        const double *skw = sk;
+        size_t differ = 0;
+        for (int i = 0; i < 200; i++) {
+            int best_got = 0, best_want = 0;
+            double zg[3], zw[3];
+            for (size_t o2 = 0; o2 < outs; o2++) {
+                zg[o2] = got[o2 * 6 + 5];
+                zw[o2] = skw[o2 * 6 + 5];
+                for (int k = 0; k < 5; k++) {
+                    zg[o2] += got[o2 * 6 + k] * x.data[i * 5 + k];
+                    zw[o2] += skw[o2 * 6 + k] * x.data[i * 5 + k];
+                }
+                if (outs > 1 && zg[o2] > zg[best_got])
+                    best_got = (int)o2;
+                if (outs > 1 && zw[o2] > zw[best_want])
+                    best_want = (int)o2;
+            }
+            if (outs == 1) {
+                best_got = zg[0] > 0;
+                best_want = zw[0] > 0;
+            }
+            differ += best_got != best_want;
+        }
+        CHECK(differ == 0);
+        /* Predictions of the held-out rows agree with the weights. */
+        unsigned correct[200] = {0}, held[200] = {0};
+        CHECK(logreg_held_out(f, &d, in_train, correct, held, NULL, &err) == 0);
+        size_t disagree = 0;
+        for (int i = 0; i < 200; i++) {
+            CHECK(held[i] == 1);
+            int model = i < 150 ? 1 : 0;
+            int pred = logreg_predict(f, (size_t)model, x.data + i * 5);
+            disagree += (unsigned)(pred == cases[c].y[i]) != correct[i];
+        }
+        CHECK(disagree == 0);
+
+        /* Threads do not change a bit; a warm start reaches the same optimum
+           in fewer iterations. */
+        logreg_options o4 = o;
+        o4.threads = 4;
+        logreg_stats st4 = {0}, stw = {0};
+        logreg_fit *f4 = logreg_train(&d, in_train, M, NULL, &o4, &st4, &err);
+        logreg_fit *fw = logreg_train(&d, in_train, M, f, &o, &stw, &err);
+        CHECK(f4 && fw);
+        if (f4 && fw) {
+            for (size_t j = 0; j < M; j++) {
+                const double *a = logreg_coef(f, j, &outs), *b = logreg_coef(f4, j, &outs);
+                CHECK(memcmp(a, b, outs * 6 * sizeof *a) == 0);
+                const double *w = logreg_coef(fw, j, &outs);
+                for (size_t k = 0; k < outs * 6; k++)
+                    CHECK(fabs(w[k] - a[k]) <= 1e-4 * scale);
+            }
+            CHECK(stw.iterations < st.iterations);
+        }
+        logreg_free(f4);
+        logreg_free(fw);
+        logreg_free(f);
+
+        /* Centred columns (as tells-aflite centres them) remove the
+           ill-conditioning: the same weights to 1e-5 of the largest, and
+           intercepts b + w . mean. */
+        double mean[5] = {0};
+        for (int i = 0; i < 200; i++)
+            for (int k = 0; k < 5; k++)
+                mean[k] += x.data[i * 5 + k] / 200.0;
+        float xc[200 * 5];
+        for (int i = 0; i < 200; i++)
+            for (int k = 0; k < 5; k++)
+                xc[i * 5 + k] = (float)(x.data[i * 5 + k] - mean[k]);
+        logreg_data dc = {xc, 200, 5, 5, cases[c].y, cases[c].classes};
+        logreg_fit *fc = logreg_train(&dc, in_train, M, NULL, &o, NULL, &err);
+        CHECK(fc != NULL);
+        if (fc) {
+            const double *g = logreg_coef(fc, 0, &outs);
+            double worst_c = 0;
+            for (size_t o2 = 0; o2 < outs; o2++) {
+                double b = want[o2 * 6 + 5];
+                for (int k = 0; k < 5; k++) {
+                    worst_c = fmax(worst_c, fabs(g[o2 * 6 + k] - want[o2 * 6 + k]));
+                    b += want[o2 * 6 + k] * mean[k];
+                }
+                worst_c = fmax(worst_c, fabs(g[o2 * 6 + 5] - b));
+            }
+            if (!(worst_c <= 1e-5 * scale))
+                fprintf(stderr, "%s centred: largest difference %g of %g\n", cases[c].name,
+                        worst_c, scale);
+            CHECK(worst_c <= 1e-5 * scale);
+        }
+        logreg_free(fc);
+    }
+
+    /* A training set of one class is refused. */
+    int one[200] = {0};
+    one[199] = 1;
+    logreg_data d1 = {x.data, 200, 5, 5, one, 2};
+    CHECK(logreg_train(&d1, in_train, M, NULL, &o, NULL, &err) == NULL);
+    CHECK_STR(err.msg, "the training set of model 1 has examples of one class only");
+    npy_free(&x);
+
+    /* .npy: every layout NumPy writes reads as the same matrix. */
+    const char *layouts[] = {"npy-f4.npy", "npy-f8-big.npy", "npy-fortran.npy", "npy-v2.npy"};
+    for (size_t l = 0; l < 4; l++) {
+        npy_matrix m;
+        CHECK(npy_read(data_path(layouts[l]), &m, &err) == 0);
+        CHECK(m.rows == 3 && m.cols == 4);
+        for (size_t i = 0; m.data && i < 12; i++)
+            CHECK(m.data[i] == (float)((double)i / 8 - 0.5));
+        npy_free(&m);
+    }
+    npy_matrix v;
+    CHECK(npy_read(data_path("npy-vector.npy"), &v, &err) == 0);
+    CHECK(v.rows == 3 && v.cols == 1 && v.data && v.data[1] == (float)(4.0 / 8 - 0.5));
+    npy_free(&v);
+
+    /* What we write is what NumPy writes: the same bytes as npy-f4.npy. */
+    float mat[12];
+    for (int i = 0; i < 12; i++)
+        mat[i] = (float)((double)i / 8 - 0.5);
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&buf, &size);
+    CHECK(npy_write(mem, mat, 3, 4) == 0);
+    fclose(mem);
+    FILE *ref = fopen(data_path("npy-f4.npy"), "rb");
+    char want[256];
+    size_t n = ref ? fread(want, 1, sizeof want, ref) : 0;
+    if (ref)
+        fclose(ref);
+    CHECK(n == size && memcmp(buf, want, n) == 0);
+    free(buf);
+
+    float bad[4] = {0, 1, NAN, INFINITY};
+    size_t r, c;
+    CHECK(npy_find_nonfinite(bad, 2, 2, &r, &c) && r == 1 && c == 0);
+    CHECK(!npy_find_nonfinite(mat, 3, 4, &r, &c));
+    CHECK_DONE();
+}

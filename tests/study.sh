@@ -8,8 +8,32 @@ run "$top_srcdir/tools/tells-study" -q -o "$tmp/study" snli synthetic
 expect 0 ""
 for f in snli/pmi.tsv snli/len.tsv snli/baseline.tsv synthetic/pmi.tsv synthetic/len.tsv \
     synthetic/baseline.tsv synthetic/predictions.tsv synthetic/audit.tsv synthetic/flags.tsv \
-    snli/heur.tsv snli/heur-pairs.tsv synthetic/heur.tsv synthetic/heur-pairs.tsv; do
+    snli/heur.tsv snli/heur-pairs.tsv synthetic/heur.tsv synthetic/heur-pairs.tsv \
+    snli/hypothesis.npy snli/aflite.tsv snli/easy.ids snli/difficult.ids snli/partitions.tsv \
+    synthetic/hypothesis.npy synthetic/aflite.tsv synthetic/easy.ids synthetic/difficult.ids \
+    synthetic/partitions.tsv; do
     [ -s "$tmp/study/$f" ] || fail "$what: no $f"
+done
+
+# AFLite on the synthetic corpus: hypotheses that carry a token planted for
+# their class land in the easy partition far more often than the others,
+# and hypothesis-only accuracy on the difficult partition is far below the
+# full set's; on SNLI dev too.
+s=$tmp/study/synthetic
+awk -F'\t' 'FILENAME ~ /KEY/ { if ($1 == "token") tok[$2] = $3; next }
+    FILENAME ~ /ids$/ { easy[$1] = 1; next }
+    FNR > 1 { n = split($5, w, " "); a = 0; for (i = 1; i <= n; i++) if (tok[w[i]] == $3) a = 1
+              tot[a]++; if ($1 in easy) e[a]++ }
+    END { r1 = e[1] / tot[1]; r0 = e[0] / tot[0]
+          if (!(r1 >= 1.5 * r0)) printf "planted %.3f easy, others %.3f\n", r1, r0 }' \
+    "$corpora/synthetic/KEY.tsv" "$s/easy.ids" "$s/prepared.tsv" >"$tmp/bad"
+[ -s "$tmp/bad" ] && fail "AFLite on the synthetic corpus: $(cat "$tmp/bad")"
+for c in synthetic snli; do
+    awk -F'\t' '$1 == "fasttext" { acc[$4] = $8 }
+        END { if (!(acc["difficult"] <= acc["full"] - 0.1 && acc["easy"] >= acc["full"] + 0.1))
+                  print "full " acc["full"] ", easy " acc["easy"] ", difficult " acc["difficult"] }' \
+        "$tmp/study/$c/partitions.tsv" >"$tmp/bad"
+    [ -s "$tmp/bad" ] && fail "AFLite on $c: $(cat "$tmp/bad")"
 done
 
 # Each README block under <!-- study CORPUS FILE COLUMNS --> equals those

@@ -239,6 +239,57 @@ static int train_reference(audit_reference *ref, const audit_options *o, tells_e
     return rc;
 }
 
+/* ---- annotator heuristics ---- */
+
+/* holds[i * nheur + h]: whether row rows[i] (row i when rows is NULL)
+   satisfies heuristic h. */
+static int eval_heuristics(const heuristic_set *hs, const dataset *d, const size_t *rows,
+                           size_t n, bool *holds, tells_error *err)
+{
+    heur_text p, h;
+    heur_text_init(&p);
+    heur_text_init(&h);
+    int rc = 0;
+    const char *last = NULL;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const example *e = &d->ex[rows ? rows[i] : i];
+        /* Three hypotheses share a premise: analyse it once. */
+        if (e->premise != last && (!last || strcmp(e->premise, last) != 0) &&
+            heur_text_analyse(&p, hs, e->premise, strlen(e->premise)) < 0)
+            rc = -1;
+        last = e->premise;
+        if (rc == 0 && heur_text_analyse(&h, hs, e->hypothesis, strlen(e->hypothesis)) < 0)
+            rc = -1;
+        for (size_t k = 0; rc == 0 && k < hs->n; k++) {
+            int ok = heuristic_holds(hs, k, &p, &h, NULL);
+            if (ok < 0)
+                rc = -1;
+            holds[i * hs->n + k] = ok > 0;
+        }
+    }
+    heur_text_free(&p);
+    heur_text_free(&h);
+    return rc < 0 ? tells_error_set(err, d->source, 0, "out of memory") : 0;
+}
+
+static int reference_heuristics(audit_reference *ref, const heuristic_set *hs,
+                                tells_error *err)
+{
+    size_t L = vocab_size(ref->data.labels);
+    bool *holds = malloc(ref->data.n * (hs->n ? hs->n : 1) * sizeof *holds + 1);
+    ref->heur = calloc(hs->n * L + 1, sizeof *ref->heur);
+    if (!holds || !ref->heur) {
+        free(holds);
+        return tells_error_set(err, NULL, 0, "out of memory");
+    }
+    int rc = eval_heuristics(hs, &ref->data, NULL, ref->data.n, holds, err);
+    for (size_t i = 0; rc == 0 && i < ref->data.n; i++)
+        for (size_t k = 0; k < hs->n; k++)
+            ref->heur[k * L + ref->data.ex[i].label] += holds[i * hs->n + k];
+    free(holds);
+    return rc;
+}
+
 int audit_reference_load(audit_reference *ref, const char *path,
                          const char *model_path, const audit_options *o,
                          tells_error *err)
@@ -270,6 +321,8 @@ int audit_reference_load(audit_reference *ref, const char *path,
             rc = read_sidecar(ref, model_path, err);
     } else if (rc == 0)
         rc = train_reference(ref, o, err);
+    if (rc == 0 && o->heuristics)
+        rc = reference_heuristics(ref, o->heuristics, err);
     if (rc < 0) {
         audit_reference_free(ref);
         return -1;
@@ -307,6 +360,7 @@ void audit_reference_free(audit_reference *ref)
     vocab_free(ref->tells);
     u64map_free(&ref->exact);
     u64map_free(&ref->near);
+    free(ref->heur);
     memset(ref, 0, sizeof *ref);
 }
 
@@ -565,6 +619,66 @@ static int check_tokens(audit_group *g, const audit_reference *ref, classes *c,
     return rc;
 }
 
+/* Each heuristic: how many pairs satisfy it, of which class, in the batch
+   against the reference: chi-squared homogeneity of the 2 x (classes + 1)
+   table of satisfying pairs by class and pairs that do not satisfy it. A
+   difference counts when the batch uses the heuristic more, or more for
+   the class it favours. holds gets the batch's rows (n x heuristics). */
+static int check_heuristics(audit_group *g, const audit_reference *ref, classes *c,
+                            const heuristic_set *hs, bool *holds, tells_error *err)
+{
+    if (eval_heuristics(hs, g->data, g->rows, g->n, holds, err) < 0)
+        return -1;
+    size_t n = vocab_size(c->names), L = vocab_size(ref->data.labels);
+    double *a = malloc((n + 1) * sizeof *a), *b = malloc((n + 1) * sizeof *b);
+    int rc = a && b ? 0 : tells_error_set(err, NULL, 0, "out of memory");
+    for (size_t k = 0; rc == 0 && k < hs->n; k++) {
+        memset(a, 0, (n + 1) * sizeof *a);
+        memset(b, 0, (n + 1) * sizeof *b);
+        double sa = 0, sb = 0;
+        for (size_t i = 0; i < g->n; i++) {
+            if (!holds[i * hs->n + k])
+                continue;
+            size_t l = g->data->ex[g->rows[i]].label;
+            a[vocab_find(c->names, vocab_str(g->data->labels, l),
+                         vocab_len(g->data->labels, l))]++;
+            sa++;
+        }
+        for (size_t l = 0; l < L; l++) {   /* reference labels come first */
+            b[l] = ref->heur[k * L + l];
+            sb += b[l];
+        }
+        a[n] = (double)g->n - sa;
+        b[n] = (double)ref->data.n - sb;
+        char check[160];
+        snprintf(check, sizeof check, "heuristic:%s", hs->v[k].name);
+        finding *f = add_finding(g, check);
+        if (!f) {
+            rc = tells_error_set(err, NULL, 0, "out of memory");
+            break;
+        }
+        f->batch = sa / (double)g->n;
+        f->reference = sb / (double)ref->data.n;
+        size_t top = 0;
+        for (size_t l = 1; l < n; l++)
+            if (a[l] > a[top] || (a[l] == a[top] && sa == 0 && b[l] > b[top]))
+                top = l;
+        double share_a = sa > 0 ? a[top] / sa : 0, share_b = sb > 0 ? b[top] / sb : 0;
+        f->weaker = !(f->batch > f->reference || share_a > share_b);
+        if (sa + sb > 0) {
+            f->tested = true;
+            chisq_homogeneity(a, b, n + 1, &f->test);
+        }
+        snprintf(f->detail, sizeof f->detail, "test=chi2-homogeneity (satisfying pairs by "
+                 "class, and the others) class=%s batch_share=%.6f reference_share=%.6f "
+                 "batch_pairs=%.0f reference_pairs=%.0f", vocab_str(c->names, top), share_a,
+                 share_b, sa, sb);
+    }
+    free(a);
+    free(b);
+    return rc;
+}
+
 static int check_predictability(audit_group *g, const audit_reference *ref,
                                 predictions *p, tells_error *err)
 {
@@ -743,6 +857,8 @@ static int adjust(audit_group *g, const audit_options *o)
         f->significant = reject[k];
         if (strncmp(f->check, "token:", 6) == 0)
             f->significant = f->significant && f->batch > f->reference;
+        if (f->weaker)
+            f->significant = false;
         k++;
     }
     free(p);
@@ -759,6 +875,7 @@ int audit_group_run(audit_group *g, const audit_reference *ref,
         return tells_error_set(err, NULL, 0, "out of memory");
     predictions p = {0};
     classes c;
+    bool *holds = NULL;   /* batch rows x heuristics */
     int rc = check_predictability(g, ref, &p, err);
     if (rc == 0)
         rc = check_self_predictability(g, ref, o, err);
@@ -773,7 +890,16 @@ int audit_group_run(audit_group *g, const audit_reference *ref,
         if (rc == 0)
             rc = check_length(g, ref, err);
         if (rc == 0 && (check_tell_share(g, ref) < 0 || check_tokens(g, ref, &c, o) < 0 ||
-                        check_duplicates(g, ref) < 0 || adjust(g, o) < 0))
+                        check_duplicates(g, ref) < 0))
+            rc = tells_error_set(err, NULL, 0, "out of memory");
+        if (rc == 0 && o->heuristics) {
+            size_t nh = o->heuristics->n;
+            if (!(holds = malloc(g->n * (nh ? nh : 1) * sizeof *holds + 1)))
+                rc = tells_error_set(err, NULL, 0, "out of memory");
+            else
+                rc = check_heuristics(g, ref, &c, o->heuristics, holds, err);
+        }
+        if (rc == 0 && adjust(g, o) < 0)
             rc = tells_error_set(err, NULL, 0, "out of memory");
         classes_free(&c);
     }
@@ -788,10 +914,18 @@ int audit_group_run(audit_group *g, const audit_reference *ref,
             if (g->f[k].significant && strncmp(g->f[k].check, "token:", 6) == 0 &&
                 has_word(x->hypothesis, g->f[k].check + 6))
                 flag(e, "%s", g->f[k].check);
+        for (size_t h = 0; holds && h < o->heuristics->n; h++) {
+            char check[160];
+            snprintf(check, sizeof check, "heuristic:%s", o->heuristics->v[h].name);
+            for (size_t k = 0; holds[i * o->heuristics->n + h] && k < g->nf; k++)
+                if (g->f[k].significant && strcmp(g->f[k].check, check) == 0)
+                    flag(e, "%s", check);
+        }
     }
     if (rc == 0)
         qsort(g->ex, g->n, sizeof *g->ex, cmp_flags);
     predictions_free(&p);
+    free(holds);
     return rc;
 }
 

@@ -12,6 +12,7 @@
 #include "counts.h"
 #include "dataset.h"
 #include "error.h"
+#include "heuristics.h"
 #include "stattest.h"
 #include "u64map.h"
 
@@ -23,6 +24,8 @@ typedef struct audit_options {
     double pseudo;            /* reference pseudo-examples per token [10] */
     double predictable;       /* flag an example at p(gold) >= this [0.9] */
     size_t top_pmi;           /* reference top-PMI tokens per class [15] */
+    /* Annotator heuristics to compare (tells-heur's), or NULL for none. */
+    const heuristic_set *heuristics;
     void (*progress)(const char *msg, void *user);
     void *progress_user;
 } audit_options;
@@ -40,6 +43,8 @@ typedef struct audit_reference {
     size_t cv_n;
     vocab *tells;              /* top-PMI tokens */
     u64map exact, near;        /* hypothesis hashes -> reference row + 1 */
+    double *heur;              /* [heuristic * labels + label]: pairs that
+                                  satisfy it, when audit_options.heuristics */
 } audit_reference;
 
 /* Loads the reference; model_path, when given, is a model saved by
@@ -55,6 +60,7 @@ void audit_reference_free(audit_reference *ref);
 
 typedef struct finding {
     char check[160];           /* "predictability", "token:stat", ... */
+    bool weaker;               /* a difference the other way: not a finding */
     double batch, reference;   /* the compared values */
     bool tested;
     test_result test;

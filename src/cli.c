@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static const char *program = "tells";
@@ -104,4 +105,30 @@ bool cli_show_progress(bool quiet, bool forced)
     if (quiet)
         return false;
     return forced || isatty(STDERR_FILENO);
+}
+
+#ifndef PKGDATADIR
+#define PKGDATADIR "/usr/local/share/tells"
+#endif
+const char *const CLI_PKGDATADIR = PKGDATADIR;
+
+char *cli_data_file(const char *rel)
+{
+    const char *dir = getenv("TELLS_DATA");
+    if (!dir || !*dir)
+        dir = PKGDATADIR;
+    size_t n = strlen(dir) + strlen(rel) + 2;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s/%s", dir, rel);
+    return p;
+}
+
+int cli_check_data_file(const char *path, tells_error *err)
+{
+    if (access(path, F_OK) == 0)
+        return 0;
+    return tells_error_set(err, path, 0, "cannot open: no such file (install "
+                           "tells, set TELLS_DATA to the corpora folder of its "
+                           "source tree, or name the file)");
 }

@@ -34,6 +34,18 @@ double cli_double(const char *opt, const char *arg, double min);
    none. */
 char **cli_operands(int argc, char **argv, int *n);
 
+/* The data folder's files (the MeSH tree file, the heuristics' lexicons):
+   $TELLS_DATA when set and not empty, so that an uninstalled build (and
+   the tests) can use a source tree's corpora/, else where make install
+   put them (CLI_PKGDATADIR). */
+#define CLI_MESH_FILE "mesh/mtrees2017.txt"
+#define CLI_HEURISTICS_FILE "lexicons/heuristics.heur"
+extern const char *const CLI_PKGDATADIR;
+/* DATA/rel; caller frees; NULL when out of memory. */
+char *cli_data_file(const char *rel);
+/* 0 when path exists, else an error with a hint on how to find it. */
+int cli_check_data_file(const char *path, tells_error *err);
+
 /* Whether progress should be shown: -q wins, then --progress, else
    only when stderr is a terminal. */
 bool cli_show_progress(bool quiet, bool forced);

@@ -9,6 +9,8 @@
 
 #include "audit.h"
 #include "cli.h"
+#include "concepts.h"
+#include "heuristics.h"
 #include "lineio.h"
 #include "outfile.h"
 
@@ -36,6 +38,10 @@ static void usage(void)
 "                  tokens (one-sided two-proportion z-test);\n"
 "  label_balance   label distribution (chi-squared homogeneity);\n"
 "  length:CLASS    hypothesis length by class (Welch's t-test);\n"
+"  heuristic:NAME  pairs that satisfy an annotator heuristic of tells-heur\n"
+"                  (hypernym, probable-cause, everything-fine), by class,\n"
+"                  and those that do not (chi-squared homogeneity); found\n"
+"                  only when the batch uses it more, or more for its class;\n"
 "  duplicates, near_duplicates  hypotheses equal to one of the reference or\n"
 "                  of the batch, exactly or but for stopwords and word order.\n"
 "All tests of a group are corrected together (Benjamini-Hochberg).\n"
@@ -54,10 +60,16 @@ static void usage(void)
 "      --predictable P      flag examples whose gold label gets P or more\n"
 "                           from the hypothesis-only model [0.9]\n"
 "      --top N              reference top-PMI tokens per class [15]\n"
+"  -m, --mesh FILE          MeSH tree file of the heuristics\n"
+"                           [DATA/" CLI_MESH_FILE "]\n"
+"  -H, --heuristics FILE    add the heuristics defined in FILE (tells-heur's\n"
+"                           format) to the built-in ones; repeatable\n"
+"      --no-heuristics      no heuristic check\n"
 "      --flags FILE         write per-example flags, worst first\n"
 "      --fail-on LIST       exit 1 when a significant finding of these kinds\n"
 "                           (or any duplicate) is made: any, predictability,\n"
-"                           tokens, tell-share, balance, length, duplicates\n"
+"                           tokens, tell-share, balance, length, duplicates,\n"
+"                           heuristics\n"
 "  -o, --output FILE        write the summary here, atomically [stdout]\n"
 "  -q, --quiet              no progress on stderr\n"
 "      --progress           progress even when stderr is not a terminal\n"
@@ -67,7 +79,10 @@ static void usage(void)
 "Output: TSV with header group, check, batch, reference, statistic, df,\n"
 "p_value, q_value, significant, detail; tokens are listed only when\n"
 "significant. --flags: group, id, gold, p_gold, flags (comma-separated:\n"
-"predictable, token:W, duplicate:ID, near-duplicate:ID), most flags first.\n"
+"predictable, token:W, heuristic:NAME, duplicate:ID, near-duplicate:ID),\n"
+"most flags first. DATA is $TELLS_DATA when set and not empty (a source\n"
+"tree's corpora folder serves), else the folder make install filled:\n"
+"  %s\n"
 "\n"
 "Exit status: 0 success, 1 bad data, a runtime failure or a --fail-on gate,\n"
 "2 usage error.\n"
@@ -77,13 +92,14 @@ static void usage(void)
 "  tools/tells-synth --seed 7 --plant stat=neutral:150 --id-prefix b7 -o b7\n"
 "  tells-prep -q -o batch.tsv --split new b7/train.jsonl\n"
 "  tells-audit --reference ref.tsv --save-model ref.bin --flags flags.tsv batch.tsv\n"
-"  tells-audit --reference ref.tsv --model ref.bin --fail-on tokens batch.tsv\n");
+"  tells-audit --reference ref.tsv --model ref.bin --fail-on tokens batch.tsv\n",
+           CLI_PKGDATADIR);
 }
 
 enum {
     OPT_MODEL = 256, OPT_SAVE, OPT_FOLDS, OPT_SEED, OPT_THREADS, OPT_ALPHA, OPT_MIN,
     OPT_PSEUDO, OPT_PREDICTABLE, OPT_TOP, OPT_FLAGS, OPT_FAIL, OPT_PROGRESS,
-    OPT_HELP, OPT_VERSION
+    OPT_NO_HEURISTICS, OPT_HELP, OPT_VERSION
 };
 
 static const struct option long_options[] = {
@@ -99,6 +115,9 @@ static const struct option long_options[] = {
     {"pseudo", required_argument, NULL, OPT_PSEUDO},
     {"predictable", required_argument, NULL, OPT_PREDICTABLE},
     {"top", required_argument, NULL, OPT_TOP},
+    {"mesh", required_argument, NULL, 'm'},
+    {"heuristics", required_argument, NULL, 'H'},
+    {"no-heuristics", no_argument, NULL, OPT_NO_HEURISTICS},
     {"flags", required_argument, NULL, OPT_FLAGS},
     {"fail-on", required_argument, NULL, OPT_FAIL},
     {"output", required_argument, NULL, 'o'},
@@ -111,7 +130,8 @@ static const struct option long_options[] = {
 
 /* --fail-on kinds, as bits. */
 static const char *const gate_names[] = {
-    "any", "predictability", "tokens", "tell-share", "balance", "length", "duplicates"
+    "any", "predictability", "tokens", "tell-share", "balance", "length", "duplicates",
+    "heuristics"
 };
 enum { NGATES = sizeof gate_names / sizeof gate_names[0] };
 
@@ -125,7 +145,7 @@ static unsigned parse_gates(const char *arg)
             k++;
         if (k == NGATES)
             cli_usage_error("invalid --fail-on kind '%s' (any, predictability, tokens, "
-                            "tell-share, balance, length, duplicates)", t);
+                            "tell-share, balance, length, duplicates, heuristics)", t);
         gates |= 1u << k;
     }
     free(list);
@@ -140,6 +160,7 @@ static size_t gate_of(const finding *f)
     static const struct { const char *prefix; size_t gate; } map[] = {
         {"predictability", 1}, {"self_predictability", 1}, {"token:", 2}, {"tell_share", 3},
         {"label_balance", 4}, {"length:", 5}, {"duplicates", 6}, {"near_duplicates", 6},
+        {"heuristic:", 7},
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (strncmp(f->check, map[i].prefix, strlen(map[i].prefix)) == 0)
@@ -163,6 +184,12 @@ static void progress(const char *msg, void *user)
 typedef struct run {
     audit_options opt;
     const char *reference, *group_column, *model, *save_model, *flags, *output;
+    const char *mesh;
+    const char **heur_files;
+    size_t nheur_files;
+    bool no_heuristics;
+    concept_index *ci;
+    heuristic_set hs;
     unsigned gates;
     bool show_progress;
     audit_reference ref;
@@ -177,7 +204,7 @@ static void parse_args(int argc, char **argv, run *r)
     audit_options_default(&r->opt);
     bool quiet = false, forced = false;
     int c;
-    while ((c = getopt_long(argc, argv, "r:g:o:q", long_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "r:g:o:qm:H:", long_options, NULL)) != -1) {
         switch (c) {
         case 'r': r->reference = optarg; break;
         case 'g': r->group_column = optarg; break;
@@ -200,6 +227,18 @@ static void parse_args(int argc, char **argv, run *r)
             break;
         case OPT_TOP: r->opt.top_pmi = (size_t)cli_long("--top", optarg, 1, LONG_MAX); break;
         case OPT_FLAGS: r->flags = optarg; break;
+        case 'm': r->mesh = optarg; break;
+        case 'H': {
+            const char **v = realloc(r->heur_files, (r->nheur_files + 1) * sizeof *v);
+            if (!v) {
+                cli_warn("out of memory");
+                exit(EXIT_DATA);
+            }
+            v[r->nheur_files++] = optarg;
+            r->heur_files = v;
+            break;
+        }
+        case OPT_NO_HEURISTICS: r->no_heuristics = true; break;
         case OPT_FAIL: r->gates = parse_gates(optarg); break;
         case 'o': r->output = optarg; break;
         case 'q': quiet = true; break;
@@ -215,6 +254,8 @@ static void parse_args(int argc, char **argv, run *r)
         cli_usage_error("no batch to audit");
     if (r->model && r->save_model)
         cli_usage_error("--model and --save-model cannot be combined");
+    if (r->no_heuristics && (r->mesh || r->nheur_files))
+        cli_usage_error("--no-heuristics excludes --mesh and --heuristics");
     r->show_progress = cli_show_progress(quiet, forced);
     r->opt.progress = progress;
     r->opt.progress_user = &r->show_progress;
@@ -299,8 +340,32 @@ static int write_flags(FILE *fp, void *ctx)
     return ferror(fp) ? -1 : 0;
 }
 
+/* The MeSH concepts and the built-in heuristics, with the user's. */
+static int load_heuristics(run *r, tells_error *err)
+{
+    char *mesh = r->mesh ? strdup(r->mesh) : cli_data_file(CLI_MESH_FILE);
+    char *builtin = cli_data_file(CLI_HEURISTICS_FILE);
+    int rc = mesh && builtin ? 0 : tells_error_set(err, NULL, 0, "out of memory");
+    if (rc == 0 && !r->mesh)
+        rc = cli_check_data_file(mesh, err);
+    if (rc == 0 && !(r->ci = concept_index_load(mesh, err)))
+        rc = -1;
+    r->hs.ci = r->ci;
+    if (rc == 0 && (rc = cli_check_data_file(builtin, err)) == 0)
+        rc = heuristic_set_load(&r->hs, builtin, err);
+    for (size_t i = 0; rc == 0 && i < r->nheur_files; i++)
+        rc = heuristic_set_load(&r->hs, r->heur_files[i], err);
+    if (rc == 0)
+        r->opt.heuristics = &r->hs;
+    free(mesh);
+    free(builtin);
+    return rc;
+}
+
 static int audit(run *r, char **files, int nfiles, tells_error *err)
 {
+    if (!r->no_heuristics && load_heuristics(r, err) < 0)
+        return -1;
     if (audit_reference_load(&r->ref, r->reference, r->model, &r->opt, err) < 0)
         return -1;
     if (r->save_model && audit_save_model(&r->ref, r->save_model, err) < 0)
@@ -332,6 +397,7 @@ int main(int argc, char **argv)
 {
     cli_init(argv, "tells-audit");
     run r = {0};
+    heuristic_set_init(&r.hs, NULL);
     parse_args(argc, argv, &r);
     tells_error err;
     tells_error_clear(&err);
@@ -352,5 +418,8 @@ int main(int argc, char **argv)
         dataset_free(&r.batches[i]);
     free(r.batches);
     audit_reference_free(&r.ref);
+    heuristic_set_free(&r.hs);
+    concept_index_free(r.ci);
+    free(r.heur_files);
     return rc < 0 || gate ? EXIT_DATA : 0;
 }

@@ -15,12 +15,8 @@
 #include "prepared.h"
 #include "vocab.h"
 
-#ifndef PKGDATADIR
-#define PKGDATADIR "/usr/local/share/tells"
-#endif
-
-#define MESH_FILE "mesh/mtrees2017.txt"
-#define BUILTIN_FILE "lexicons/heuristics.heur"
+#define MESH_FILE CLI_MESH_FILE
+#define BUILTIN_FILE CLI_HEURISTICS_FILE
 
 static void usage(void)
 {
@@ -90,7 +86,7 @@ static void usage(void)
 "  TELLS_DATA=corpora tells-heur --pairs synth-pairs.tsv synth.tsv\n"
 "  tells-prep -q -t whitespace --split dev corpora/snli/snli_1.0_dev.jsonl \\\n"
 "    | TELLS_DATA=corpora tells-heur --expected class-prior\n",
-           BUILTIN_FILE, PKGDATADIR);
+           BUILTIN_FILE, CLI_PKGDATADIR);
 }
 
 enum {
@@ -113,32 +109,6 @@ static const struct option long_options[] = {
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0}
 };
-
-/* A file of the data folder: $TELLS_DATA, so that an uninstalled build
-   (and the tests) can use the source tree's corpora/, else where make
-   install put it. Caller frees. */
-static char *data_file(const char *rel)
-{
-    const char *dir = getenv("TELLS_DATA");
-    if (!dir || !*dir)
-        dir = PKGDATADIR;
-    size_t n = strlen(dir) + strlen(rel) + 2;
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s/%s", dir, rel);
-    return p;
-}
-
-/* A default data file that is missing gets a hint instead of the bare
-   "cannot open". */
-static int check_data_file(const char *path, tells_error *err)
-{
-    if (access(path, F_OK) == 0)
-        return 0;
-    return tells_error_set(err, path, 0, "cannot open: no such file (install "
-                           "tells, set TELLS_DATA to the corpora folder of its "
-                           "source tree, or name the file)");
-}
 
 typedef struct names {
     const char **v;
@@ -294,8 +264,8 @@ int main(int argc, char **argv)
 
     tells_error err;
     tells_error_clear(&err);
-    char *mesh_default = mesh ? NULL : data_file(MESH_FILE);
-    char *builtin_file = builtin ? data_file(BUILTIN_FILE) : NULL;
+    char *mesh_default = mesh ? NULL : cli_data_file(MESH_FILE);
+    char *builtin_file = builtin ? cli_data_file(BUILTIN_FILE) : NULL;
     concept_index *ci = NULL;
     heuristic_set hs;
     run ru = {.hs = &hs, .expect = expect, .digits = digits};
@@ -309,14 +279,14 @@ int main(int argc, char **argv)
     if ((!mesh && !mesh_default) || (builtin && !builtin_file))
         rc = tells_error_set(&err, NULL, 0, "out of memory");
     if (rc == 0 && !mesh)
-        rc = check_data_file(mesh_default, &err);
+        rc = cli_check_data_file(mesh_default, &err);
     if (rc == 0 && !(ci = concept_index_load(mesh ? mesh : mesh_default, &err)))
         rc = -1;
     for (size_t i = 0; i < synonyms.n && rc == 0; i++)
         rc = concept_index_add_synonyms(ci, synonyms.v[i], &err);
     hs.ci = ci;
     hs.general = general;
-    if (rc == 0 && builtin && (rc = check_data_file(builtin_file, &err)) == 0)
+    if (rc == 0 && builtin && (rc = cli_check_data_file(builtin_file, &err)) == 0)
         rc = heuristic_set_load(&hs, builtin_file, &err);
     for (size_t i = 0; i < heur_files.n && rc == 0; i++)
         rc = heuristic_set_load(&hs, heur_files.v[i], &err);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # tells-audit: a batch with a planted new artifact is flagged (the token,
-# the raised predictability), a clean one is not; the report's numbers
-# agree with independent computations; gates, groups and bad input.
+# the raised predictability, a heuristic used more), a clean one is not;
+# the report's numbers agree with independent computations; gates, groups
+# and bad input.
 . "${top_srcdir:-.}/tests/init.sh"
 syn=$corpora/synthetic
 
@@ -16,6 +17,7 @@ batch() {  # NAME SEED [tells-synth options]: $tmp/NAME.tsv, about 500 examples
 }
 batch clean 11
 batch planted 13 --plant stat=neutral:600
+batch hypernym 17 --hypernym 400
 
 what="audit, saving the reference model"
 run tells-audit --reference "$tmp/ref.tsv" --seed 1 --save-model "$tmp/ref.bin" \
@@ -90,6 +92,57 @@ awk -F '\t' 'NR > 1 { n = ($5 == "-") ? 0 : split($5, x, ",")
     if (g == $1 && n > prev) bad = 1; g = $1; prev = n } END { exit bad }' "$tmp/flags.tsv" ||
     fail "$what: not sorted by the number of flags"
 
+what="a batch that uses the hypernym heuristic more"
+run tells-audit --reference "$tmp/ref.tsv" --model "$tmp/ref.bin" --flags "$tmp/hflags.tsv" \
+    "$tmp/hypernym.tsv"
+expect 0 ""
+cp "$tmp/out" "$tmp/hsummary.tsv"
+hsig() { awk -F '\t' -v c="$1" '$2 == c { print $9 }' "$tmp/hsummary.tsv"; }
+[ "$(hsig heuristic:hypernym)" = yes ] || fail "$what: hypernym not flagged"
+[ "$(hsig heuristic:probable-cause)" = no ] || fail "$what: probable-cause flagged"
+# The counts are tells-heur's: its n over the rows, and the class share.
+for f in ref hypernym; do tells-heur "$tmp/$f.tsv" >"$tmp/heur.$f"; done
+awk -F '\t' 'FILENAME ~ /heur\.ref$/ { if (FNR > 1) { rn[$1] = $2; rt[$1] = $6; for (i = 8; i <= NF; i++) rc[$1, i] = $i }
+                                       else for (i = 8; i <= NF; i++) cls[i] = $i; next }
+    FILENAME ~ /heur\./ { if (FNR > 1) { bn[$1] = $2; bt[$1] = $6; for (i = 8; i <= NF; i++) bc[$1, i] = $i }; next }
+    FNR > 1 && $2 ~ /^heuristic:/ { h = substr($2, 11); seen++
+        for (i = 8; i in cls; i++) if (cls[i] == bt[h]) k = i
+        want = sprintf("%.6f\t%.6f", bn[h] / 510, rn[h] / 4500)
+        detail = sprintf("class=%s batch_share=%.6f reference_share=%.6f batch_pairs=%d reference_pairs=%d",
+                         bt[h], bc[h, k] / bn[h], rc[h, k] / rn[h], bn[h], rn[h])
+        if ($3 "\t" $4 != want || index($10, detail) == 0) print h ": " $3 " " $4 " " $10 " / " want " " detail }
+    END { if (seen != 3) print "found " seen " heuristics" }' \
+    "$tmp/heur.ref" "$tmp/heur.hypernym" "$tmp/hsummary.tsv" >"$tmp/bad"
+[ -s "$tmp/bad" ] && fail "$what: $(cat "$tmp/bad")"
+# Every satisfying pair of the batch carries the flag.
+[ "$(grep -c 'heuristic:hypernym' "$tmp/hflags.tsv")" = "$(awk -F '\t' '$1 == "hypernym" { print $2 }' "$tmp/heur.hypernym")" ] ||
+    fail "$what: flags"
+run tells-audit --reference "$tmp/ref.tsv" --model "$tmp/ref.bin" --fail-on heuristics "$tmp/hypernym.tsv"
+expect 1 "tells-audit: $tmp/hypernym.tsv: heuristic:hypernym fails the gate"
+what="--no-heuristics"
+run tells-audit --reference "$tmp/ref.tsv" --model "$tmp/ref.bin" --no-heuristics "$tmp/hypernym.tsv"
+expect 0 ""
+cut -f 1-7 "$tmp/out" >"$tmp/out.cut"
+# The same tests (q-values change with the family's size).
+grep -v '	heuristic:' "$tmp/hsummary.tsv" | cut -f 1-7 | cmp -s - "$tmp/out.cut" ||
+    fail "$what: not the report without heuristics"
+what="-H adds a heuristic"
+printf 'heuristic in-premise\npremise-tree C\n' >"$tmp/extra.heur"
+run tells-audit --reference "$tmp/ref.tsv" --model "$tmp/ref.bin" -H "$tmp/extra.heur" "$tmp/clean.tsv"
+expect 0 ""
+[ "$(cut -f 2 "$tmp/out" | grep '^heuristic:' | tr '\n' ' ')" = "heuristic:hypernym heuristic:probable-cause heuristic:everything-fine heuristic:in-premise " ] ||
+    fail "$what: $(cut -f 2 "$tmp/out" | grep '^heuristic:' | tr '\n' ' ')"
+what="no data folder"
+mkdir "$tmp/nodata"
+run env TELLS_DATA="$tmp/nodata" tells-audit --reference "$tmp/ref.tsv" --model "$tmp/ref.bin" "$tmp/clean.tsv"
+expect 1 "tells-audit: $tmp/nodata/mesh/mtrees2017.txt: cannot open: no such file (install tells, set TELLS_DATA to the corpora folder of its source tree, or name the file)"
+run env TELLS_DATA="$tmp/nodata" tells-audit --reference "$tmp/ref.tsv" --model "$tmp/ref.bin" \
+    --mesh "$corpora/mesh/mtrees2017.txt" "$tmp/clean.tsv"
+expect 1 "tells-audit: $tmp/nodata/lexicons/heuristics.heur: cannot open: no such file (install tells, set TELLS_DATA to the corpora folder of its source tree, or name the file)"
+printf 'heuristic bad\nrelation cousin\n' >"$tmp/bad.heur"
+run tells-audit --reference "$tmp/ref.tsv" --model "$tmp/ref.bin" -H "$tmp/bad.heur" "$tmp/clean.tsv"
+expect 1 "$(tells-heur -H "$tmp/bad.heur" "$tmp/clean.tsv" 2>&1 | sed 's/^tells-heur:/tells-audit:/')"
+
 what="the saved model gives the same report"
 run tells-audit --reference "$tmp/ref.tsv" --seed 1 --model "$tmp/ref.bin" "$tmp/clean.tsv" "$tmp/planted.tsv"
 expect 0 ""
@@ -140,7 +193,8 @@ run tells-audit --reference "$tmp/ref.tsv" --model "$tmp/ref.bin" -o "$tmp/keep"
 expect 1 "tells-audit: $tmp/nope.tsv: cannot open: No such file or directory"
 [ "$(cat "$tmp/keep")" = old ] || fail "$what"
 
-for args in "--fail-on everything|invalid --fail-on kind 'everything' (any, predictability, tokens, tell-share, balance, length, duplicates)" \
+for args in "--fail-on everything|invalid --fail-on kind 'everything' (any, predictability, tokens, tell-share, balance, length, duplicates, heuristics)" \
+    "--no-heuristics -H x.heur|--no-heuristics excludes --mesh and --heuristics" \
     "--alpha 1|invalid value '1' for --alpha (expected 0 < A < 1)" \
     "--model a.bin --save-model b.bin|--model and --save-model cannot be combined"; do
     what="tells-audit ${args%%|*}"

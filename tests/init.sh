@@ -11,6 +11,9 @@ top_builddir=$(cd "$top_builddir" && pwd)
 PATH="$top_builddir/src:$top_builddir/tools:$PATH"
 export PATH top_srcdir top_builddir
 corpora=$top_srcdir/corpora
+# The MeSH tree file and lexicons of tells-heur and tells-audit.
+TELLS_DATA=$corpora
+export TELLS_DATA
 data=$top_srcdir/tests/data
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tells-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

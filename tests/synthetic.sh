@@ -48,7 +48,25 @@ grep -q '^extra	stat	neutral	150	' "$tmp/plant/KEY.tsv" || fail "$what: not in K
 prepare "$tmp/plant" "$tmp/plant.tsv"
 tells-pmi --top 3 "$tmp/plant.tsv" | grep -q '^neutral	stat	' || fail "$what: not found by PMI"
 
+what="--hypernym: the heuristic more often, without a token"
+run tells-synth --hypernym 400 -o "$tmp/hyper"
+expect 0 ""
+# 400 of the tokenless artifact plus 90 of "infection", a hypernym too.
+grep -q '^heuristic	hypernym	entailment	490	' "$tmp/hyper/KEY.tsv" || fail "$what: KEY.tsv"
+# KEY.tsv counts over all three splits.
+tells-prep -q --mesh "$corpora/mesh/mtrees2017.txt" -o "$tmp/hyper.tsv" --split train "$tmp/hyper/train.jsonl" \
+    --split dev "$tmp/hyper/dev.jsonl" --split test "$tmp/hyper/test.jsonl"
+tells-heur "$tmp/hyper.tsv" | awk -F '\t' -v key="$(grep '^heuristic	hypernym' "$tmp/hyper/KEY.tsv" | cut -f 5)" '
+    $1 == "hypernym" { if ($9 < key) print "entailment pairs " $9 " < planted " key }' >"$tmp/bad"
+[ -s "$tmp/bad" ] && fail "$what: $(cat "$tmp/bad")"
+run tells-synth --hypernym 120 -o "$tmp/h120"
+expect 0 ""
+cmp -s "$tmp/h120/train.jsonl" "$corpora/synthetic/train.jsonl" || fail "$what: 120 is not the default"
+
 what="bad options"
+run tells-synth --hypernym 600 -o "$tmp/q"
+expect 2 "tells-synth: --hypernym 600 with --strength 1000 plants more than all of the entailment hypotheses
+Try 'tells-synth --help' for more information."
 run tells-synth --seed x -o "$tmp/q"
 expect 2 "tells-synth: invalid --seed value 'x'
 Try 'tells-synth --help' for more information."

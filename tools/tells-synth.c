@@ -476,9 +476,19 @@ typedef struct {
     uint64_t seed;
     long premises;
     long strength;
+    long hypernym;     /* per mille of the tokenless hypernym artifact, or -1 */
     plant_t plant[MAXPLANT];
     int nplant;
 } opts_t;
+
+/* An artifact's rate in parts per million: its rate scaled by --strength,
+   or --hypernym's as given. */
+static uint64_t artifact_ppm(const opts_t *o, const artifact_t *a)
+{
+    if (a->kind == K_HYPER && o->hypernym >= 0)
+        return (uint64_t)o->hypernym * 1000;
+    return (uint64_t)a->rate * (uint64_t)o->strength;
+}
 
 /* ---------------------------------------------------------------- */
 /* Text: templates with %-placeholders, expanded into bounded buffers. */
@@ -923,7 +933,7 @@ static int draw_artifact(rng_t *r, const opts_t *o, int cls, pick_t *k)
         const artifact_t *a = &artifacts[i];
         if (a->cls != cls)
             continue;
-        cum += (uint64_t)a->rate * (uint64_t)o->strength;
+        cum += artifact_ppm(o, a);
         if (u < cum) {
             k->kind = a->kind;
             k->variant = a->variant;
@@ -1173,7 +1183,7 @@ static long planted_rate(const opts_t *o, int cls, const char *token, int heur)
             continue;
         if (token ? (a->token && !strcmp(a->token, token))
                   : heur_of(a->kind, a->variant < 0 ? 0 : a->variant) == heur)
-            ppm += (long)a->rate * o->strength;
+            ppm += (long)artifact_ppm(o, a);
     }
     return ppm / 1000;
 }
@@ -1371,6 +1381,11 @@ static void usage(void)
 "                            also append TOKEN (lowercase words) to PERMILLE\n"
 "                              per mille of CLASS's hypotheses; repeatable,\n"
 "                              not scaled by --strength or --no-artifacts\n"
+"      --hypernym PERMILLE   plant the hypernym heuristic without a token (a\n"
+"                              premise concept's MeSH ancestor in the\n"
+"                              hypothesis) in PERMILLE per mille of the\n"
+"                              entailment hypotheses, not scaled by\n"
+"                              --strength [120 x strength / 1000]\n"
 "      --id-prefix STR       pairIDs are STR-NNNNN [synth]\n"
 "      --help                display this help and exit\n"
 "      --version             output version information and exit\n"
@@ -1464,7 +1479,7 @@ static void check_prefix(const char *s)
 static void parse_args(int argc, char **argv, opts_t *o)
 {
     enum { O_SEED = 256, O_PREMISES, O_NOART, O_STRENGTH, O_PLANT,
-           O_PREFIX, O_HELP, O_VERSION };
+           O_HYPERNYM, O_PREFIX, O_HELP, O_VERSION };
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
         {"seed", required_argument, NULL, O_SEED},
@@ -1472,6 +1487,7 @@ static void parse_args(int argc, char **argv, opts_t *o)
         {"no-artifacts", no_argument, NULL, O_NOART},
         {"strength", required_argument, NULL, O_STRENGTH},
         {"plant", required_argument, NULL, O_PLANT},
+        {"hypernym", required_argument, NULL, O_HYPERNYM},
         {"id-prefix", required_argument, NULL, O_PREFIX},
         {"help", no_argument, NULL, O_HELP},
         {"version", no_argument, NULL, O_VERSION},
@@ -1482,6 +1498,7 @@ static void parse_args(int argc, char **argv, opts_t *o)
     o->seed = 1;
     o->premises = 1500;
     o->strength = 1000;
+    o->hypernym = -1;
     o->prefix = "synth";
     while ((c = getopt_long(argc, argv, "o:", longopts, NULL)) != -1) {
         switch (c) {
@@ -1499,6 +1516,9 @@ static void parse_args(int argc, char **argv, opts_t *o)
                                           (uint64_t)max_strength());
             break;
         case O_PLANT: parse_plant(o, optarg); break;
+        case O_HYPERNYM:
+            o->hypernym = (long)parse_num("--hypernym", optarg, 0, 1000);
+            break;
         case O_PREFIX: check_prefix(optarg); o->prefix = optarg; break;
         case O_HELP: usage(); exit(0);
         case O_VERSION: puts(PROG " (tells) " VERSION); exit(0);
@@ -1513,6 +1533,15 @@ static void parse_args(int argc, char **argv, opts_t *o)
         usage_error("missing required option --output");
     if (noart)
         o->strength = 0;
+    for (int cls = 0; cls < NCLS; cls++) {
+        uint64_t sum = 0;
+        for (size_t i = 0; i < NELEM(artifacts); i++)
+            if (artifacts[i].cls == cls)
+                sum += artifact_ppm(o, &artifacts[i]);
+        if (sum > 1000000)
+            usage_error("--hypernym %ld with --strength %ld plants more than all of "
+                        "the %s hypotheses", o->hypernym, o->strength, cls_name[cls]);
+    }
 }
 
 int main(int argc, char **argv)

@@ -1,12 +1,12 @@
 #include <config.h>
 #include "corpus.h"
 
-#include <csv.h>
 #include <yajl/yajl_parse.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "csvrec.h"
 #include "lineio.h"
 #include "utf8.h"
 
@@ -15,13 +15,6 @@ const corpus_fields CORPUS_FIELDS_DEFAULT = {
 };
 
 enum { COL_ID, COL_LABEL, COL_PREMISE, COL_HYPOTHESIS, NCOLS };
-
-typedef struct csv_record {
-    char **field;
-    size_t *len;
-    size_t n, cap;
-    bool done;
-} csv_record;
 
 struct corpus_reader {
     corpus_format fmt;
@@ -33,13 +26,10 @@ struct corpus_reader {
     yajl_handle yajl;
     struct json_state *json;
     /* CSV/TSV */
-    struct csv_parser csv;
-    bool csv_ready;
-    csv_record rec;
-    long rec_start;
+    csv_rec_reader *csv;
+    csv_rec rec;
     long col[NCOLS];         /* column index of each field, -1 if absent */
     size_t ncolumns;         /* from the header; 0 before it is read */
-    bool eof;
 };
 
 int corpus_format_parse(const char *name, corpus_format *fmt)
@@ -223,7 +213,7 @@ static int local_error(corpus_reader *r, tells_error *err, long line,
     r->local_error = true;
     va_list ap;
     va_start(ap, fmt);
-    tells_error_setv(err, r->lr.name, line, fmt, ap);
+    tells_error_setv(err, r->csv ? csv_rec_name(r->csv) : r->lr.name, line, fmt, ap);
     va_end(ap);
     return -1;
 }
@@ -261,6 +251,11 @@ static int json_text(corpus_reader *r, int k, const char **out, size_t *len,
 {
     const char *names[NCOLS] = {r->names.id, r->names.label, r->names.premise,
                                 r->names.hypothesis};
+    if (!*names[k]) {
+        *out = CORPUS_NO_PREMISE;
+        *len = strlen(CORPUS_NO_PREMISE);
+        return 0;
+    }
     json_field *f = &r->json->field[k];
     if (f->kind == VAL_NONE)
         return local_error(r, err, ln, "missing field '%s'", names[k]);
@@ -320,6 +315,7 @@ static int jsonl_next(corpus_reader *r, raw_example *ex, tells_error *err)
                            : "expected a JSON object");
     }
     ex->lineno = ln;
+    ex->no_premise = !*r->names.premise;
     if (json_text(r, COL_LABEL, &ex->label, &ex->label_len, ln, err) < 0 ||
         json_text(r, COL_PREMISE, &ex->premise, &ex->premise_len, ln, err) < 0 ||
         json_text(r, COL_HYPOTHESIS, &ex->hypothesis, &ex->hypothesis_len, ln, err) < 0 ||
@@ -330,91 +326,13 @@ static int jsonl_next(corpus_reader *r, raw_example *ex, tells_error *err)
 
 /* ---- CSV/TSV ---- */
 
-static void record_clear(csv_record *rec)
-{
-    for (size_t i = 0; i < rec->n; i++)
-        free(rec->field[i]);
-    rec->n = 0;
-    rec->done = false;
-}
-
-static void on_field(void *data, size_t len, void *user)
-{
-    csv_record *rec = user;
-    if (rec->n == rec->cap) {
-        size_t cap = rec->cap ? rec->cap * 2 : 8;
-        char **f = realloc(rec->field, cap * sizeof *f);
-        size_t *l = f ? realloc(rec->len, cap * sizeof *l) : NULL;
-        if (f)
-            rec->field = f;
-        if (!f || !l)
-            return;  /* reported as out of memory by the count check */
-        rec->len = l;
-        rec->cap = cap;
-    }
-    char *copy = malloc(len + 1);
-    if (!copy)
-        return;
-    memcpy(copy, data ? data : "", len);
-    copy[len] = '\0';
-    rec->field[rec->n] = copy;
-    rec->len[rec->n] = len;
-    rec->n++;
-}
-
-static void on_record(int c, void *user)
-{
-    (void)c;
-    ((csv_record *)user)->done = true;
-}
-
-static int csv_failure(corpus_reader *r, long line, tells_error *err)
-{
-    if (csv_error(&r->csv) == CSV_EPARSE)
-        return tells_error_set(err, r->lr.name, line,
-                               "malformed %s: a quote inside an unquoted field, "
-                               "or a quoted field that does not end",
-                               r->fmt == FORMAT_TSV ? "TSV" : "CSV");
-    return tells_error_set(err, r->lr.name, line, "%s",
-                           csv_strerror(csv_error(&r->csv)));
-}
-
-/* Feeds lines to libcsv until one record is complete; 0 at end. */
+/* Reads one record into r->rec; 0 at end. */
 static int csv_read_record(corpus_reader *r, tells_error *err)
 {
-    record_clear(&r->rec);
-    r->rec_start = 0;
-    while (!r->rec.done) {
-        if (r->eof)
-            return 0;
-        char *line;
-        size_t len;
-        int rc = line_reader_next(&r->lr, &line, &len, err);
-        if (rc < 0)
-            return -1;
-        if (rc == 0) {
-            r->eof = true;
-            if (csv_fini(&r->csv, on_field, on_record, &r->rec) != 0)
-                return csv_failure(r, r->rec_start ? r->rec_start : r->lr.lineno, err);
-            if (!r->rec.done)
-                return 0;
-            break;
-        }
-        if (r->lr.lineno == 1 && len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0) {
-            line += 3;
-            len -= 3;
-        }
-        if (strlen(line) != len)
-            return tells_error_set(err, r->lr.name, r->lr.lineno, "NUL byte in input");
-        if (r->rec_start == 0 && len > 0)
-            r->rec_start = r->lr.lineno;
-        /* Line ends were stripped (CRLF too); give libcsv a plain LF. */
-        if (csv_parse(&r->csv, line, len, on_field, on_record, &r->rec) != len ||
-            csv_parse(&r->csv, "\n", 1, on_field, on_record, &r->rec) != 1)
-            return csv_failure(r, r->lr.lineno, err);
-    }
-    r->records++;
-    return 1;
+    int rc = csv_rec_next(r->csv, &r->rec, err);
+    if (rc > 0)
+        r->records++;
+    return rc;
 }
 
 static int csv_header(corpus_reader *r, tells_error *err)
@@ -423,7 +341,8 @@ static int csv_header(corpus_reader *r, tells_error *err)
     if (rc < 0)
         return -1;
     if (rc == 0)
-        return tells_error_set(err, r->lr.name, 0, "empty input: expected a header row");
+        return tells_error_set(err, csv_rec_name(r->csv), 0,
+                               "empty input: expected a header row");
     r->records = 0;
     const char *want[NCOLS] = {r->names.id, r->names.label, r->names.premise,
                                r->names.hypothesis};
@@ -432,8 +351,8 @@ static int csv_header(corpus_reader *r, tells_error *err)
         for (size_t i = 0; i < r->rec.n; i++)
             if (strcmp(r->rec.field[i], want[k]) == 0)
                 r->col[k] = (long)i;
-        if (r->col[k] < 0 && k != COL_ID)
-            return tells_error_set(err, r->lr.name, r->rec_start,
+        if (r->col[k] < 0 && k != COL_ID && *want[k])
+            return tells_error_set(err, csv_rec_name(r->csv), r->rec.line,
                                    "no column named '%s' in the header", want[k]);
     }
     r->ncolumns = r->rec.n;
@@ -447,7 +366,7 @@ static int csv_next(corpus_reader *r, raw_example *ex, tells_error *err)
     int rc = csv_read_record(r, err);
     if (rc <= 0)
         return rc;
-    long ln = r->rec_start;
+    long ln = r->rec.line;
     if (r->rec.n != r->ncolumns)
         return local_error(r, err, ln, "expected %zu columns, found %zu",
                            r->ncolumns, r->rec.n);
@@ -463,6 +382,11 @@ static int csv_next(corpus_reader *r, raw_example *ex, tells_error *err)
     }
     if (ex->id && ex->id_len == 0)
         ex->id = NULL;
+    ex->no_premise = !ex->premise;
+    if (!ex->premise) {
+        ex->premise = CORPUS_NO_PREMISE;
+        ex->premise_len = strlen(CORPUS_NO_PREMISE);
+    }
     ex->lineno = ln;
     return 1;
 }
@@ -477,27 +401,20 @@ int corpus_open(corpus_reader **out, const char *path, corpus_format fmt,
         return tells_error_set(err, display_name(path), 0, "out of memory");
     r->names = fields ? *fields : CORPUS_FIELDS_DEFAULT;
     r->fmt = fmt == FORMAT_AUTO ? corpus_format_guess(path) : fmt;
-    if (line_reader_open(&r->lr, path, max_line, err) < 0) {
-        free(r);
-        return -1;
-    }
-    if (r->fmt == FORMAT_JSONL) {
+    if (r->fmt != FORMAT_JSONL) {
+        if (csv_rec_open(&r->csv, path, r->fmt == FORMAT_TSV, max_line, err) < 0) {
+            free(r);
+            return -1;
+        }
+    } else {
+        if (line_reader_open(&r->lr, path, max_line, err) < 0) {
+            free(r);
+            return -1;
+        }
         r->json = calloc(1, sizeof *r->json);
         if (!r->json || (r->json->r = r, json_reset(r) < 0)) {
             corpus_close(r);
             return tells_error_set(err, display_name(path), 0, "out of memory");
-        }
-    } else {
-        if (csv_init(&r->csv, CSV_STRICT | CSV_STRICT_FINI) != 0) {
-            corpus_close(r);
-            return tells_error_set(err, display_name(path), 0, "out of memory");
-        }
-        r->csv_ready = true;
-        if (r->fmt == FORMAT_TSV) {
-            /* TSV has no quoting: a quote is an ordinary character. NUL
-               never reaches the parser (it is refused above). */
-            csv_set_delim(&r->csv, '\t');
-            csv_set_quote(&r->csv, '\0');
         }
     }
     *out = r;
@@ -520,11 +437,9 @@ void corpus_close(corpus_reader *r)
         for (int k = 0; k < NCOLS; k++)
             free(r->json->field[k].buf);
     free(r->json);
-    if (r->csv_ready)
-        csv_free(&r->csv);
-    record_clear(&r->rec);
-    free(r->rec.field);
-    free(r->rec.len);
-    line_reader_close(&r->lr);
+    if (r->csv)
+        csv_rec_close(r->csv);
+    else
+        line_reader_close(&r->lr);
     free(r);
 }

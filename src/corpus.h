@@ -22,11 +22,16 @@ typedef struct corpus_fields {
 
 extern const corpus_fields CORPUS_FIELDS_DEFAULT;
 
+/* A premise field named "" means the corpus has none (single-text
+   classification, such as ADE posts): every premise reads as this. */
+#define CORPUS_NO_PREMISE "-"
+
 typedef struct raw_example {
     const char *id;          /* NULL when the record has no id */
     const char *label, *premise, *hypothesis;  /* NUL-terminated UTF-8 */
     size_t id_len, label_len, premise_len, hypothesis_len;
     long lineno;             /* line where the record starts */
+    bool no_premise;         /* the corpus has none: premise is "-" */
 } raw_example;
 
 typedef struct corpus_reader corpus_reader;

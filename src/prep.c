@@ -152,7 +152,7 @@ static int prep_example(prep_state *st, size_t input, const raw_example *ex,
         *fatal = true;
         return tells_error_set(err, name, ln, "out of memory");
     }
-    if (prem->n == 0)
+    if (prem->n == 0 && !ex->no_premise)
         return tells_error_set(err, name, ln, "empty premise (no tokens)");
     if (hyp->n == 0)
         return tells_error_set(err, name, ln, "empty hypothesis (no tokens)");
@@ -165,7 +165,8 @@ static int prep_example(prep_state *st, size_t input, const raw_example *ex,
     if (append(st, id, id_len) < 0 || append(st, "\t", 1) < 0 ||
         append(st, split, strlen(split)) < 0 || append(st, "\t", 1) < 0 ||
         append(st, ex->label, ex->label_len) < 0 || append(st, "\t", 1) < 0 ||
-        token_list_join(prem, &st->row, &st->row_len, &st->row_cap) < 0 ||
+        (ex->no_premise ? append(st, CORPUS_NO_PREMISE, strlen(CORPUS_NO_PREMISE))
+                        : token_list_join(prem, &st->row, &st->row_len, &st->row_cap)) < 0 ||
         append(st, "\t", 1) < 0 ||
         token_list_join(hyp, &st->row, &st->row_len, &st->row_cap) < 0 ||
         append(st, "\n", 1) < 0) {

@@ -43,6 +43,8 @@ static void usage(void)
 "      --epoch N            fastText epochs [5]\n"
 "      --lr X               fastText learning rate [0.1]\n"
 "      --dim N              fastText dimensions [100]\n"
+"      --bucket N           fastText hash buckets of word n-grams; fewer make\n"
+"                           a smaller model [2000000]\n"
 "      --threads N          fastText threads; 1 is deterministic [1]\n"
 "      --seed N             fastText seed, and the fold shuffle's [0]\n"
 "\n"
@@ -77,7 +79,7 @@ static void usage(void)
 
 enum {
     OPT_TRAIN = 256, OPT_EVAL, OPT_FOLDS, OPT_INPUT, OPT_PARTITION, OPT_MODEL,
-    OPT_MAJORITY_FROM, OPT_NGRAMS, OPT_EPOCH, OPT_LR, OPT_DIM, OPT_THREADS,
+    OPT_MAJORITY_FROM, OPT_NGRAMS, OPT_EPOCH, OPT_LR, OPT_DIM, OPT_BUCKET, OPT_THREADS,
     OPT_SEED, OPT_DETAILS, OPT_SAVE, OPT_PREDICTIONS, OPT_PROGRESS, OPT_HELP,
     OPT_VERSION
 };
@@ -94,6 +96,7 @@ static const struct option long_options[] = {
     {"epoch", required_argument, NULL, OPT_EPOCH},
     {"lr", required_argument, NULL, OPT_LR},
     {"dim", required_argument, NULL, OPT_DIM},
+    {"bucket", required_argument, NULL, OPT_BUCKET},
     {"threads", required_argument, NULL, OPT_THREADS},
     {"seed", required_argument, NULL, OPT_SEED},
     {"output", required_argument, NULL, 'o'},
@@ -186,6 +189,9 @@ static void parse_args(int argc, char **argv, config *cfg)
         case OPT_EPOCH: cfg->ft.epoch = (int)cli_long("--epoch", optarg, 1, 100000); break;
         case OPT_LR: cfg->ft.lr = cli_double("--lr", optarg, 1e-9); break;
         case OPT_DIM: cfg->ft.dim = (int)cli_long("--dim", optarg, 1, 10000); break;
+        case OPT_BUCKET:
+            cfg->ft.bucket = (int)cli_long("--bucket", optarg, 1, 100000000);
+            break;
         case OPT_THREADS: cfg->ft.threads = (int)cli_long("--threads", optarg, 1, 256); break;
         case OPT_SEED: cfg->ft.seed = (int)cli_long("--seed", optarg, 0, 2147483647); break;
         case 'o': cfg->output = optarg; break;

@@ -1,0 +1,328 @@
+/* The model command runner: many lines through cat (which needs reading
+   and writing at once), line-at-a-time models, models that die, exit
+   non-zero, are missing or print too much, and the line checks. */
+#include <config.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "modelcmd.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void free_all(char **answers, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(answers[i]);
+}
+
+static bool all_null(char **answers, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (answers[i])
+            return false;
+    return true;
+}
+
+static int open_fds(void)
+{
+    int count = 0;
+    for (int fd = 0; fd < 256; fd++)
+        if (fcntl(fd, F_GETFD) >= 0)
+            count++;
+    return count;
+}
+
+/* Queries n lines; returns the error message, or "" on success. */
+static const char *run_failing(const char *command, size_t n)
+{
+    static tells_error err;
+    static const char *five[] = { "a", "b", "c", "d", "e" };
+    const char **lines = malloc(n * sizeof *lines);
+    char **answers = malloc(n * sizeof *answers);
+    for (size_t i = 0; i < n; i++)
+        lines[i] = five[i % 5];
+    model_cmd *m;
+    tells_error_clear(&err);
+    CHECK(model_cmd_start(&m, command, &err) == 0);
+    if (model_cmd_query(m, lines, n, answers, &err) == 0) {
+        free_all(answers, n);
+        err.msg[0] = '\0';
+    } else {
+        CHECK(all_null(answers, n));
+        CHECK(err.file[0] == '\0' && err.line == 0);
+    }
+    model_cmd_abort(m);
+    free(lines);
+    free(answers);
+    return err.msg;
+}
+
+/* 100000 lines (some empty, a few longer than the write chunk) through
+   cat: in one query, then in several on the same process. */
+static void cat_many(void)
+{
+    enum { N = 100000 };
+    char **lines = malloc(N * sizeof *lines);
+    char **answers = malloc(N * sizeof *answers);
+    for (size_t i = 0; i < N; i++) {
+        if (i % 25000 == 3) {
+            lines[i] = malloc(200001);
+            memset(lines[i], 'a' + i % 26, 200000);
+            lines[i][200000] = '\0';
+        } else {
+            lines[i] = malloc(32);
+            snprintf(lines[i], 32, i % 7 == 0 ? "" : "case %zu", i);
+        }
+    }
+    bool was_open[256];
+    for (int fd = 0; fd < 256; fd++)
+        was_open[fd] = fcntl(fd, F_GETFD) >= 0;
+    int fds = open_fds();
+    model_cmd *m;
+    tells_error err;
+    CHECK(model_cmd_start(&m, "cat", &err) == 0);
+    /* Only our two pipe ends are new, and both are close-on-exec. */
+    CHECK(open_fds() == fds + 2);
+    for (int fd = 0; fd < 256; fd++) {
+        int flags = fcntl(fd, F_GETFD);
+        if (flags >= 0 && !was_open[fd])
+            CHECK(flags & FD_CLOEXEC);
+    }
+
+    double t0 = now();
+    CHECK(model_cmd_query(m, (const char *const *)lines, N, answers,
+                          &err) == 0);
+    double t1 = now();
+    size_t bad = 0;
+    for (size_t i = 0; i < N; i++)
+        bad += !answers[i] || strcmp(answers[i], lines[i]) != 0;
+    CHECK(bad == 0);
+    free_all(answers, N);
+    CHECK(t1 - t0 < 10.0);  /* well under a second unsanitized */
+    if (getenv("MODELCMD_TIMING"))
+        fprintf(stderr, "cat: %d lines in %.3f s\n", N, t1 - t0);
+
+    static const size_t sizes[] = { 1, 9999, 40000, 50000 };
+    size_t at = 0;
+    for (size_t q = 0; q < sizeof sizes / sizeof *sizes; q++) {
+        CHECK(model_cmd_query(m, (const char *const *)lines + at, sizes[q],
+                              answers + at, &err) == 0);
+        at += sizes[q];
+    }
+    CHECK(at == N);
+    bad = 0;
+    for (size_t i = 0; i < N; i++)
+        bad += !answers[i] || strcmp(answers[i], lines[i]) != 0;
+    CHECK(bad == 0);
+    free_all(answers, N);
+
+    CHECK(model_cmd_query(m, NULL, 0, answers, &err) == 0);
+    CHECK(model_cmd_finish(m, &err) == 0);
+    CHECK(open_fds() == fds);  /* nothing leaked */
+    for (size_t i = 0; i < N; i++)
+        free(lines[i]);
+    free(lines);
+    free(answers);
+}
+
+/* Models that answer each line as they read it, one case per query:
+   nothing waits for end of input. */
+static void line_at_a_time(void)
+{
+    model_cmd *m;
+    tells_error err;
+    char *answer;
+    char line[32];
+    CHECK(model_cmd_start(&m, "while IFS= read -r l; do printf '%s!\\n' "
+                              "\"$l\"; done", &err) == 0);
+    for (int i = 0; i < 20; i++) {
+        snprintf(line, sizeof line, "q %d \\", i);
+        const char *one = line;
+        CHECK(model_cmd_query(m, &one, 1, &answer, &err) == 0);
+        char want[40];
+        snprintf(want, sizeof want, "q %d \\!", i);
+        CHECK(answer && strcmp(answer, want) == 0);
+        free(answer);
+    }
+    CHECK(model_cmd_finish(m, &err) == 0);
+
+    /* An uppercasing filter that flushes every line. (mawk's
+       "awk '{print toupper($0); fflush()}'" would not do: it fills its
+       input buffer before it answers.) */
+    CHECK(model_cmd_start(&m, "sed -u "
+                              "'y/abcdefghijklmnopqrstuvwxyz/"
+                              "ABCDEFGHIJKLMNOPQRSTUVWXYZ/'", &err) == 0);
+    const char *one = "Hello, world";
+    CHECK(model_cmd_query(m, &one, 1, &answer, &err) == 0);
+    CHECK_STR(answer ? answer : "(null)", "HELLO, WORLD");
+    free(answer);
+    enum { N = 5000 };
+    char **lines = malloc(N * sizeof *lines);
+    char **answers = malloc(N * sizeof *answers);
+    for (size_t i = 0; i < N; i++) {
+        lines[i] = malloc(32);
+        snprintf(lines[i], 32, "line %zu abc", i);
+    }
+    CHECK(model_cmd_query(m, (const char *const *)lines, N, answers,
+                          &err) == 0);
+    size_t bad = 0;
+    for (size_t i = 0; i < N; i++) {
+        char want[32];
+        snprintf(want, sizeof want, "LINE %zu ABC", i);
+        bad += !answers[i] || strcmp(answers[i], want) != 0;
+    }
+    CHECK(bad == 0);
+    free_all(answers, N);
+    CHECK(model_cmd_finish(m, &err) == 0);
+    for (size_t i = 0; i < N; i++)
+        free(lines[i]);
+    free(lines);
+    free(answers);
+}
+
+static void failures(void)
+{
+    CHECK_STR(run_failing("head -n 2", 5),
+              "the model command exited with status 0 after answering 2 of "
+              "5 cases");
+    /* Far more input than the pipe holds: writes fail with EPIPE (and
+       SIGPIPE must not kill us). */
+    CHECK_STR(run_failing("head -n 2", 100000),
+              "the model command exited with status 0 after answering 2 of "
+              "100000 cases");
+    CHECK_STR(run_failing("exit 3", 5),
+              "the model command exited with status 3 after answering 0 of "
+              "5 cases");
+    CHECK_STR(run_failing("exec 2>/dev/null; no-such-tells-model-command", 5),
+              "the model command exited with status 127 (command not "
+              "found) after answering 0 of 5 cases");
+    CHECK_STR(run_failing("read l; kill -9 $$", 1),
+              "the model command was killed by signal 9 after answering 0 "
+              "of 1 case");
+    CHECK_STR(run_failing("read l; echo one; read l; kill -9 $$", 2),
+              "the model command was killed by signal 9 after answering 1 "
+              "of 2 cases");
+    double t0 = now();
+    CHECK_STR(run_failing("exec >&-; exec sleep 30", 2),
+              "the model command closed its output after answering 0 of 2 "
+              "cases");
+    CHECK(now() - t0 < 5.0);  /* abort killed the sleep */
+    CHECK_STR(run_failing("read l; head -c 1100000 /dev/zero | tr '\\0' x; "
+                          "echo", 1),
+              "the model command's answer to case 1 of 1 is longer than "
+              "1048576 bytes");
+
+    /* SIGPIPE handling is put back after each query. */
+    struct sigaction sa;
+    CHECK(sigaction(SIGPIPE, NULL, &sa) == 0 && sa.sa_handler == SIG_DFL);
+
+    /* After a failed query the model is out of step: no more queries. */
+    model_cmd *m;
+    tells_error err;
+    const char *lines[] = { "a", "b", "c" };
+    char *answers[3];
+    CHECK(model_cmd_start(&m, "head -n 1", &err) == 0);
+    CHECK(model_cmd_query(m, lines, 3, answers, &err) < 0);
+    CHECK(model_cmd_query(m, lines, 1, answers, &err) < 0);
+    CHECK_STR(err.msg,
+              "the model command cannot be used after an earlier error");
+    CHECK(answers[0] == NULL);
+    CHECK(model_cmd_finish(m, &err) < 0);
+
+    /* Exit status checked by finish once all answers are in. */
+    CHECK(model_cmd_start(&m, "cat; exit 4", &err) == 0);
+    CHECK(model_cmd_query(m, lines, 3, answers, &err) == 0);
+    free_all(answers, 3);
+    CHECK(model_cmd_finish(m, &err) < 0);
+    CHECK_STR(err.msg, "the model command exited with status 4");
+
+    model_cmd_abort(NULL);
+}
+
+static void extra_output(void)
+{
+    model_cmd *m;
+    tells_error err;
+    const char *one = "x";
+    char *answer;
+    /* Two lines per case. */
+    CHECK(model_cmd_start(&m, "sed -u p", &err) == 0);
+    CHECK(model_cmd_query(m, &one, 1, &answer, &err) == 0);
+    CHECK_STR(answer ? answer : "(null)", "x");
+    free(answer);
+    CHECK(model_cmd_finish(m, &err) < 0);
+    CHECK_STR(err.msg, "the model command printed more answers than cases");
+    CHECK(err.file[0] == '\0' && err.line == 0);
+
+    /* A line printed only at end of input. */
+    CHECK(model_cmd_start(&m, "cat; echo extra", &err) == 0);
+    CHECK(model_cmd_query(m, &one, 1, &answer, &err) == 0);
+    free(answer);
+    CHECK(model_cmd_finish(m, &err) < 0);
+    CHECK_STR(err.msg, "the model command printed more answers than cases");
+}
+
+static void line_ends(void)
+{
+    model_cmd *m;
+    tells_error err;
+    char *answers[3] = { NULL, NULL, NULL };
+    CHECK(model_cmd_start(&m, "cat", &err) == 0);
+    const char *bad[] = { "ok", "two\nlines", "ok" };
+    CHECK(model_cmd_query(m, bad, 3, answers, &err) < 0);
+    CHECK_STR(err.msg, "case 2 of 3 contains a line break");
+    CHECK(all_null(answers, 3));
+    const char *cr[] = { "carriage\rreturn" };
+    CHECK(model_cmd_query(m, cr, 1, answers, &err) < 0);
+    CHECK_STR(err.msg, "case 1 of 1 contains a line break");
+    /* A rejected query sent nothing: the model is still in step. */
+    const char *good[] = { "still", "fine" };
+    CHECK(model_cmd_query(m, good, 2, answers, &err) == 0);
+    CHECK_STR(answers[0] ? answers[0] : "(null)", "still");
+    CHECK_STR(answers[1] ? answers[1] : "(null)", "fine");
+    free_all(answers, 2);
+    CHECK(model_cmd_finish(m, &err) == 0);
+
+    /* CRLF answers lose the CR; only one CR is taken. */
+    CHECK(model_cmd_start(&m, "while IFS= read -r l; do printf '%s\\r\\n' "
+                              "\"$l\"; done", &err) == 0);
+    const char *three[] = { "one", "", "three" };
+    CHECK(model_cmd_query(m, three, 3, answers, &err) == 0);
+    CHECK_STR(answers[0] ? answers[0] : "(null)", "one");
+    CHECK_STR(answers[1] ? answers[1] : "(null)", "");
+    CHECK_STR(answers[2] ? answers[2] : "(null)", "three");
+    free_all(answers, 3);
+    CHECK(model_cmd_finish(m, &err) == 0);
+
+    /* A last answer without a newline still counts; an answer of exactly
+       the limit is accepted. */
+    CHECK(model_cmd_start(&m, "read l; head -c 1048576 /dev/zero | "
+                              "tr '\\0' y", &err) == 0);
+    CHECK(model_cmd_query(m, three, 1, answers, &err) == 0);
+    CHECK(answers[0] && strlen(answers[0]) == 1048576 &&
+          answers[0][0] == 'y' && answers[0][1048575] == 'y');
+    free(answers[0]);
+    CHECK(model_cmd_finish(m, &err) == 0);
+}
+
+int main(void)
+{
+    cat_many();
+    line_at_a_time();
+    failures();
+    extra_output();
+    line_ends();
+    CHECK_DONE();
+}

@@ -574,6 +574,10 @@ int main(int argc, char **argv)
     dataset d = {0};
     char **lines = NULL;
     size_t nlines = 0;
+    strings classes = {0};
+    double *recall = NULL;
+    heldout h = {0};
+    size_t below = 0;
     if (o.templates) {
         if (templates_load(&ts, o.templates, &err) < 0)
             fatal(&err);
@@ -598,7 +602,7 @@ int main(int argc, char **argv)
                 fatal(&err);
         }
         if (!o.model.kind)
-            return 0;
+            goto done;
     }
     if (o.tree) {
         if (tree_load(&tr, o.tree, &err) < 0)
@@ -618,7 +622,6 @@ int main(int argc, char **argv)
     if (o.eval && dataset_load(&d, o.eval, &err) < 0)
         fatal(&err);
 
-    strings classes = {0};
     default_classes(&o, o.templates ? &ts : NULL, o.tree ? &tr : NULL, o.eval ? &d : NULL,
                     &classes);
     outputs outs = {0};
@@ -630,11 +633,8 @@ int main(int argc, char **argv)
     FILE *fail_out = o.failures ? output_open(&outs, o.failures) : NULL;
 
     classifier *c = NULL;
-    size_t below = 0;
     if (o.templates || o.eval)
         c = open_model(&o.model, &classes);
-    double *recall = NULL;
-    heldout h = {0};
     if (o.eval) {
         recall = malloc(classifier_nclasses(c) * sizeof *recall);
         if (!recall)
@@ -710,6 +710,7 @@ int main(int argc, char **argv)
     }
     outputs_commit(&outs);
 
+done:
     free(recall);
     heldout_free(&h);
     lines_free(lines, nlines);

@@ -347,10 +347,7 @@ static int csv_header(corpus_reader *r, tells_error *err)
     const char *want[NCOLS] = {r->names.id, r->names.label, r->names.premise,
                                r->names.hypothesis};
     for (int k = 0; k < NCOLS; k++) {
-        r->col[k] = -1;
-        for (size_t i = 0; i < r->rec.n; i++)
-            if (strcmp(r->rec.field[i], want[k]) == 0)
-                r->col[k] = (long)i;
+        r->col[k] = csv_rec_column(&r->rec, want[k]);
         if (r->col[k] < 0 && k != COL_ID && *want[k])
             return tells_error_set(err, csv_rec_name(r->csv), r->rec.line,
                                    "no column named '%s' in the header", want[k]);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "utf8.h"
+
 typedef struct record_buf {
     char **field;
     size_t *len;
@@ -139,6 +141,29 @@ int csv_rec_next(csv_rec_reader *r, csv_rec *rec, tells_error *err)
     rec->n = r->rec.n;
     rec->line = r->rec_start;
     return 1;
+}
+
+int csv_rec_next_row(csv_rec_reader *r, csv_rec *rec, size_t ncol, tells_error *err)
+{
+    int rc = csv_rec_next(r, rec, err);
+    if (rc <= 0)
+        return rc;
+    if (rec->n != ncol)
+        return tells_error_set(err, r->lr.name, rec->line, "expected %zu columns, found %zu",
+                               ncol, rec->n);
+    for (size_t i = 0; i < rec->n; i++)
+        if (text_invalid_offset(rec->field[i], rec->len[i]) != (size_t)-1)
+            return tells_error_set(err, r->lr.name, rec->line, "invalid UTF-8");
+    return 1;
+}
+
+long csv_rec_column(const csv_rec *header, const char *name)
+{
+    long col = -1;
+    for (size_t i = 0; i < header->n; i++)
+        if (strcmp(header->field[i], name) == 0)
+            col = (long)i;
+    return col;
 }
 
 const char *csv_rec_name(const csv_rec_reader *r) { return r->lr.name; }

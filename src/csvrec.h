@@ -27,6 +27,12 @@ int csv_rec_open(csv_rec_reader **r, const char *path, bool tsv, size_t max_line
                  tells_error *err);
 /* 1 with a record, 0 at end, -1 on error. */
 int csv_rec_next(csv_rec_reader *r, csv_rec *rec, tells_error *err);
+/* csv_rec_next for the rows under a header: a record must have ncol
+   fields, each valid UTF-8 without NUL. */
+int csv_rec_next_row(csv_rec_reader *r, csv_rec *rec, size_t ncol, tells_error *err);
+/* Index of the header column named name (the last if repeated), -1 when
+   absent. */
+long csv_rec_column(const csv_rec *header, const char *name);
 /* The file name for messages ("stdin" for "-"). */
 const char *csv_rec_name(const csv_rec_reader *r);
 /* The last line read (for errors at the end of input). */

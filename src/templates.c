@@ -267,12 +267,10 @@ int templates_load(template_set *s, const char *path, tells_error *err)
         rc = tells_error_set(err, file, 0, "empty input: expected a header row");
     if (rc < 0)
         goto fail;
-    for (int c = 0; c < NCOL; c++) {
-        col[c] = -1;
-        for (size_t i = 0; i < rec.n; i++)
-            if (strcmp(rec.field[i], col_names[c]) == 0 && (c != COL_INDEX || i == 0))
-                col[c] = (long)i;
-    }
+    for (int c = 0; c < NCOL; c++)
+        col[c] = csv_rec_column(&rec, col_names[c]);
+    /* The unnamed index column counts only as the first. */
+    col[COL_INDEX] = rec.n > 0 && rec.field[0][0] == '\0' ? 0 : -1;
     for (int c = COL_CAPABILITY; c <= COL_TEMPLATE; c++)
         if (col[c] < 0 && c != COL_LABEL) {
             rc = tells_error_set(err, file, rec.line, "no column named '%s' in the header",
@@ -280,17 +278,7 @@ int templates_load(template_set *s, const char *path, tells_error *err)
             goto fail;
         }
     ncol = rec.n;
-    while ((rc = csv_rec_next(r, &rec, err)) > 0) {
-        if (rec.n != ncol) {
-            rc = tells_error_set(err, file, rec.line, "expected %zu columns, found %zu", ncol,
-                                 rec.n);
-            goto fail;
-        }
-        for (size_t i = 0; i < rec.n; i++)
-            if (text_invalid_offset(rec.field[i], rec.len[i]) != (size_t)-1) {
-                rc = tells_error_set(err, file, rec.line, "invalid UTF-8");
-                goto fail;
-            }
+    while ((rc = csv_rec_next_row(r, &rec, ncol, err)) > 0) {
         if (s->n == cap) {
             cap = cap ? 2 * cap : 128;
             template_row *row = realloc(s->row, cap * sizeof *row);

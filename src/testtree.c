@@ -9,7 +9,6 @@
 #include "lineio.h"
 #include "metrics.h"
 #include "stattest.h"
-#include "utf8.h"
 #include "vocab.h"
 
 void tree_free(test_tree *tr)
@@ -35,7 +34,7 @@ int tree_load(test_tree *tr, const char *path, tells_error *err)
     const char *file = csv_rec_name(r);
     tr->source = strdup(file);
     static const char *const want[4] = {"topic", "input", "output", "label"};
-    long col[4] = {-1, -1, -1, -1};
+    long col[4];
     size_t ncol = 0, cap = 0;
     csv_rec rec;
     int rc = csv_rec_next(r, &rec, err);
@@ -44,9 +43,7 @@ int tree_load(test_tree *tr, const char *path, tells_error *err)
     if (rc < 0)
         goto fail;
     for (int k = 0; k < 4; k++) {
-        for (size_t i = 0; i < rec.n; i++)
-            if (strcmp(rec.field[i], want[k]) == 0)
-                col[k] = (long)i;
+        col[k] = csv_rec_column(&rec, want[k]);
         if (col[k] < 0) {
             rc = tells_error_set(err, file, rec.line, "no column named '%s' in the header",
                                  want[k]);
@@ -54,17 +51,7 @@ int tree_load(test_tree *tr, const char *path, tells_error *err)
         }
     }
     ncol = rec.n;
-    while ((rc = csv_rec_next(r, &rec, err)) > 0) {
-        if (rec.n != ncol) {
-            rc = tells_error_set(err, file, rec.line, "expected %zu columns, found %zu", ncol,
-                                 rec.n);
-            goto fail;
-        }
-        for (size_t i = 0; i < rec.n; i++)
-            if (text_invalid_offset(rec.field[i], rec.len[i]) != (size_t)-1) {
-                rc = tells_error_set(err, file, rec.line, "invalid UTF-8");
-                goto fail;
-            }
+    while ((rc = csv_rec_next_row(r, &rec, ncol, err)) > 0) {
         const char *label = rec.field[col[3]];
         bool pass = strcmp(label, "pass") == 0;
         if ((!pass && strcmp(label, "fail") != 0) || !rec.field[col[1]][0]) {

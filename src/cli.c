@@ -27,6 +27,51 @@ void cli_report(const tells_error *err)
     fprintf(stderr, "%s: %s\n", program, buf);
 }
 
+int cli_exit_status(const tells_error *err)
+{
+    return err->kind == TELLS_ERR_USAGE ? EXIT_USAGE : EXIT_DATA;
+}
+
+void cli_fail(const tells_error *err)
+{
+    if (err->kind == TELLS_ERR_NONE) {
+        char buf[2200];
+        tells_error_format(err, buf, sizeof buf);
+        fprintf(stderr, "%s: internal error: a failure without a message%s%s\n", program,
+                buf[0] ? ": " : "", buf);
+        exit(EXIT_DATA);
+    }
+    cli_report(err);
+    if (err->kind == TELLS_ERR_USAGE)
+        cli_try_help();
+    exit(EXIT_DATA);
+}
+
+void cli_fail_option(const char *opt, tells_error *err)
+{
+    tells_error_prefix(err, opt);
+    cli_fail(err);
+}
+
+void cli_die(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s: ", program);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(EXIT_DATA);
+}
+
+char *cli_strdup(const char *s)
+{
+    char *d = strdup(s);
+    if (!d)
+        cli_die("out of memory");
+    return d;
+}
+
 void cli_warn(const char *fmt, ...)
 {
     va_list ap;
@@ -128,7 +173,7 @@ int cli_check_data_file(const char *path, tells_error *err)
 {
     if (access(path, F_OK) == 0)
         return 0;
-    return tells_error_set(err, path, 0, "cannot open: no such file (install "
+    return tells_error_io(err, path, 0, "cannot open: no such file (install "
                            "tells, set TELLS_DATA to the corpora folder of its "
                            "source tree, or name the file)");
 }

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "error.h"
+#include "base/error.h"
 
 enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
 
@@ -17,6 +17,19 @@ void cli_init(char **argv, const char *program_name);
 const char *cli_program(void);
 /* Prints "prog: FILE:LINE: msg" for a library error. */
 void cli_report(const tells_error *err);
+/* The exit status for an error's kind: 2 for a usage error, else 1. */
+int cli_exit_status(const tells_error *err);
+/* Reports err and exits with cli_exit_status; a usage error also gets
+   the "Try" line. An error whose kind was never set is reported as an
+   internal error (the library failed without saying why). */
+void cli_fail(const tells_error *err) __attribute__((noreturn));
+/* cli_fail for an error about the value of option opt: the message gets
+   "OPT: " in front. */
+void cli_fail_option(const char *opt, tells_error *err) __attribute__((noreturn));
+/* Prints "prog: msg" and exits 1. */
+void cli_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* strdup that exits with "out of memory" on failure. */
+char *cli_strdup(const char *s);
 /* Prints "prog: msg". */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "prog: msg" and the "Try" line, then exits 2. */

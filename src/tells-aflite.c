@@ -10,14 +10,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "aflite.h"
+#include "analysis/aflite.h"
 #include "cli.h"
-#include "dataset.h"
-#include "embed.h"
-#include "idfile.h"
-#include "lineio.h"
-#include "npy.h"
-#include "outfile.h"
+#include "base/dataset.h"
+#include "model/embed.h"
+#include "base/idfile.h"
+#include "base/lineio.h"
+#include "base/npy.h"
+#include "base/outfile.h"
 
 static void usage(void)
 {
@@ -274,7 +274,7 @@ static int round_done(const aflite_round *r, void *user, tells_error *err)
         size_t cap = st->cap ? 2 * st->cap : 16;
         round_row *v = realloc(st->rounds, cap * sizeof *v);
         if (!v)
-            return tells_error_set(err, NULL, 0, "out of memory");
+            return tells_error_nomem(err, NULL, 0);
         st->rounds = v;
         st->cap = cap;
     }
@@ -421,7 +421,7 @@ int main(int argc, char **argv)
         int *rank_of = malloc(nclass * sizeof *rank_of);
         y = malloc(d.n * sizeof *y);
         if (!byte_rank || !rank_of || !y) {
-            rc = tells_error_set(&err, NULL, 0, "out of memory");
+            rc = tells_error_nomem(&err, NULL, 0);
         } else {
             for (size_t k = 0; k < nclass; k++)
                 rank_of[byte_rank[k]] = (int)k;
@@ -450,7 +450,7 @@ int main(int argc, char **argv)
     /* Outputs: every file is complete before the next one is started. */
     const char **ids = NULL;
     if (rc == 0 && (cfg.easy || cfg.difficult) && !(ids = malloc(d.n * sizeof *ids + 1)))
-        rc = tells_error_set(&err, NULL, 0, "out of memory");
+        rc = tells_error_nomem(&err, NULL, 0);
     for (int part = 0; rc == 0 && part < 2; part++) {
         const char *path = part == 0 ? cfg.easy : cfg.difficult;
         if (!path)

@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "audit.h"
+#include "analysis/audit.h"
 #include "cli.h"
-#include "concepts.h"
-#include "heuristics.h"
-#include "lineio.h"
-#include "outfile.h"
+#include "text/concepts.h"
+#include "analysis/heuristics.h"
+#include "base/lineio.h"
+#include "base/outfile.h"
 
 static void usage(void)
 {
@@ -284,13 +284,13 @@ static int make_groups(run *r, const dataset *d, bool name_by_file, tells_error 
         return tells_error_set(err, d->source, 1, "no column named '%s'", r->group_column);
     vocab *values = vocab_new();
     size_t *of = malloc((d->n ? d->n : 1) * sizeof *of);
-    int rc = values && of ? 0 : tells_error_set(err, NULL, 0, "out of memory");
+    int rc = values && of ? 0 : tells_error_nomem(err, NULL, 0);
     char buf[256];
     for (size_t i = 0; rc == 0 && i < d->n; i++) {
         const char *v = col >= 0 ? example_column(&d->ex[i], col, buf, sizeof buf) : "";
         long k = vocab_intern(values, v, strlen(v));
         if (k < 0)
-            rc = tells_error_set(err, NULL, 0, "out of memory");
+            rc = tells_error_nomem(err, NULL, 0);
         of[i] = (size_t)k;
     }
     size_t *order = rc == 0 ? vocab_sorted_ids(values) : NULL;
@@ -298,7 +298,7 @@ static int make_groups(run *r, const dataset *d, bool name_by_file, tells_error 
         size_t k = order[j], n = 0;
         size_t *rows = malloc(d->n * sizeof *rows);
         if (!rows) {
-            rc = tells_error_set(err, NULL, 0, "out of memory");
+            rc = tells_error_nomem(err, NULL, 0);
             break;
         }
         for (size_t i = 0; i < d->n; i++)
@@ -313,7 +313,7 @@ static int make_groups(run *r, const dataset *d, bool name_by_file, tells_error 
             snprintf(name, sizeof name, "%s", vocab_str(values, k));
         if (add_group(r, d, name, rows, n) < 0) {
             free(rows);
-            rc = tells_error_set(err, NULL, 0, "out of memory");
+            rc = tells_error_nomem(err, NULL, 0);
         }
     }
     free(order);
@@ -345,7 +345,7 @@ static int load_heuristics(run *r, tells_error *err)
 {
     char *mesh = r->mesh ? strdup(r->mesh) : cli_data_file(CLI_MESH_FILE);
     char *builtin = cli_data_file(CLI_HEURISTICS_FILE);
-    int rc = mesh && builtin ? 0 : tells_error_set(err, NULL, 0, "out of memory");
+    int rc = mesh && builtin ? 0 : tells_error_nomem(err, NULL, 0);
     if (rc == 0 && !r->mesh)
         rc = cli_check_data_file(mesh, err);
     if (rc == 0 && !(r->ci = concept_index_load(mesh, err)))
@@ -372,7 +372,7 @@ static int audit(run *r, char **files, int nfiles, tells_error *err)
         return -1;
     r->batches = calloc((size_t)nfiles, sizeof *r->batches);
     if (!r->batches)
-        return tells_error_set(err, NULL, 0, "out of memory");
+        return tells_error_nomem(err, NULL, 0);
     for (int i = 0; i < nfiles; i++) {
         if (dataset_load(&r->batches[i], files[i], err) < 0)
             return -1;

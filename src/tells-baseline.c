@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "baseline.h"
+#include "model/baseline.h"
 #include "cli.h"
-#include "dataset.h"
-#include "evaluate.h"
-#include "idfile.h"
-#include "lineio.h"
-#include "outfile.h"
+#include "base/dataset.h"
+#include "model/evaluate.h"
+#include "base/idfile.h"
+#include "base/lineio.h"
+#include "base/outfile.h"
 
 static void usage(void)
 {
@@ -308,11 +308,11 @@ static int run_model(state *st, const char *model, size_t train, const size_t *e
     const dataset *d = &st->data;
     size_t ntrain;
     size_t *train_rows = split_rows(d, train, &ntrain);
-    int rc = train_rows ? 0 : tells_error_set(err, NULL, 0, "out of memory");
+    int rc = train_rows ? 0 : tells_error_nomem(err, NULL, 0);
     if (rc == 0 && st->cfg->folds) {
         run *r = add_run(st, model, "cv");
         rc = r ? cross_validate(st, train_rows, ntrain, model, &r->pred, err)
-               : tells_error_set(err, NULL, 0, "out of memory");
+               : tells_error_nomem(err, NULL, 0);
         if (rc < 0 && r)
             st->nruns--;
     }
@@ -331,7 +331,7 @@ static int run_model(state *st, const char *model, size_t train, const size_t *e
         size_t *rows = split_rows(d, evals[k], &neval);
         run *r = rows ? add_run(st, model, vocab_str(d->splits, evals[k])) : NULL;
         if (!r)
-            rc = tells_error_set(err, NULL, 0, "out of memory");
+            rc = tells_error_nomem(err, NULL, 0);
         else if (m)
             rc = fasttext_predict_rows(m, d, rows, neval, st->cfg->input, &r->pred, err);
         else
@@ -368,12 +368,12 @@ static int write_table(state *st, FILE *fp, tells_error *err)
             parts ? "\tchange_micro_f1\tchange_macro_f1\tchange_accuracy" : "");
     scores *all = calloc(st->nruns ? st->nruns : 1, sizeof *all);
     if (!all)
-        return tells_error_set(err, NULL, 0, "out of memory");
+        return tells_error_nomem(err, NULL, 0);
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < st->nruns; i++) {
         run *r = &st->runs[i];
         if (scores_compute(&all[i], &st->data, &r->pred, NULL) < 0) {
-            rc = tells_error_set(err, NULL, 0, "out of memory");
+            rc = tells_error_nomem(err, NULL, 0);
             break;
         }
         fprintf(fp, "%s\t%s\t%s%s\t", r->model, input, r->split, parts ? "\tfull" : "");
@@ -381,7 +381,7 @@ static int write_table(state *st, FILE *fp, tells_error *err)
         for (size_t k = 0; k < cfg->nparts; k++) {
             scores ps;
             if (scores_compute(&ps, &st->data, &r->pred, &cfg->part[k].ids) < 0) {
-                rc = tells_error_set(err, NULL, 0, "out of memory");
+                rc = tells_error_nomem(err, NULL, 0);
                 break;
             }
             fprintf(fp, "%s\t%s\t%s\t%s\t", r->model, input, r->split, cfg->part[k].name);
@@ -411,7 +411,7 @@ static int write_predictions(state *st, const char *path, tells_error *err)
     size_t *order = vocab_sorted_ids(d->labels);
     out_file out;
     if (!order)
-        return tells_error_set(err, NULL, 0, "out of memory");
+        return tells_error_nomem(err, NULL, 0);
     if (out_open(&out, path, err) < 0) {
         free(order);
         return -1;
@@ -455,7 +455,7 @@ static int run_all(state *st, tells_error *err)
             return -1;
     size_t *evals = malloc((vocab_size(st->data.splits) + 1) * sizeof *evals);
     if (!evals)
-        return tells_error_set(err, NULL, 0, "out of memory");
+        return tells_error_nomem(err, NULL, 0);
     size_t nevals = cfg->folds ? 0 : eval_splits(st, (size_t)train, evals, err);
     int rc = cfg->folds || nevals ? 0 : -1;
     ft_model *model = NULL;

@@ -8,10 +8,10 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "dataset.h"
-#include "embed.h"
-#include "npy.h"
-#include "outfile.h"
+#include "base/dataset.h"
+#include "model/embed.h"
+#include "base/npy.h"
+#include "base/outfile.h"
 
 static void usage(void)
 {

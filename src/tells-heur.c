@@ -8,12 +8,12 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "concepts.h"
-#include "heuristics.h"
-#include "lineio.h"
-#include "outfile.h"
-#include "prepared.h"
-#include "vocab.h"
+#include "text/concepts.h"
+#include "analysis/heuristics.h"
+#include "base/lineio.h"
+#include "base/outfile.h"
+#include "base/prepared.h"
+#include "base/vocab.h"
 
 #define MESH_FILE CLI_MESH_FILE
 #define BUILTIN_FILE CLI_HEURISTICS_FILE
@@ -163,7 +163,7 @@ static int read_rows(run *ru, const char *path, tells_error *err)
             if (plen + 1 > ru->last_cap) {
                 char *b = realloc(ru->last_premise, plen + 1);
                 if (!b) {
-                    rc = tells_error_set(err, pr.lr.name, row.lineno, "out of memory");
+                    rc = tells_error_nomem(err, pr.lr.name, row.lineno);
                     break;
                 }
                 ru->last_premise = b;
@@ -172,20 +172,20 @@ static int read_rows(run *ru, const char *path, tells_error *err)
             memcpy(ru->last_premise, ptext, plen + 1);
             ru->last_len = plen;
             if (heur_text_analyse(&ru->premise, ru->hs, ptext, plen) < 0) {
-                rc = tells_error_set(err, pr.lr.name, row.lineno, "out of memory");
+                rc = tells_error_nomem(err, pr.lr.name, row.lineno);
                 break;
             }
         }
         if (heur_text_analyse(&ru->hypothesis, ru->hs, row.field[PREP_HYPOTHESIS],
                               row.len[PREP_HYPOTHESIS]) < 0) {
-            rc = tells_error_set(err, pr.lr.name, row.lineno, "out of memory");
+            rc = tells_error_nomem(err, pr.lr.name, row.lineno);
             break;
         }
         for (size_t h = 0; h < ru->hs->n && rc == 1; h++) {
             int ok = heuristic_holds(ru->hs, h, &ru->premise, &ru->hypothesis,
                                      ru->pairs ? &ru->witness : NULL);
             if (ok < 0)
-                rc = tells_error_set(err, pr.lr.name, row.lineno, "out of memory");
+                rc = tells_error_nomem(err, pr.lr.name, row.lineno);
             ru->holds[h] = ok > 0;
             if (ok > 0 && ru->pairs) {
                 fprintf(ru->pairs, "%s\t%s\t%s\t%s\t", row.field[PREP_ID],
@@ -200,7 +200,7 @@ static int read_rows(run *ru, const char *path, tells_error *err)
             break;
         if (heur_tally_add(&ru->tally, row.field[PREP_LABEL], row.len[PREP_LABEL],
                            ru->holds) < 0) {
-            rc = tells_error_set(err, pr.lr.name, row.lineno, "out of memory");
+            rc = tells_error_nomem(err, pr.lr.name, row.lineno);
             break;
         }
     }
@@ -277,7 +277,7 @@ int main(int argc, char **argv)
 
     int rc = 0;
     if ((!mesh && !mesh_default) || (builtin && !builtin_file))
-        rc = tells_error_set(&err, NULL, 0, "out of memory");
+        rc = tells_error_nomem(&err, NULL, 0);
     if (rc == 0 && !mesh)
         rc = cli_check_data_file(mesh_default, &err);
     if (rc == 0 && !(ci = concept_index_load(mesh ? mesh : mesh_default, &err)))
@@ -292,17 +292,17 @@ int main(int argc, char **argv)
         rc = heuristic_set_load(&hs, heur_files.v[i], &err);
 
     if (rc == 0 && heur_tally_init(&ru.tally, hs.n) < 0)
-        rc = tells_error_set(&err, NULL, 0, "out of memory");
+        rc = tells_error_nomem(&err, NULL, 0);
     if (rc == 0 && !(ru.holds = calloc(hs.n, sizeof *ru.holds)))
-        rc = tells_error_set(&err, NULL, 0, "out of memory");
+        rc = tells_error_nomem(&err, NULL, 0);
     if (rc == 0 && splits.n) {
         ru.splits = vocab_new();
         ru.split_rows = calloc(splits.n, sizeof *ru.split_rows);
         if (!ru.splits || !ru.split_rows)
-            rc = tells_error_set(&err, NULL, 0, "out of memory");
+            rc = tells_error_nomem(&err, NULL, 0);
         for (size_t i = 0; i < splits.n && rc == 0; i++)
             if (vocab_intern(ru.splits, splits.v[i], strlen(splits.v[i])) < 0)
-                rc = tells_error_set(&err, NULL, 0, "out of memory");
+                rc = tells_error_nomem(&err, NULL, 0);
     }
     if (rc == 0 && pairs) {
         if ((rc = out_open(&pairs_out, pairs, &err)) == 0) {

@@ -5,9 +5,9 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "lineio.h"
-#include "describe.h"
-#include "outfile.h"
+#include "base/lineio.h"
+#include "stats/describe.h"
+#include "base/outfile.h"
 
 static void usage(void)
 {

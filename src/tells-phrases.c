@@ -6,8 +6,8 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "collocations.h"
-#include "outfile.h"
+#include "text/collocations.h"
+#include "base/outfile.h"
 
 static void usage(void)
 {

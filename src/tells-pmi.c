@@ -8,10 +8,10 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "lineio.h"
-#include "counts.h"
-#include "outfile.h"
-#include "pmi.h"
+#include "base/lineio.h"
+#include "stats/counts.h"
+#include "base/outfile.h"
+#include "stats/pmi.h"
 
 static void usage(void)
 {
@@ -152,7 +152,7 @@ int main(int argc, char **argv)
 
     table_job job = {.tc = &tc, .top = top};
     if (rc == 0 && !emit && pmi_compute(&tc, &popt, &job.table) < 0)
-        rc = tells_error_set(&err, NULL, 0, "out of memory");
+        rc = tells_error_nomem(&err, NULL, 0);
     if (rc == 0)
         rc = out_write(output, emit ? write_counts : write_table, &job, &err);
     if (rc < 0)

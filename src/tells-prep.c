@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "cli.h"
-#include "lineio.h"
-#include "mesh.h"
-#include "outfile.h"
-#include "prep.h"
+#include "base/lineio.h"
+#include "text/mesh.h"
+#include "base/outfile.h"
+#include "text/prep.h"
 
 static void usage(void)
 {
@@ -134,7 +134,7 @@ static int load_lexicons(const lexicons *lx, const tok_options *tok,
         return 0;
     phrase_set *ps = phrase_set_new();
     if (!ps)
-        return tells_error_set(err, NULL, 0, "out of memory");
+        return tells_error_nomem(err, NULL, 0);
     for (size_t i = 0; i < lx->nphrase_files; i++)
         if (phrase_set_load(ps, lx->phrase_files[i], tok, err) < 0) {
             phrase_set_free(ps);
@@ -150,7 +150,7 @@ static int load_lexicons(const lexicons *lx, const tok_options *tok,
         mesh_tree_free(&mesh);
         if (rc < 0) {
             phrase_set_free(ps);
-            return tells_error_set(err, lx->mesh_file, 0, "out of memory");
+            return tells_error_nomem(err, lx->mesh_file, 0);
         }
     }
     *out = ps;

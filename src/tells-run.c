@@ -8,16 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capability.h"
-#include "classifier.h"
+#include "analysis/capability.h"
+#include "model/classifier.h"
 #include "cli.h"
-#include "dataset.h"
-#include "idfile.h"
-#include "outfile.h"
-#include "templates.h"
-#include "testtree.h"
-#include "tokenize.h"
-#include "vocab.h"
+#include "base/dataset.h"
+#include "base/idfile.h"
+#include "base/outfile.h"
+#include "analysis/templates.h"
+#include "analysis/testtree.h"
+#include "text/tokenize.h"
+#include "base/vocab.h"
 
 static void usage(void)
 {
@@ -518,7 +518,7 @@ static char **predict_names(classifier *c, char *const *lines, size_t n, size_t 
     double *prob = malloc((batch * K) * sizeof *prob);
     char **names = calloc(n ? n : 1, sizeof *names);
     if (!label || !prob || !names) {
-        tells_error_set(err, NULL, 0, "out of memory");
+        tells_error_nomem(err, NULL, 0);
         goto fail;
     }
     for (size_t i = 0; i < n; i += batch) {
@@ -548,7 +548,7 @@ static bool *tree_failures(const options *o, const model_spec *m, const test_tre
     bool *failed = malloc(tr->n * sizeof *failed);
     if (!names || !failed) {
         if (names && !failed)
-            tells_error_set(&err, NULL, 0, "out of memory");
+            tells_error_nomem(&err, NULL, 0);
         classifier_abort(c);
         fail_with(outs, &err);
     }
@@ -614,7 +614,7 @@ int main(int argc, char **argv)
                 lines = NULL;
             }
         if (!lines) {
-            tells_error_set(&err, NULL, 0, "out of memory");
+            tells_error_nomem(&err, NULL, 0);
             fatal(&err);
         }
         nlines = tr.n;
@@ -638,7 +638,7 @@ int main(int argc, char **argv)
     if (o.eval) {
         recall = malloc(classifier_nclasses(c) * sizeof *recall);
         if (!recall)
-            tells_error_set(&err, NULL, 0, "out of memory");
+            tells_error_nomem(&err, NULL, 0);
         if (!recall || heldout_predict(&h, &d, o.eval_split, o.pair, c, o.batch, &err) < 0 ||
             heldout_recall(&h, c, recall, &err) < 0) {
             classifier_abort(c);
@@ -673,7 +673,7 @@ int main(int argc, char **argv)
         run_results_free(&r);
         if (rc < 0) {
             if (!err.msg[0])
-                tells_error_set(&err, NULL, 0, "out of memory");
+                tells_error_nomem(&err, NULL, 0);
             classifier_abort(c);
             fail_with(&outs, &err);
         }
@@ -701,7 +701,7 @@ int main(int argc, char **argv)
         free(after);
         if (rc < 0) {
             if (!err.msg[0])
-                tells_error_set(&err, NULL, 0, "out of memory");
+                tells_error_nomem(&err, NULL, 0);
             fail_with(&outs, &err);
         }
         if (!o.quiet && tr.skipped)

@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "cli.h"
-#include "idfile.h"
-#include "lineio.h"
-#include "outfile.h"
-#include "prepared.h"
+#include "base/idfile.h"
+#include "base/lineio.h"
+#include "base/outfile.h"
+#include "base/prepared.h"
 
 static void usage(void)
 {

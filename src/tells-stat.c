@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include "cli.h"
-#include "lineio.h"
-#include "metrics.h"
-#include "outfile.h"
-#include "stattest.h"
+#include "base/lineio.h"
+#include "stats/metrics.h"
+#include "base/outfile.h"
+#include "stats/stattest.h"
 
 static void usage(void)
 {
@@ -184,7 +184,7 @@ static int run_metrics(const settings *st, char **files, int nfiles, FILE *fp,
     for (size_t s = 0; s < d.nsys && rc == 0; s++) {
         metrics m;
         if (metrics_compute(&d, s, &m) < 0) {
-            rc = tells_error_set(err, NULL, 0, "out of memory");
+            rc = tells_error_nomem(err, NULL, 0);
             break;
         }
         metrics_write(fp, &d, s, &m, st->details);
@@ -259,7 +259,7 @@ static int run_resample(const settings *st, command cmd, char **files, FILE *fp,
                                     st->alt, &r);
     if (rc < 0) {
         pred_free(&d);
-        return tells_error_set(err, NULL, 0, "out of memory");
+        return tells_error_nomem(err, NULL, 0);
     }
     char detail[DETAIL_MAX];
     snprintf(detail, sizeof detail, "metric=%s%s a=%s b=%s a_value=%.6f "
@@ -295,7 +295,7 @@ static int run_friedman(const settings *st, char **files, int k, FILE *fp,
     double *scores = NULL, *mean_rank = malloc((size_t)k * sizeof *mean_rank);
     char **names = calloc((size_t)k, sizeof *names);
     size_t n = 0;
-    int rc = mean_rank && names ? 0 : tells_error_set(err, NULL, 0, "out of memory");
+    int rc = mean_rank && names ? 0 : tells_error_nomem(err, NULL, 0);
     pred_data d = {0};
     bool loaded = false;
     if (rc == 0 && !st->scores) {
@@ -303,7 +303,7 @@ static int run_friedman(const settings *st, char **files, int k, FILE *fp,
         loaded = rc == 0;
         n = loaded ? pred_n(&d) : 0;
         if (rc == 0 && !(scores = malloc(n * (size_t)k * sizeof *scores)))
-            rc = tells_error_set(err, NULL, 0, "out of memory");
+            rc = tells_error_nomem(err, NULL, 0);
         for (size_t i = 0; rc == 0 && i < n; i++)
             for (int s = 0; s < k; s++)
                 scores[i * (size_t)k + (size_t)s] = pred_correct(&d, (size_t)s, i);
@@ -318,7 +318,7 @@ static int run_friedman(const settings *st, char **files, int k, FILE *fp,
             if (s == 0) {
                 n = m;
                 if (!(scores = malloc(n * (size_t)k * sizeof *scores)))
-                    rc = tells_error_set(err, NULL, 0, "out of memory");
+                    rc = tells_error_nomem(err, NULL, 0);
             } else if (m != n)
                 rc = tells_error_set(err, display_name(files[s]), 0,
                                      "%zu numbers, but %s has %zu (line j of "
@@ -334,7 +334,7 @@ static int run_friedman(const settings *st, char **files, int k, FILE *fp,
         test_result r;
         char detail[DETAIL_MAX];
         if (friedman_test(scores, n, (size_t)k, &r, mean_rank) < 0)
-            rc = tells_error_set(err, NULL, 0, "out of memory");
+            rc = tells_error_nomem(err, NULL, 0);
         else {
             test_write_header(fp);
             snprintf(detail, sizeof detail, "blocks=%s n=%zu k=%d ties=corrected",
@@ -403,13 +403,13 @@ static int run_fdr(const settings *st, const char *path, FILE *fp,
     bool *reject = malloc(t.m * sizeof *reject);
     int rc = 0;
     if (!p || !adj || !reject)
-        rc = tells_error_set(err, NULL, 0, "out of memory");
+        rc = tells_error_nomem(err, NULL, 0);
     size_t m = 0;
     for (size_t i = 0; rc == 0 && i < t.n; i++)
         if (t.has_p[i])
             p[m++] = t.p[i];
     if (rc == 0 && bh_adjust(p, m, st->alpha, adj, reject) < 0)
-        rc = tells_error_set(err, NULL, 0, "out of memory");
+        rc = tells_error_nomem(err, NULL, 0);
     if (rc == 0) {
         char method[128];
         snprintf(method, sizeof method, "benjamini-hochberg m=%zu alpha=%g", m,

@@ -20,89 +20,24 @@
    The output depends on the options only: the program has its own RNG
    (splitmix64, as in tells-synth), makes every decision with integer
    arithmetic, and gives each post its own stream. */
-#define _POSIX_C_SOURCE 200809L
+#include <config.h>
+
 #include <ctype.h>
-#include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+
+#include "cli.h"
+#include "synth.h"
 
 #define PROG "tells-synth-ade"
-#define VERSION "0.1"
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 #define LINE 1024
 #define MINSIZE 30
 #define MAXSIZE 1000000
 #define MAXSENT 3 /* sentences in a post */
-
-/* ---------------------------------------------------------------- */
-/* Errors                                                           */
-
-__attribute__((noreturn, format(printf, 1, 2)))
-static void die(const char *fmt, ...)
-{
-    va_list ap;
-    fputs(PROG ": ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    exit(1);
-}
-
-/* A bad command line: exit status 2 and the usual hint. */
-__attribute__((noreturn, format(printf, 1, 2)))
-static void usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    fputs(PROG ": ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    fputs("Try '" PROG " --help' for more information.\n", stderr);
-    exit(2);
-}
-
-/* ---------------------------------------------------------------- */
-/* RNG: splitmix64, seeded per (seed, post, stream) so that every post
-   is generated independently of all the others.                    */
-
-typedef struct { uint64_t s; } rng_t;
-
-static uint64_t mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static uint64_t rng_next(rng_t *r)
-{
-    r->s += 0x9e3779b97f4a7c15ULL;
-    return mix64(r->s);
-}
-
-static void rng_init(rng_t *r, uint64_t seed, uint64_t post, uint64_t stream)
-{
-    r->s = mix64(seed ^ mix64(post * 0x9e3779b97f4a7c15ULL
-                              + mix64(stream + 1)));
-}
-
-/* Uniform in [0, n) without modulo bias. */
-static uint32_t below(rng_t *r, uint32_t n)
-{
-    uint64_t limit = UINT64_MAX - UINT64_MAX % n, x;
-    do
-        x = rng_next(r);
-    while (x >= limit);
-    return (uint32_t)(x % n);
-}
 
 /* ---------------------------------------------------------------- */
 /* Vocabulary                                                       */
@@ -416,7 +351,7 @@ static void put(char *out, size_t size, size_t *n, const char *s)
 {
     for (; *s; s++) {
         if (*n + 1 >= size)
-            die("internal error: post too long");
+            cli_die("internal error: post too long");
         out[(*n)++] = *s;
     }
     out[*n] = '\0';
@@ -424,10 +359,10 @@ static void put(char *out, size_t size, size_t *n, const char *s)
 
 /* A drug as written: brands capitalised half the time, generics one
    time in ten. */
-static void drug_name(rng_t *r, const drug_t *d, char *out, size_t size)
+static void drug_name(synth_rng *r, const drug_t *d, char *out, size_t size)
 {
     snprintf(out, size, "%s", d->name);
-    if (below(r, 10) < (d->brand ? 5u : 1u))
+    if (synth_below(r, 10) < (d->brand ? 5u : 1u))
         out[0] = (char)toupper((unsigned char)out[0]);
 }
 
@@ -469,7 +404,7 @@ static void expand(char *out, size_t size, size_t *n, const char *t,
         case 'p': put(out, size, n, p->person->who); break;
         case 'h': put(out, size, n, p->person->subj); break;
         case 's': put(out, size, n, p->person->poss); break;
-        default: die("internal error: bad template '%s'", t - 1);
+        default: cli_die("internal error: bad template '%s'", t - 1);
         }
     }
     out[start] = (char)toupper((unsigned char)out[start]);
@@ -484,17 +419,17 @@ static int sentences(const char *t)
     return k;
 }
 
-static const char *pick(rng_t *r, const char *const *t, size_t n)
+static const char *pick(synth_rng *r, const char *const *t, size_t n)
 {
-    return t[below(r, (uint32_t)n)];
+    return t[synth_below(r, (uint32_t)n)];
 }
 
-static int pick_pool(rng_t *r, const pool_t *pools, int npools)
+static int pick_pool(synth_rng *r, const pool_t *pools, int npools)
 {
     int total = 0, x, i;
     for (i = 0; i < npools; i++)
         total += pools[i].weight;
-    x = (int)below(r, (uint32_t)total);
+    x = (int)synth_below(r, (uint32_t)total);
     for (i = 0; x >= pools[i].weight; i++)
         x -= pools[i].weight;
     return i;
@@ -504,43 +439,43 @@ static int pick_pool(rng_t *r, const pool_t *pools, int npools)
    from the post's own stream, drawn in a fixed order. */
 static int build_post(uint64_t seed, long idx, char *text, size_t size)
 {
-    rng_t r;
+    synth_rng r;
     post_t p;
     const drug_t *d;
     const char *main_t, *second = NULL;
     size_t n = 0, nd, nx;
     int label, pool, want, have, opener;
 
-    rng_init(&r, seed, (uint64_t)idx, 0);
+    synth_rng_init(&r, seed, (uint64_t)idx, 0);
     memset(&p, 0, sizeof p);
 
     /* The slots first, so that every post draws them the same way. */
-    d = &drugs[below(&r, NELEM(drugs))];
+    d = &drugs[synth_below(&r, NELEM(drugs))];
     drug_name(&r, d, p.drug, sizeof p.drug);
     do /* another molecule, not the brand of the same one */
-        nx = below(&r, NELEM(drugs));
+        nx = synth_below(&r, NELEM(drugs));
     while (drugs[nx].mol == d->mol);
     drug_name(&r, &drugs[nx], p.drug2, sizeof p.drug2);
     for (nd = 0; nd < NELEM(d->dose) && d->dose[nd]; nd++)
         ;
     {
-        uint32_t lo = below(&r, (uint32_t)nd - 1);
-        uint32_t hi = lo + 1 + below(&r, (uint32_t)nd - 1 - lo);
+        uint32_t lo = synth_below(&r, (uint32_t)nd - 1);
+        uint32_t hi = lo + 1 + synth_below(&r, (uint32_t)nd - 1 - lo);
         p.dose = d->dose[lo];
         p.dose2 = d->dose[hi];
     }
-    p.eff = &effects[below(&r, NELEM(effects))];
-    nx = below(&r, NELEM(effects) - 1);
+    p.eff = &effects[synth_below(&r, NELEM(effects))];
+    nx = synth_below(&r, NELEM(effects) - 1);
     nx += &effects[nx] >= p.eff;
     p.eff2 = &effects[nx];
-    p.intens = below(&r, 100) < 40 ? pick(&r, intensifiers, NELEM(intensifiers))
+    p.intens = synth_below(&r, 100) < 40 ? pick(&r, intensifiers, NELEM(intensifiers))
                                    : NULL;
     p.cond = pick(&r, conditions, NELEM(conditions));
     p.span = pick(&r, spans, NELEM(spans));
-    p.person = &persons[below(&r, NELEM(persons))];
-    p.day = 2 + (int)below(&r, 59);
+    p.person = &persons[synth_below(&r, NELEM(persons))];
+    p.day = 2 + (int)synth_below(&r, 59);
 
-    label = below(&r, 1000) < 350;
+    label = synth_below(&r, 1000) < 350;
     if (label) {
         pool = pick_pool(&r, l1_pools, (int)NELEM(l1_pools));
         /* Only some effects have a clause form. */
@@ -555,10 +490,10 @@ static int build_post(uint64_t seed, long idx, char *text, size_t size)
     }
 
     /* 1, 2 or 3 sentences in all: 45%, 38%, 17%. */
-    want = (int)below(&r, 100);
+    want = (int)synth_below(&r, 100);
     want = want < 45 ? 1 : want < 83 ? 2 : 3;
     have = sentences(main_t) + (second ? 1 : 0);
-    opener = have < want && below(&r, 10) == 0;
+    opener = have < want && synth_below(&r, 10) == 0;
 
     text[0] = '\0';
     if (opener) {
@@ -574,7 +509,7 @@ static int build_post(uint64_t seed, long idx, char *text, size_t size)
     for (; have < want && have < MAXSENT; have++) {
         const char *f;
         /* A post that is positive overall does not end in a complaint. */
-        if (below(&r, 100) < 40 || second)
+        if (synth_below(&r, 100) < 40 || second)
             f = pick(&r, fill_shared, NELEM(fill_shared));
         else if (label)
             f = pick(&r, fill1, NELEM(fill1));
@@ -585,7 +520,7 @@ static int build_post(uint64_t seed, long idx, char *text, size_t size)
     }
 
     /* Some posters never use the shift key. */
-    if (below(&r, 100) < 15)
+    if (synth_below(&r, 100) < 15)
         for (char *c = text; *c; c++)
             *c = (char)tolower((unsigned char)*c);
     return label;
@@ -600,95 +535,19 @@ typedef struct {
     long from, to; /* the split's posts */
 } out_t;
 
-/* JSON string contents: only '"' and '\\' need escaping, since all
-   text is printable ASCII. */
-static void put_escaped(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fputc('\\', f);
-        fputc(*s, f);
-    }
-}
-
 /* One line per post; ids count from 0 in each split. */
-static void write_split(FILE *f, const out_t *w)
+static int write_split(FILE *f, void *ctx)
 {
+    const out_t *w = ctx;
     char text[LINE];
     for (long i = w->from; i < w->to; i++) {
         int label = build_post(w->seed, i, text, sizeof text);
         fprintf(f, "{\"id\": \"ade-%s-%ld\", \"text\": \"", w->split,
                 i - w->from);
-        put_escaped(f, text);
+        synth_put_json(f, text);
         fprintf(f, "\", \"label\": \"%d\"}\n", label);
     }
-}
-
-/* Writes DIR/NAME through DIR/.NAME.tmpXXXXXX and rename(), so that a
-   failure never leaves a half-written NAME behind. */
-static void write_atomic(const char *dir, const char *name, const out_t *w)
-{
-    size_t len = strlen(dir) + strlen(name) + 16;
-    char *tmp = malloc(len), *dst = malloc(len);
-    mode_t mask;
-    FILE *f = NULL;
-    int fd, err;
-
-    if (!tmp || !dst)
-        die("out of memory");
-    snprintf(tmp, len, "%s/.%s.tmpXXXXXX", dir, name);
-    snprintf(dst, len, "%s/%s", dir, name);
-    if ((fd = mkstemp(tmp)) < 0)
-        die("%s: %s", tmp, strerror(errno));
-    mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask) < 0 || !(f = fdopen(fd, "w"))) {
-        err = errno;
-        close(fd);
-        unlink(tmp);
-        die("%s: %s", tmp, strerror(err));
-    }
-    write_split(f, w);
-    err = ferror(f) ? (errno ? errno : EIO) : 0;
-    if (fclose(f) != 0 && !err)
-        err = errno ? errno : EIO;
-    if (!err && rename(tmp, dst) != 0)
-        err = errno;
-    if (err) {
-        unlink(tmp);
-        die("%s: %s", dst, strerror(err));
-    }
-    free(tmp);
-    free(dst);
-}
-
-static char *xstrdup(const char *s)
-{
-    char *d = malloc(strlen(s) + 1);
-    if (!d)
-        die("out of memory");
-    return strcpy(d, s);
-}
-
-/* mkdir -p */
-static void make_dir(const char *dir)
-{
-    char *d = xstrdup(dir);
-    struct stat st;
-    for (char *s = d + 1; ; s++) {
-        if (*s != '/' && *s != '\0')
-            continue;
-        char c = *s;
-        *s = '\0';
-        if (mkdir(d, 0777) != 0 && errno != EEXIST)
-            die("%s: %s", d, strerror(errno));
-        *s = c;
-        if (!c)
-            break;
-    }
-    if (stat(d, &st) != 0 || !S_ISDIR(st.st_mode))
-        die("%s: not a directory", d);
-    free(d);
+    return ferror(f) ? -1 : 0;
 }
 
 /* ---------------------------------------------------------------- */
@@ -729,24 +588,6 @@ static void usage(void)
         stdout);
 }
 
-/* Parses a decimal number in [lo, hi]. */
-static uint64_t parse_num(const char *opt, const char *s, uint64_t lo,
-                          uint64_t hi)
-{
-    uint64_t v = 0;
-    if (!*s)
-        usage_error("invalid %s value ''", opt);
-    for (const char *c = s; *c; c++) {
-        if (!isdigit((unsigned char)*c) || v > (UINT64_MAX - 9) / 10)
-            usage_error("invalid %s value '%s'", opt, s);
-        v = v * 10 + (uint64_t)(*c - '0');
-    }
-    if (v < lo || v > hi)
-        usage_error("%s must be between %llu and %llu, not '%s'", opt,
-            (unsigned long long)lo, (unsigned long long)hi, s);
-    return v;
-}
-
 static void parse_args(int argc, char **argv, opts_t *o)
 {
     enum { O_SEED = 256, O_SIZE, O_HELP, O_VERSION };
@@ -766,24 +607,22 @@ static void parse_args(int argc, char **argv, opts_t *o)
         switch (c) {
         case 'o': o->outdir = optarg; break;
         case O_SEED:
-            o->seed = parse_num("--seed", optarg, 0, UINT64_MAX);
+            o->seed = synth_parse_num("--seed", optarg, 0, UINT64_MAX);
             break;
         case O_SIZE:
-            o->size = (long)parse_num("--size", optarg, MINSIZE, MAXSIZE);
+            o->size = (long)synth_parse_num("--size", optarg, MINSIZE, MAXSIZE);
             break;
         case O_HELP: usage(); exit(0);
-        case O_VERSION: puts(PROG " (tells) " VERSION); exit(0);
-        default:
-            fputs("Try '" PROG " --help' for more information.\n", stderr);
-            exit(2);
+        case O_VERSION: puts(PROG " (" PACKAGE_NAME ") " PACKAGE_VERSION); exit(0);
+        default: cli_try_help();
         }
     }
     if (optind < argc)
-        usage_error("unexpected argument; use -o DIR for the output");
+        cli_usage_error("unexpected argument; use -o DIR for the output");
     if (!o->outdir)
-        usage_error("missing required option --output");
+        cli_usage_error("missing required option --output");
     if (!*o->outdir)
-        usage_error("--output must not be empty");
+        cli_usage_error("--output must not be empty");
 }
 
 int main(int argc, char **argv)
@@ -791,19 +630,20 @@ int main(int argc, char **argv)
     opts_t o;
     long ndev, ntest, ntrain;
 
+    cli_init(argv, PROG);
     parse_args(argc, argv, &o);
 
     /* Posts are i.i.d., so contiguous blocks are random splits. */
     ndev = ntest = o.size / 10;
     ntrain = o.size - ndev - ntest;
-    make_dir(o.outdir);
+    synth_make_dir(o.outdir);
     {
         out_t train = {o.seed, "train", 0, ntrain};
         out_t dev = {o.seed, "dev", ntrain, ntrain + ndev};
         out_t test = {o.seed, "test", ntrain + ndev, o.size};
-        write_atomic(o.outdir, "train.jsonl", &train);
-        write_atomic(o.outdir, "dev.jsonl", &dev);
-        write_atomic(o.outdir, "test.jsonl", &test);
+        synth_write_file(o.outdir, "train.jsonl", write_split, &train);
+        synth_write_file(o.outdir, "dev.jsonl", write_split, &dev);
+        synth_write_file(o.outdir, "test.jsonl", write_split, &test);
     }
     return 0;
 }

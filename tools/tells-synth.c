@@ -13,98 +13,32 @@
    The output depends on the options only: the program has its own RNG
    (splitmix64), makes every decision with integer arithmetic, and gives
    each premise its own stream, so --plant leaves all else unchanged. */
-#define _POSIX_C_SOURCE 200809L
+#include <config.h>
+
 #include <ctype.h>
-#include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+
+#include "cli.h"
+#include "synth.h"
 
 #define PROG "tells-synth"
-#define VERSION "0.1"
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 #define LINE 1024
 #define MAXFRAG 8
 #define MAXPLANT 16
 #define MAXPREMISES 33333 /* three hypotheses each must fit in 5 digits */
 
-/* ---------------------------------------------------------------- */
-/* Errors                                                           */
-
-__attribute__((noreturn, format(printf, 1, 2)))
-static void die(const char *fmt, ...)
-{
-    va_list ap;
-    fputs(PROG ": ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    exit(1);
-}
-
-/* A bad command line: exit status 2 and the usual hint. */
-__attribute__((noreturn, format(printf, 1, 2)))
-static void usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    fputs(PROG ": ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    fputs("Try '" PROG " --help' for more information.\n", stderr);
-    exit(2);
-}
-
-/* ---------------------------------------------------------------- */
-/* RNG: splitmix64, seeded per (seed, premise, stream) so that every
-   premise is generated independently of all the others.            */
-
-typedef struct { uint64_t s; } rng_t;
-
-static uint64_t mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static uint64_t rng_next(rng_t *r)
-{
-    r->s += 0x9e3779b97f4a7c15ULL;
-    return mix64(r->s);
-}
-
-static void rng_init(rng_t *r, uint64_t seed, uint64_t premise,
-                     uint64_t stream)
-{
-    r->s = mix64(seed ^ mix64(premise * 0x9e3779b97f4a7c15ULL
-                              + mix64(stream + 1)));
-}
-
-/* Uniform in [0, n) without modulo bias. */
-static uint32_t below(rng_t *r, uint32_t n)
-{
-    uint64_t limit = UINT64_MAX - UINT64_MAX % n, x;
-    do
-        x = rng_next(r);
-    while (x >= limit);
-    return (uint32_t)(x % n);
-}
-
 /* Fisher-Yates permutation of 0..n-1. */
-static void permute(rng_t *r, int *v, int n)
+static void permute(synth_rng *r, int *v, int n)
 {
     for (int i = 0; i < n; i++)
         v[i] = i;
     for (int i = n - 1; i > 0; i--) {
-        int j = (int)below(r, (uint32_t)i + 1), t = v[i];
+        int j = (int)synth_below(r, (uint32_t)i + 1), t = v[i];
         v[i] = v[j];
         v[j] = t;
     }
@@ -504,7 +438,7 @@ static void put(char *out, size_t size, size_t *n, const char *s, int lower)
 {
     for (; *s; s++) {
         if (*n + 1 >= size)
-            die("internal error: sentence too long");
+            cli_die("internal error: sentence too long");
         out[(*n)++] = lower ? (char)tolower((unsigned char)*s) : *s;
     }
     out[*n] = '\0';
@@ -543,7 +477,7 @@ static void expand(char *out, size_t size, const char *t, const subst_t *sb)
             put(out, size, &n, article(sb->a), 0);
             put(out, size, &n, sb->a, 0);
             break;
-        default: die("internal error: bad template '%s'", t - 1);
+        default: cli_die("internal error: bad template '%s'", t - 1);
         }
     }
     out[0] = (char)toupper((unsigned char)out[0]);
@@ -555,7 +489,7 @@ static void expand(char *out, size_t size, const char *t, const subst_t *sb)
 enum { STYLE_ILL, STYLE_CHECKUP, STYLE_NEWCARE };
 
 typedef struct {
-    rng_t *r;
+    synth_rng *r;
     int sex, sex_shown, age, age_shown, style;
     const mesh_t *hist, *sym; /* NULL when the premise has none */
     char agephrase[64];
@@ -586,11 +520,11 @@ static void frag_add(prem_t *p, const char *tmpl, const char *x,
 {
     subst_t sb = prem_subst(p);
     if (p->nfrag >= MAXFRAG)
-        die("internal error: too many premise sentences");
+        cli_die("internal error: too many premise sentences");
     sb.x = x ? x : "";
     sb.y = y ? y : "";
     sb.v = v ? v : "";
-    sb.r = family[below(p->r, NELEM(family))];
+    sb.r = family[synth_below(p->r, NELEM(family))];
     expand(p->frag[p->nfrag++], LINE, tmpl, &sb);
 }
 
@@ -613,11 +547,11 @@ static void set_heur(hyp_t *h, const mesh_t *pm, const mesh_t *hm)
 }
 
 /* A random element of a table other than *avoid. */
-static const mesh_t *pick_other(rng_t *r, const mesh_t *tab, size_t n,
+static const mesh_t *pick_other(synth_rng *r, const mesh_t *tab, size_t n,
                                 const mesh_t *avoid)
 {
     size_t skip = avoid ? (size_t)(avoid - tab) : n;
-    size_t i = below(r, (uint32_t)(skip < n ? n - 1 : n));
+    size_t i = synth_below(r, (uint32_t)(skip < n ? n - 1 : n));
     return &tab[i >= skip ? i + 1 : i];
 }
 
@@ -625,20 +559,20 @@ static const mesh_t *pick_other(rng_t *r, const mesh_t *tab, size_t n,
    the premise asserts what the hypothesis asserts positively, and so
    on.  Entailment repeats the hypothesis' polarity, contradiction flips
    it, neutral talks about someone else. */
-static const char *polar(rng_t *r, int cls, int hyp_positive,
+static const char *polar(synth_rng *r, int cls, int hyp_positive,
                          const char *const pos[2], const char *const neg[2],
                          const char *const neu[2])
 {
     const char *const *set = cls == NEU ? neu
                              : (cls == ENT) == hyp_positive ? pos : neg;
-    return set[below(r, 2)];
+    return set[synth_below(r, 2)];
 }
 
 static void gen_sex(prem_t *p, hyp_t *h)
 {
     static const char *const words[2][2] = {{"%s is a woman.", "%s is a man."},
                                             {"%s is female.", "%s is male."}};
-    int hs = (int)below(p->r, 2);
+    int hs = (int)synth_below(p->r, 2);
     if (h->cls == NEU)
         p->sex_shown = 0;
     else
@@ -655,8 +589,8 @@ static void gen_age(prem_t *p, hyp_t *h)
     if (h->cls == NEU)
         p->age_shown = 0;
     if (h->cls == CON)
-        cat = (cat + 1 + (int)below(p->r, 2)) % 3;
-    p->age = lo[cat] + (int)below(p->r, (uint32_t)(hi[cat] - lo[cat] + 1));
+        cat = (cat + 1 + (int)synth_below(p->r, 2)) % 3;
+    p->age = lo[cat] + (int)synth_below(p->r, (uint32_t)(hi[cat] - lo[cat] + 1));
     hyp_write(h, words[h->variant], NULL, NULL);
 }
 
@@ -696,7 +630,7 @@ static void gen_sympt(prem_t *p, hyp_t *h)
     const mesh_t *x = pick_other(p->r, symptoms, NELEM(symptoms), p->sym);
     if (h->cls == NEU) /* a sick contact: says nothing about the patient */
         frag_add(p, "%p %y has had %x for a week.", x->term,
-                 contacts[below(p->r, NELEM(contacts))], NULL);
+                 contacts[synth_below(p->r, NELEM(contacts))], NULL);
     else
         frag_add(p, polar(p->r, h->cls, h->variant < 2, pos, neg, NULL),
                  x->term, NULL, NULL);
@@ -715,7 +649,7 @@ static void gen_drug(prem_t *p, hyp_t *h)
                                        "%x was discontinued a year ago."};
     static const char *const neu[2] = {
         "It is unclear whether %s still takes %x.", "%p %r takes %x."};
-    const mesh_t *x = &home_drugs[below(p->r, NELEM(home_drugs))];
+    const mesh_t *x = &home_drugs[synth_below(p->r, NELEM(home_drugs))];
     frag_add(p, polar(p->r, h->cls, h->variant < 2, pos, neg, neu), x->term,
              NULL, NULL);
     hyp_write(h, hyps[h->variant], x->term, NULL);
@@ -728,15 +662,15 @@ static void gen_vital(prem_t *p, hyp_t *h)
                                         "%p %x is normal."};
     static const char *const neu[2] = {"%p %x has not been measured yet.",
                                        "%p %x was not recorded."};
-    const vital_t *v = &vitals[below(p->r, NELEM(vitals))];
+    const vital_t *v = &vitals[synth_below(p->r, NELEM(vitals))];
     int cat = h->variant;
     if (h->cls == NEU) {
-        frag_add(p, neu[below(p->r, 2)], v->m.term, NULL, NULL);
+        frag_add(p, neu[synth_below(p->r, 2)], v->m.term, NULL, NULL);
     } else {
         if (h->cls == CON)
-            cat = (cat + 1 + (int)below(p->r, 2)) % 3;
+            cat = (cat + 1 + (int)synth_below(p->r, 2)) % 3;
         frag_add(p, "%p %x is %v.", v->m.term, NULL,
-                 v->val[cat][below(p->r, 3)]);
+                 v->val[cat][synth_below(p->r, 3)]);
     }
     hyp_write(h, hyps[h->variant], v->m.term, NULL);
     set_heur(h, &v->m, &v->m);
@@ -757,7 +691,7 @@ static void gen_social(prem_t *p, hyp_t *h)
     frag_add(p, f, NULL, NULL, NULL);
     hyp_write(h, s->hyp, NULL, NULL);
     if (!p->hist)
-        die("internal error: lifestyle hypothesis without a history");
+        cli_die("internal error: lifestyle hypothesis without a history");
     set_heur(h, p->hist, &s->cause);
 }
 
@@ -769,7 +703,7 @@ static void dx_fragment(prem_t *p, int cls, const char *x, const char *con,
     static const char *const ent[2] = {"%s was diagnosed with %x.",
                                        "%s was found to have %x."};
     if (cls == ENT)
-        frag_add(p, ent[below(p->r, 2)], x, NULL, NULL);
+        frag_add(p, ent[synth_below(p->r, 2)], x, NULL, NULL);
     else if (cls == CON)
         frag_add(p, con, x, y, NULL);
     else
@@ -779,7 +713,7 @@ static void dx_fragment(prem_t *p, int cls, const char *x, const char *con,
 static void gen_gendx(prem_t *p, hyp_t *h)
 {
     if (h->variant == GENDX_INFECTION) {
-        const mesh_t *x = &infections[below(p->r, NELEM(infections))];
+        const mesh_t *x = &infections[synth_below(p->r, NELEM(infections))];
         dx_fragment(p, h->cls, x->term,
                     "%x was ruled out, and there is no sign of infection.",
                     NULL);
@@ -787,11 +721,11 @@ static void gen_gendx(prem_t *p, hyp_t *h)
         set_heur(h, x, &mesh_infection);
         return;
     }
-    int organ = (int)below(p->r, NORGAN), n = 0;
+    int organ = (int)synth_below(p->r, NORGAN), n = 0;
     const dx_t *x = NULL;
     for (size_t i = 0; i < NELEM(organ_dx); i++)
         n += organ_dx[i].organ == organ;
-    n = (int)below(p->r, (uint32_t)n);
+    n = (int)synth_below(p->r, (uint32_t)n);
     for (size_t i = 0; !x; i++)
         if (organ_dx[i].organ == organ && n-- == 0)
             x = &organ_dx[i];
@@ -810,14 +744,14 @@ static void gen_gendrug(prem_t *p, hyp_t *h)
             "%s takes %x daily.", "%p medication list is not available.",
             "%s takes no medications."};
         frag_add(p, f[h->cls],
-                 home_drugs[below(p->r, NELEM(home_drugs))].term, NULL, NULL);
+                 home_drugs[synth_below(p->r, NELEM(home_drugs))].term, NULL, NULL);
         hyp_write(h, "%s is on medication.", NULL, NULL);
     } else {
         static const char *const f[NCLS] = {
             "%s was started on %x.",
             "Blood cultures were drawn, and treatment is being discussed.",
             "No antibiotics were given."};
-        const mesh_t *x = &antibiotics[below(p->r, NELEM(antibiotics))];
+        const mesh_t *x = &antibiotics[synth_below(p->r, NELEM(antibiotics))];
         frag_add(p, f[h->cls], x->term, NULL, NULL);
         hyp_write(h, "%s was given an antibiotic.", NULL, NULL);
     }
@@ -882,7 +816,7 @@ static void main_sentence(prem_t *p, char *out, size_t size)
     } else {
         sb.x = p->hist->term;
         sb.y = p->sym->term;
-        expand(out, size, ill[below(p->r, NELEM(ill))], &sb);
+        expand(out, size, ill[synth_below(p->r, NELEM(ill))], &sb);
     }
 }
 
@@ -894,11 +828,11 @@ static void add_background(prem_t *p, unsigned used)
         "The history was obtained from the medical record.",
         "%s is accompanied by %p daughter.",
     };
-    if (p->style == STYLE_ILL && !(used & S_DRUG) && below(p->r, 1000) < 400)
+    if (p->style == STYLE_ILL && !(used & S_DRUG) && synth_below(p->r, 1000) < 400)
         frag_add(p, "%s takes %x at home.",
-                 home_drugs[below(p->r, NELEM(home_drugs))].term, NULL, NULL);
-    if (below(p->r, 1000) < 300)
-        frag_add(p, filler[below(p->r, NELEM(filler))], NULL, NULL, NULL);
+                 home_drugs[synth_below(p->r, NELEM(home_drugs))].term, NULL, NULL);
+    if (synth_below(p->r, 1000) < 300)
+        frag_add(p, filler[synth_below(p->r, NELEM(filler))], NULL, NULL, NULL);
 }
 
 /* ---------------------------------------------------------------- */
@@ -925,9 +859,9 @@ static int compatible(unsigned e, unsigned r, unsigned all_e, unsigned all_r)
 
 /* Draws one artifact for cls, or none.  Always one draw (plus the
    variant), so --strength 0 and --no-artifacts give the same output. */
-static int draw_artifact(rng_t *r, const opts_t *o, int cls, pick_t *k)
+static int draw_artifact(synth_rng *r, const opts_t *o, int cls, pick_t *k)
 {
-    uint32_t u = below(r, 1000000);
+    uint32_t u = synth_below(r, 1000000);
     uint64_t cum = 0;
     for (size_t i = 0; i < NELEM(artifacts); i++) {
         const artifact_t *a = &artifacts[i];
@@ -939,7 +873,7 @@ static int draw_artifact(rng_t *r, const opts_t *o, int cls, pick_t *k)
             k->variant = a->variant;
             if (k->variant < 0)
                 k->variant =
-                    (int)below(r, (uint32_t)kinds[a->kind].nvariant);
+                    (int)synth_below(r, (uint32_t)kinds[a->kind].nvariant);
             k->artifact = 1;
             return 1;
         }
@@ -948,15 +882,15 @@ static int draw_artifact(rng_t *r, const opts_t *o, int cls, pick_t *k)
 }
 
 /* Draws a class-neutral kind among those that fit the slots taken. */
-static void draw_pool(rng_t *r, unsigned all_e, unsigned all_r, pick_t *k)
+static void draw_pool(synth_rng *r, unsigned all_e, unsigned all_r, pick_t *k)
 {
     int total = 0, x;
     for (int i = 0; i < NKIND; i++)
         if (compatible(kinds[i].excl, kinds[i].reads, all_e, all_r))
             total += kinds[i].weight;
     if (total == 0)
-        die("internal error: no hypothesis kind fits");
-    x = (int)below(r, (uint32_t)total);
+        cli_die("internal error: no hypothesis kind fits");
+    x = (int)synth_below(r, (uint32_t)total);
     for (int i = 0; i < NKIND; i++) {
         if (!compatible(kinds[i].excl, kinds[i].reads, all_e, all_r))
             continue;
@@ -965,13 +899,13 @@ static void draw_pool(rng_t *r, unsigned all_e, unsigned all_r, pick_t *k)
             break;
         }
     }
-    k->variant = (int)below(r, (uint32_t)kinds[k->kind].nvariant);
+    k->variant = (int)synth_below(r, (uint32_t)kinds[k->kind].nvariant);
     k->artifact = 0;
 }
 
 /* Artifacts first, then the pool, each class in a random order so that
    no class is favoured when kinds compete for a slot. */
-static unsigned choose_kinds(rng_t *r, const opts_t *o, pick_t pick[NCLS])
+static unsigned choose_kinds(synth_rng *r, const opts_t *o, pick_t pick[NCLS])
 {
     int order[NCLS];
     unsigned all_e = 0, all_r = 0, e, rd;
@@ -1046,16 +980,16 @@ static void assemble(prem_t *p, const char *opening, char *out, size_t size)
 static void plant_extras(const opts_t *o, long idx, hyp_t *hyp)
 {
     for (int k = 0; k < o->nplant; k++) {
-        rng_t r;
-        rng_init(&r, o->seed, (uint64_t)idx, (uint64_t)k + 1);
+        synth_rng r;
+        synth_rng_init(&r, o->seed, (uint64_t)idx, (uint64_t)k + 1);
         for (int c = 0; c < NCLS; c++) {
             hyp_t *h = &hyp[c];
             size_t len = strlen(h->text), tl = strlen(o->plant[k].token);
-            if (below(&r, 1000) >= (uint32_t)o->plant[k].permille
+            if (synth_below(&r, 1000) >= (uint32_t)o->plant[k].permille
                 || h->cls != o->plant[k].cls)
                 continue;
             if (len + tl + 2 >= LINE)
-                die("internal error: sentence too long");
+                cli_die("internal error: sentence too long");
             /* before the final period: "... pneumonia TOKEN." */
             h->text[len - 1] = ' ';
             memcpy(h->text + len, o->plant[k].token, tl);
@@ -1064,17 +998,9 @@ static void plant_extras(const opts_t *o, long idx, hyp_t *hyp)
     }
 }
 
-static char *xstrdup(const char *s)
-{
-    char *d = malloc(strlen(s) + 1);
-    if (!d)
-        die("out of memory");
-    return strcpy(d, s);
-}
-
 static void build_item(const opts_t *o, long idx, item_t *it)
 {
-    rng_t r;
+    synth_rng r;
     prem_t p;
     pick_t pick[NCLS];
     hyp_t *hyp = malloc(NCLS * sizeof *hyp);
@@ -1083,13 +1009,13 @@ static void build_item(const opts_t *o, long idx, item_t *it)
     unsigned used;
 
     if (!hyp)
-        die("out of memory");
-    rng_init(&r, o->seed, (uint64_t)idx, 0);
+        cli_die("out of memory");
+    synth_rng_init(&r, o->seed, (uint64_t)idx, 0);
     memset(&p, 0, sizeof p);
     p.r = &r;
     used = choose_kinds(&r, o, pick);
-    p.sex = (int)below(&r, 2);
-    p.age = 19 + (int)below(&r, 74);
+    p.sex = (int)synth_below(&r, 2);
+    p.age = 19 + (int)synth_below(&r, 74);
     p.sex_shown = p.age_shown = 1;
     p.style = STYLE_ILL;
     for (int c = 0; c < NCLS; c++) {
@@ -1098,15 +1024,15 @@ static void build_item(const opts_t *o, long idx, item_t *it)
         hyp[c].variant = pick[c].variant;
         hyp[c].heur = H_NONE;
         hyp[c].pm = hyp[c].hm = NULL;
-        hyp[c].subj = below(&r, 100) < 80 ? "the patient" : "patient";
+        hyp[c].subj = synth_below(&r, 100) < 80 ? "the patient" : "patient";
         hyp[c].poss = hyp[c].subj[0] == 't' ? "the patient's" : "patient's";
     }
     for (int c = 0; c < NCLS; c++)
         if (early_kind(hyp[c].kind))
             gen_kind(&p, &hyp[c]);
     if (p.style == STYLE_ILL) {
-        p.hist = &chronic[below(&r, NELEM(chronic))];
-        p.sym = &symptoms[below(&r, NELEM(symptoms))];
+        p.hist = &chronic[synth_below(&r, NELEM(chronic))];
+        p.sym = &symptoms[synth_below(&r, NELEM(symptoms))];
     }
     main_sentence(&p, opening, sizeof opening);
     for (int c = 0; c < NCLS; c++)
@@ -1119,7 +1045,7 @@ static void build_item(const opts_t *o, long idx, item_t *it)
     /* Output order within a premise is random, so that a pairID's
        position says nothing about its label. */
     permute(&r, pos, NCLS);
-    it->premise = xstrdup(text);
+    it->premise = cli_strdup(text);
     it->base = hyp;
     for (int i = 0; i < NCLS; i++)
         it->hyp[i] = &hyp[pos[i]];
@@ -1197,37 +1123,29 @@ typedef struct {
     long n, from, to; /* all items; the split's range */
 } out_t;
 
-/* JSON string contents: only '"' and '\\' need escaping, since all
-   text is printable ASCII. */
-static void put_escaped(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fputc('\\', f);
-        fputc(*s, f);
-    }
-}
-
 /* One line per pair, keys and separators as in MedNLI and SNLI. */
-static void write_split(FILE *f, const out_t *w)
+static int write_split(FILE *f, void *ctx)
 {
+    const out_t *w = ctx;
     for (long i = w->from; i < w->to; i++) {
         for (int j = 0; j < NCLS; j++) {
             const hyp_t *h = w->items[i].hyp[j];
             fputs("{\"sentence1\": \"", f);
-            put_escaped(f, w->items[i].premise);
+            synth_put_json(f, w->items[i].premise);
             fputs("\", \"sentence2\": \"", f);
-            put_escaped(f, h->text);
+            synth_put_json(f, h->text);
             fprintf(f, "\", \"gold_label\": \"%s\", \"pairID\": \"",
                     cls_name[h->cls]);
-            put_escaped(f, w->o->prefix);
+            synth_put_json(f, w->o->prefix);
             fprintf(f, "-%05ld\"}\n", i * NCLS + j);
         }
     }
+    return ferror(f) ? -1 : 0;
 }
 
-static void write_key(FILE *f, const out_t *w)
+static int write_key(FILE *f, void *ctx)
 {
+    const out_t *w = ctx;
     const opts_t *o = w->o;
     fputs("kind\tname\tclass\trate_permille\tcount\n", f);
     for (size_t i = 0; i < NELEM(artifacts); i++) {
@@ -1252,6 +1170,7 @@ static void write_key(FILE *f, const out_t *w)
                 cls_name[o->plant[k].cls], o->plant[k].permille,
                 count_token(w->items, w->n, o->plant[k].cls,
                             o->plant[k].token));
+    return ferror(f) ? -1 : 0;
 }
 
 typedef struct { int heur; const mesh_t *pm, *hm; } pair_t;
@@ -1272,12 +1191,13 @@ static int pair_cmp(const void *a, const void *b)
 }
 
 /* Every distinct MeSH pair behind a heuristic hypothesis, any label. */
-static void write_mesh_key(FILE *f, const out_t *w)
+static int write_mesh_key(FILE *f, void *ctx)
 {
+    const out_t *w = ctx;
     pair_t *v = malloc((size_t)w->n * NCLS * sizeof *v + 1);
     long m = 0;
     if (!v)
-        die("out of memory");
+        cli_die("out of memory");
     for (long i = 0; i < w->n; i++)
         for (int j = 0; j < NCLS; j++) {
             const hyp_t *h = w->items[i].hyp[j];
@@ -1293,68 +1213,7 @@ static void write_mesh_key(FILE *f, const out_t *w)
                     v[i].pm->term, v[i].pm->tree, v[i].hm->term,
                     v[i].hm->tree);
     free(v);
-}
-
-typedef void (*write_fn)(FILE *, const out_t *);
-
-/* Writes DIR/NAME through DIR/.NAME.tmpXXXXXX and rename(), so that a
-   failure never leaves a half-written NAME behind. */
-static void write_atomic(const char *dir, const char *name, write_fn fn,
-                         const out_t *w)
-{
-    size_t len = strlen(dir) + strlen(name) + 16;
-    char *tmp = malloc(len), *dst = malloc(len);
-    mode_t mask;
-    FILE *f = NULL;
-    int fd, err;
-
-    if (!tmp || !dst)
-        die("out of memory");
-    snprintf(tmp, len, "%s/.%s.tmpXXXXXX", dir, name);
-    snprintf(dst, len, "%s/%s", dir, name);
-    if ((fd = mkstemp(tmp)) < 0)
-        die("%s: %s", tmp, strerror(errno));
-    mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask) < 0 || !(f = fdopen(fd, "w"))) {
-        err = errno;
-        close(fd);
-        unlink(tmp);
-        die("%s: %s", tmp, strerror(err));
-    }
-    fn(f, w);
-    err = ferror(f) ? (errno ? errno : EIO) : 0;
-    if (fclose(f) != 0 && !err)
-        err = errno ? errno : EIO;
-    if (!err && rename(tmp, dst) != 0)
-        err = errno;
-    if (err) {
-        unlink(tmp);
-        die("%s: %s", dst, strerror(err));
-    }
-    free(tmp);
-    free(dst);
-}
-
-/* mkdir -p */
-static void make_dir(const char *dir)
-{
-    char *d = xstrdup(dir);
-    struct stat st;
-    for (char *s = d + 1; ; s++) {
-        if (*s != '/' && *s != '\0')
-            continue;
-        char c = *s;
-        *s = '\0';
-        if (mkdir(d, 0777) != 0 && errno != EEXIST)
-            die("%s: %s", d, strerror(errno));
-        *s = c;
-        if (!c)
-            break;
-    }
-    if (stat(d, &st) != 0 || !S_ISDIR(st.st_mode))
-        die("%s: not a directory", d);
-    free(d);
+    return ferror(f) ? -1 : 0;
 }
 
 /* ---------------------------------------------------------------- */
@@ -1398,24 +1257,6 @@ static void usage(void)
         stdout);
 }
 
-/* Parses a decimal number in [lo, hi]. */
-static uint64_t parse_num(const char *opt, const char *s, uint64_t lo,
-                          uint64_t hi)
-{
-    uint64_t v = 0;
-    if (!*s)
-        usage_error("invalid %s value ''", opt);
-    for (const char *c = s; *c; c++) {
-        if (!isdigit((unsigned char)*c) || v > (UINT64_MAX - 9) / 10)
-            usage_error("invalid %s value '%s'", opt, s);
-        v = v * 10 + (uint64_t)(*c - '0');
-    }
-    if (v < lo || v > hi)
-        usage_error("%s must be between %llu and %llu, not '%s'", opt,
-            (unsigned long long)lo, (unsigned long long)hi, s);
-    return v;
-}
-
 /* TOKEN: lowercase words of [a-z0-9] separated by single spaces. */
 static int valid_token(const char *t, size_t len)
 {
@@ -1436,22 +1277,22 @@ static void parse_plant(opts_t *o, const char *arg)
     int c;
 
     if (o->nplant >= MAXPLANT)
-        usage_error("at most %d --plant options", MAXPLANT);
+        cli_usage_error("at most %d --plant options", MAXPLANT);
     if (!eq || !(colon = strchr(eq, ':')))
-        usage_error("invalid --plant '%s': expected TOKEN=CLASS:PERMILLE", arg);
+        cli_usage_error("invalid --plant '%s': expected TOKEN=CLASS:PERMILLE", arg);
     tl = (size_t)(eq - arg);
     if (tl >= sizeof p->token || !valid_token(arg, tl))
-        usage_error("invalid --plant token '%.*s': use lowercase words", (int)tl, arg);
+        cli_usage_error("invalid --plant token '%.*s': use lowercase words", (int)tl, arg);
     for (c = 0; c < NCLS; c++)
         if (strlen(cls_name[c]) == (size_t)(colon - eq - 1)
             && !strncmp(eq + 1, cls_name[c], (size_t)(colon - eq - 1)))
             break;
     if (c == NCLS)
-        usage_error("invalid --plant class '%.*s'", (int)(colon - eq - 1), eq + 1);
+        cli_usage_error("invalid --plant class '%.*s'", (int)(colon - eq - 1), eq + 1);
     memcpy(p->token, arg, tl);
     p->token[tl] = '\0';
     p->cls = c;
-    p->permille = (int)parse_num("--plant", colon + 1, 0, 1000);
+    p->permille = (int)synth_parse_num("--plant", colon + 1, 0, 1000);
     o->nplant++;
 }
 
@@ -1470,10 +1311,10 @@ static long max_strength(void)
 static void check_prefix(const char *s)
 {
     if (!*s)
-        usage_error("--id-prefix must not be empty");
+        cli_usage_error("--id-prefix must not be empty");
     for (; *s; s++)
         if (*s < 0x20 || *s > 0x7e)
-            usage_error("--id-prefix must be printable ASCII");
+            cli_usage_error("--id-prefix must be printable ASCII");
 }
 
 static void parse_args(int argc, char **argv, opts_t *o)
@@ -1504,33 +1345,31 @@ static void parse_args(int argc, char **argv, opts_t *o)
         switch (c) {
         case 'o': o->outdir = optarg; break;
         case O_SEED:
-            o->seed = parse_num("--seed", optarg, 0, UINT64_MAX);
+            o->seed = synth_parse_num("--seed", optarg, 0, UINT64_MAX);
             break;
         case O_PREMISES:
             o->premises =
-                (long)parse_num("--premises", optarg, 1, MAXPREMISES);
+                (long)synth_parse_num("--premises", optarg, 1, MAXPREMISES);
             break;
         case O_NOART: noart = 1; break;
         case O_STRENGTH:
-            o->strength = (long)parse_num("--strength", optarg, 0,
+            o->strength = (long)synth_parse_num("--strength", optarg, 0,
                                           (uint64_t)max_strength());
             break;
         case O_PLANT: parse_plant(o, optarg); break;
         case O_HYPERNYM:
-            o->hypernym = (long)parse_num("--hypernym", optarg, 0, 1000);
+            o->hypernym = (long)synth_parse_num("--hypernym", optarg, 0, 1000);
             break;
         case O_PREFIX: check_prefix(optarg); o->prefix = optarg; break;
         case O_HELP: usage(); exit(0);
-        case O_VERSION: puts(PROG " (tells) " VERSION); exit(0);
-        default:
-            fputs("Try '" PROG " --help' for more information.\n", stderr);
-            exit(2);
+        case O_VERSION: puts(PROG " (" PACKAGE_NAME ") " PACKAGE_VERSION); exit(0);
+        default: cli_try_help();
         }
     }
     if (optind < argc)
-        usage_error("unexpected argument; use -o DIR for the output");
+        cli_usage_error("unexpected argument; use -o DIR for the output");
     if (!o->outdir)
-        usage_error("missing required option --output");
+        cli_usage_error("missing required option --output");
     if (noart)
         o->strength = 0;
     for (int cls = 0; cls < NCLS; cls++) {
@@ -1539,7 +1378,7 @@ static void parse_args(int argc, char **argv, opts_t *o)
             if (artifacts[i].cls == cls)
                 sum += artifact_ppm(o, &artifacts[i]);
         if (sum > 1000000)
-            usage_error("--hypernym %ld with --strength %ld plants more than all of "
+            cli_usage_error("--hypernym %ld with --strength %ld plants more than all of "
                         "the %s hypotheses", o->hypernym, o->strength, cls_name[cls]);
     }
 }
@@ -1550,10 +1389,11 @@ int main(int argc, char **argv)
     item_t *items;
     long ndev, ntest, ntrain;
 
+    cli_init(argv, PROG);
     parse_args(argc, argv, &o);
     items = malloc((size_t)o.premises * sizeof *items);
     if (!items)
-        die("out of memory");
+        cli_die("out of memory");
     for (long i = 0; i < o.premises; i++)
         build_item(&o, i, &items[i]);
 
@@ -1561,16 +1401,16 @@ int main(int argc, char **argv)
        pairIDs run on across train, dev and test. */
     ndev = ntest = o.premises / 10;
     ntrain = o.premises - ndev - ntest;
-    make_dir(o.outdir);
+    synth_make_dir(o.outdir);
     {
         out_t train = {&o, items, o.premises, 0, ntrain};
         out_t dev = {&o, items, o.premises, ntrain, ntrain + ndev};
         out_t test = {&o, items, o.premises, ntrain + ndev, o.premises};
-        write_atomic(o.outdir, "train.jsonl", write_split, &train);
-        write_atomic(o.outdir, "dev.jsonl", write_split, &dev);
-        write_atomic(o.outdir, "test.jsonl", write_split, &test);
-        write_atomic(o.outdir, "KEY.tsv", write_key, &train);
-        write_atomic(o.outdir, "MESH-KEY.tsv", write_mesh_key, &train);
+        synth_write_file(o.outdir, "train.jsonl", write_split, &train);
+        synth_write_file(o.outdir, "dev.jsonl", write_split, &dev);
+        synth_write_file(o.outdir, "test.jsonl", write_split, &test);
+        synth_write_file(o.outdir, "KEY.tsv", write_key, &train);
+        synth_write_file(o.outdir, "MESH-KEY.tsv", write_mesh_key, &train);
     }
     for (long i = 0; i < o.premises; i++) {
         free(items[i].premise);

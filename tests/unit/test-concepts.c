@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "concepts.h"
-#include "heuristics.h"
+#include "text/concepts.h"
+#include "analysis/heuristics.h"
 
 static char dir[256];
 

@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "counts.h"
-#include "pmi.h"
+#include "stats/counts.h"
+#include "stats/pmi.h"
 
 static const char *rows[][2] = {
     {"e", "a b a"}, {"e", "a c"}, {"n", "b c"}, {"c", "c  c d"},

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "ftshim.h"
+#include "model/ftshim.h"
 
 static char *srcdir_path(const char *rel)
 {

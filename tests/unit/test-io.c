@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "lineio.h"
-#include "outfile.h"
+#include "base/lineio.h"
+#include "base/outfile.h"
 
 static char dir[] = "/tmp/tells-unit-io.XXXXXX";
 

@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "logreg.h"
-#include "npy.h"
+#include "model/logreg.h"
+#include "base/npy.h"
 
 static char *data_path(const char *rel)
 {

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "modelcmd.h"
+#include "model/modelcmd.h"
 
 static double now(void)
 {

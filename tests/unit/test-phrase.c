@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "phrase.h"
+#include "text/phrase.h"
 
 static tok_options opt = {TOKENIZER_DEFAULT, false, false};
 

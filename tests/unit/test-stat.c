@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "metrics.h"
-#include "stattest.h"
+#include "stats/metrics.h"
+#include "stats/stattest.h"
 
 #define REL_TOL 1e-9
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "templates.h"
+#include "analysis/templates.h"
 
 static const char *srcdir(void)
 {

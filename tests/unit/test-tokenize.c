@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "tokenize.h"
+#include "text/tokenize.h"
 
 /* Tokens of text joined by '|', in a static buffer. */
 static const char *toks(const tok_options *opt, const char *text)

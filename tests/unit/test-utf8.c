@@ -2,7 +2,7 @@
 #include <config.h>
 
 #include "check.h"
-#include "utf8.h"
+#include "base/utf8.h"
 
 static size_t off(const char *s) { return utf8_invalid_offset(s, strlen(s)); }
 

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "u64map.h"
-#include "vocab.h"
+#include "base/u64map.h"
+#include "base/vocab.h"
 
 int main(void)
 {

@@ -1,0 +1,293 @@
+#include <config.h>
+#include "analysis/aflite.h"
+
+#include <gsl/gsl_rng.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/lineio.h"
+
+void aflite_options_default(aflite_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->models = 64;
+    o->train_size = 5620;
+    o->cutoff = 500;
+    o->tau = 0.75;
+    logreg_options_default(&o->lr);
+}
+
+void aflite_result_free(aflite_result *r)
+{
+    free(r->removed_in);
+    memset(r, 0, sizeof *r);
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Order of examples for removal: score descending, ties by position.
+   Scores are compared as exact fractions correct / held. */
+typedef struct rank_ctx {
+    const unsigned *correct, *held;
+} rank_ctx;
+
+static rank_ctx rank;   /* qsort has no context argument */
+
+static int by_score(const void *pa, const void *pb)
+{
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    /* score 0 when never held out: 0 / 1 */
+    uint64_t ca = rank.correct[a], ha = rank.held[a] ? rank.held[a] : 1;
+    uint64_t cb = rank.correct[b], hb = rank.held[b] ? rank.held[b] : 1;
+    uint64_t l = ca * hb, r = cb * ha;
+    if (l != r)
+        return l > r ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+static double score_of(unsigned correct, unsigned held)
+{
+    return held ? (double)correct / (double)held : 0.0;
+}
+
+int aflite_run(float *x, size_t rows, size_t dim, int *y, size_t classes,
+               const aflite_options *o, aflite_result *res, tells_error *err)
+{
+    memset(res, 0, sizeof *res);
+    size_t n = o->models, m = o->train_size;
+    size_t stop = o->target > m ? o->target : m;
+    if (n == 0 || m == 0)
+        return tells_error_set(err, NULL, 0, "the ensemble needs models and a training size");
+    if (m >= rows)
+        return tells_error_set(err, NULL, 0, "the training size m = %zu is not smaller than "
+                               "the %zu examples", m, rows);
+    res->rows = rows;
+    res->removed_in = calloc(rows + 1, sizeof *res->removed_in);
+    size_t *alive = malloc(rows * sizeof *alive);          /* input row of each example */
+    size_t *perm = malloc(rows * sizeof *perm);
+    size_t *order = malloc(rows * sizeof *order);
+    unsigned *correct = malloc(rows * sizeof *correct);
+    unsigned *held = malloc(rows * sizeof *held);
+    unsigned char *in_train = malloc(rows * n);
+    bool *drop = malloc(rows * sizeof *drop);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    logreg_fit *warm = NULL;   /* the last round's models, to start from */
+    int rc = 0;
+    if (!res->removed_in || !alive || !perm || !order || !correct || !held || !in_train ||
+        !drop || !rng) {
+        rc = tells_error_nomem(err, NULL, 0);
+        goto done;
+    }
+    gsl_rng_set(rng, o->seed);
+    /* Centre the columns: the intercept absorbs the shift, so the models
+       and their predictions are the same, but float32 products no longer
+       lose digits to large common offsets. */
+    double *mean = calloc(dim + 1, sizeof *mean);
+    if (!mean) {
+        rc = tells_error_nomem(err, NULL, 0);
+        goto done;
+    }
+    for (size_t i = 0; i < rows; i++)
+        for (size_t k = 0; k < dim; k++)
+            mean[k] += x[i * dim + k];
+    for (size_t i = 0; i < rows; i++)
+        for (size_t k = 0; k < dim; k++)
+            x[i * dim + k] = (float)((double)x[i * dim + k] - mean[k] / (double)rows);
+    free(mean);
+    for (size_t i = 0; i < rows; i++)
+        alive[i] = perm[i] = i;
+    size_t nalive = rows;
+    while (nalive > stop && (o->max_rounds == 0 || res->rounds < o->max_rounds)) {
+        double t0 = now();
+        size_t round = ++res->rounds;
+        /* Training sets: the given ones, or m of the examples drawn for
+           each model by a partial Fisher-Yates shuffle. */
+        memset(in_train, 0, nalive * n);
+        for (size_t j = 0; j < n; j++) {
+            if (round == 1 && o->first_splits) {
+                for (size_t i = 0; i < m; i++)
+                    in_train[o->first_splits[j * m + i] * n + j] = 1;
+                continue;
+            }
+            for (size_t i = 0; i < m; i++) {
+                size_t r = i + (size_t)gsl_rng_uniform_int(rng, nalive - i);
+                size_t t = perm[i];
+                perm[i] = perm[r];
+                perm[r] = t;
+                in_train[perm[i] * n + j] = 1;
+            }
+        }
+        logreg_data d = {.x = x, .rows = nalive, .dim = dim, .ld = dim, .y = y,
+                         .classes = classes};
+        aflite_round r = {.round = round, .examples = nalive, .rows = alive,
+                          .correct = correct, .held = held, .chosen = order,
+                          .in_train = in_train, .models = n};
+        logreg_fit *fit = logreg_train(&d, in_train, n, warm, &o->lr, &r.stats, err);
+        if (!fit) {
+            rc = -1;
+            goto done;
+        }
+        memset(correct, 0, nalive * sizeof *correct);
+        memset(held, 0, nalive * sizeof *held);
+        rc = logreg_held_out(fit, &d, in_train, correct, held, &r.stats, err);
+        logreg_free(warm);
+        warm = fit;
+        if (rc < 0)
+            goto done;
+        for (size_t i = 0; i < nalive; i++) {
+            order[i] = i;
+            r.at_tau += score_of(correct[i], held[i]) >= o->tau;
+        }
+        rank = (rank_ctx){correct, held};
+        qsort(order, nalive, sizeof *order, by_score);
+        size_t k = 0;
+        while (k < o->cutoff && k < nalive && score_of(correct[order[k]], held[order[k]]) >= o->tau)
+            k++;
+        r.removed = k;
+        r.remaining = nalive - k;
+        r.seconds = now() - t0;
+        res->stats.flops += r.stats.flops;
+        res->stats.seconds += r.stats.seconds;
+        res->stats.passes += r.stats.passes;
+        res->stats.iterations += r.stats.iterations;
+        if (r.stats.max_iterations > res->stats.max_iterations)
+            res->stats.max_iterations = r.stats.max_iterations;
+        res->stats.unconverged += r.stats.unconverged;
+        if (o->round_done && (rc = o->round_done(&r, o->user, err)) != 0)
+            goto done;
+        /* Remove the chosen ones; the others move up, in order. */
+        memset(drop, 0, nalive * sizeof *drop);
+        for (size_t i = 0; i < k; i++) {
+            drop[order[i]] = true;
+            res->removed_in[alive[order[i]]] = round;
+        }
+        res->easy += k;
+        size_t w = 0;
+        for (size_t i = 0; i < nalive; i++) {
+            if (drop[i])
+                continue;
+            if (w != i) {
+                memmove(x + w * dim, x + i * dim, dim * sizeof *x);
+                y[w] = y[i];
+                alive[w] = alive[i];
+            }
+            w++;
+        }
+        nalive = w;
+        for (size_t i = 0; i < nalive; i++)
+            perm[i] = i;
+        if (k < o->cutoff || nalive < m)
+            break;
+    }
+done:
+    logreg_free(warm);
+    free(alive);
+    free(perm);
+    free(order);
+    free(correct);
+    free(held);
+    free(in_train);
+    free(drop);
+    if (rng)
+        gsl_rng_free(rng);
+    if (rc != 0) {
+        aflite_result_free(res);
+        return -1;
+    }
+    return 0;
+}
+
+int aflite_read_splits(const char *path, size_t models, size_t train_size, size_t rows,
+                       size_t **out, tells_error *err)
+{
+    *out = NULL;
+    line_reader r;
+    /* A line holds train_size numbers of up to 20 digits. */
+    if (line_reader_open(&r, path, train_size * 21 + 1024, err) < 0)
+        return -1;
+    size_t *s = malloc(models * train_size * sizeof *s + 1);
+    unsigned char *seen = malloc(rows + 1);
+    size_t lines = 0;
+    int rc = s && seen ? 0 : tells_error_nomem(err, r.name, 0);
+    char *line;
+    size_t len;
+    int got = 0;
+    while (rc == 0 && (got = line_reader_next(&r, &line, &len, err)) == 1) {
+        if (lines == models) {
+            rc = tells_error_set(err, r.name, r.lineno, "more than the %zu lines of the %zu "
+                                 "models", models, models);
+            break;
+        }
+        memset(seen, 0, rows);
+        size_t count = 0;
+        const char *p = line;
+        for (;;) {
+            while (*p == ' ' || *p == '\t')
+                p++;
+            if (!*p)
+                break;
+            char *e;
+            if (*p < '0' || *p > '9') {
+                rc = tells_error_set(err, r.name, r.lineno, "expected row numbers separated "
+                                     "by spaces");
+                break;
+            }
+            unsigned long long v = strtoull(p, &e, 10);
+            if (v >= rows) {
+                rc = tells_error_set(err, r.name, r.lineno, "row %llu is past the last row "
+                                     "(%zu rows, counted from 0)", v, rows);
+                break;
+            }
+            if (seen[v]) {
+                rc = tells_error_set(err, r.name, r.lineno, "row %llu is given twice", v);
+                break;
+            }
+            seen[v] = 1;
+            if (count < train_size)
+                s[lines * train_size + count] = (size_t)v;
+            count++;
+            p = e;
+        }
+        if (rc == 0 && count != train_size)
+            rc = tells_error_set(err, r.name, r.lineno, "%zu rows, expected the training size "
+                                 "%zu", count, train_size);
+        lines++;
+    }
+    if (rc == 0 && got < 0)
+        rc = -1;
+    if (rc == 0 && lines < models)
+        rc = tells_error_set(err, r.name, 0, "%zu lines, expected one for each of the %zu "
+                             "models", lines, models);
+    line_reader_close(&r);
+    free(seen);
+    if (rc < 0) {
+        free(s);
+        return -1;
+    }
+    *out = s;
+    return 0;
+}
+
+int aflite_write_splits(FILE *fp, const aflite_round *r)
+{
+    for (size_t j = 0; j < r->models; j++) {
+        bool first = true;
+        for (size_t i = 0; i < r->examples; i++) {
+            if (!r->in_train[i * r->models + j])
+                continue;
+            if (fprintf(fp, first ? "%zu" : " %zu", r->rows[i]) < 0)
+                return -1;
+            first = false;
+        }
+        if (putc('\n', fp) == EOF)
+            return -1;
+    }
+    return 0;
+}

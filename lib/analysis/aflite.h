@@ -1,0 +1,86 @@
+/* AFLite adversarial filtering (Sakaguchi et al. 2020; Le Bras et al.
+   2020) over a matrix of example embeddings: while more than m examples
+   remain, train n logistic regressions on random train parts of size m
+   of the remaining examples, let each predict the examples it did not
+   train on, score every example by the fraction of those predictions
+   that were right (0 when it was never held out), and remove the k best
+   scored examples whose score is at least tau (ties by input order).
+   Stop when fewer than k were removed, fewer than m remain, or at most
+   the target size remain. Removed examples are the easy partition, the
+   rest the difficult one. */
+#ifndef TELLS_AFLITE_H
+#define TELLS_AFLITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "base/error.h"
+#include "model/logreg.h"
+
+typedef struct aflite_round {
+    size_t round;              /* 1, 2, ... */
+    size_t examples;           /* examples at the start of the round */
+    size_t at_tau;             /* of those, scored at least tau */
+    size_t removed;
+    size_t remaining;          /* after the removal */
+    const size_t *rows;        /* the examples (input rows), in input order */
+    const unsigned *correct;   /* per example: right predictions */
+    const unsigned *held;      /* per example: times held out */
+    const size_t *chosen;      /* positions in rows of the removed ones */
+    const unsigned char *in_train;  /* examples x models: example i was in
+                                       model j's training set */
+    size_t models;
+    double seconds;            /* wall time of the round */
+    logreg_stats stats;        /* of the round's training and prediction */
+} aflite_round;
+
+typedef struct aflite_options {
+    size_t models;             /* n [64] */
+    size_t train_size;         /* m [5620] */
+    size_t cutoff;             /* k [500] */
+    double tau;                /* [0.75] */
+    size_t target;             /* stop once at most this many remain; 0: m */
+    size_t max_rounds;         /* 0: no limit */
+    unsigned long seed;        /* of GSL's mt19937, which draws the splits */
+    /* The first round's training sets: models x train_size input rows,
+       or NULL to draw them. */
+    const size_t *first_splits;
+    logreg_options lr;
+    /* Called after each round (may be NULL); a nonzero return stops the
+       run with that status, err set by the callback. */
+    int (*round_done)(const aflite_round *r, void *user, tells_error *err);
+    void *user;
+} aflite_options;
+
+void aflite_options_default(aflite_options *o);
+
+typedef struct aflite_result {
+    size_t rows;
+    size_t *removed_in;        /* per input row: the round that removed it,
+                                  0 when it remains (difficult) */
+    size_t rounds;
+    size_t easy;               /* rows removed */
+    logreg_stats stats;        /* summed over rounds */
+} aflite_result;
+
+void aflite_result_free(aflite_result *r);
+
+/* Runs AFLite on the rows x dim matrix x (row-major), which is
+   overwritten: its columns are centred (which changes no model's
+   predictions, the intercept absorbing the shift, and keeps float32
+   products accurate), and the remaining rows are moved up after each
+   round, so no second copy is needed. y[i] is row i's class, 0 .. classes-1 (byte
+   order of the class names, so that ties between classes go as in
+   scikit-learn). y is overwritten too. */
+int aflite_run(float *x, size_t rows, size_t dim, int *y, size_t classes,
+               const aflite_options *o, aflite_result *res, tells_error *err);
+
+/* Reads a splits file: one line per model, train_size distinct 0-based
+   row indices below rows, separated by spaces. */
+int aflite_read_splits(const char *path, size_t models, size_t train_size, size_t rows,
+                       size_t **out, tells_error *err);
+/* Writes a round's training sets in that format (input rows). */
+int aflite_write_splits(FILE *fp, const aflite_round *r);
+
+#endif

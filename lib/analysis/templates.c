@@ -1,0 +1,999 @@
+#include <config.h>
+#include "analysis/templates.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/csvrec.h"
+#include "base/lineio.h"
+#include "base/utf8.h"
+#include "base/vocab.h"
+
+const char *test_type_name(test_type t)
+{
+    return t == TEST_INV ? "INV" : t == TEST_DIR ? "DIR" : "MFT";
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* ---- placeholders ---- */
+
+/* Scans a placeholder at s ('{'): sets *name, *len and *article and
+   returns the length of the whole "{...}", or 0 when s does not start
+   one (a brace that is not a placeholder is ordinary text). */
+static size_t placeholder_at(const char *s, const char **name, size_t *len,
+                             bool *article)
+{
+    if (s[0] != '{')
+        return 0;
+    size_t i = 1;
+    *article = false;
+    if (s[1] == 'a' && s[2] == ':') {
+        *article = true;
+        i = 3;
+    }
+    size_t start = i;
+    if (!(isalpha((unsigned char)s[i]) || s[i] == '_'))
+        return 0;
+    while (isalnum((unsigned char)s[i]) || s[i] == '_')
+        i++;
+    if (s[i] != '}')
+        return 0;
+    *name = s + start;
+    *len = i - start;
+    return i + 1;
+}
+
+static int add_slots(template_row *t, const char *text)
+{
+    for (const char *p = text; *p; p++) {
+        const char *name;
+        size_t len;
+        bool art;
+        size_t k = placeholder_at(p, &name, &len, &art);
+        if (!k)
+            continue;
+        bool seen = false;
+        for (size_t j = 0; j < t->nslots; j++)
+            if (strlen(t->slots[j]) == len && memcmp(t->slots[j], name, len) == 0)
+                seen = true;
+        if (!seen) {
+            char **s = realloc(t->slots, (t->nslots + 1) * sizeof *s);
+            if (!s)
+                return -1;
+            t->slots = s;
+            if (!(s[t->nslots] = strndup(name, len)))
+                return -1;
+            t->nslots++;
+        }
+        p += k - 1;
+    }
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char *template_slot_set(const template_row *t)
+{
+    char **sorted = malloc((t->nslots + 1) * sizeof *sorted);
+    if (!sorted)
+        return NULL;
+    size_t total = 1;
+    for (size_t k = 0; k < t->nslots; k++) {
+        sorted[k] = t->slots[k];
+        total += strlen(t->slots[k]) + 1;
+    }
+    qsort(sorted, t->nslots, sizeof *sorted, cmp_str);
+    char *out = malloc(total + 1);
+    if (out) {
+        out[0] = '\0';
+        for (size_t k = 0; k < t->nslots; k++) {
+            if (k)
+                strcat(out, ",");
+            strcat(out, sorted[k]);
+        }
+        if (t->nslots == 0)
+            strcpy(out, "-");
+    }
+    free(sorted);
+    return out;
+}
+
+/* "an" before a vowel sound as spelled: a vowel letter, or a number
+   read with one (8, 11, 18, 80-89...). */
+static const char *article_for(const char *v)
+{
+    unsigned char c = (unsigned char)tolower((unsigned char)v[0]);
+    if (strchr("aeiou", c) && c)
+        return "an";
+    if (c == '8' || ((strncmp(v, "11", 2) == 0 || strncmp(v, "18", 2) == 0) &&
+                     !isdigit((unsigned char)v[2])))
+        return "an";
+    return "a";
+}
+
+/* ---- loading ---- */
+
+enum { COL_NAME, COL_INDEX, COL_CAPABILITY, COL_LABEL, COL_TEMPLATE, COL_BASE,
+       COL_TYPE, COL_PREMISE, COL_VARY, COL_CLASS, COL_DIRECTION, COL_TOLERANCE,
+       NCOL };
+static const char *const col_names[NCOL] = {
+    "name", "", "capability", "label", "template", "base", "type", "premise",
+    "vary", "class", "direction", "tolerance"};
+
+static void row_free(template_row *t)
+{
+    free(t->name);
+    free(t->capability);
+    free(t->label);
+    free(t->text);
+    free(t->premise);
+    free(t->base);
+    free(t->vary);
+    free(t->dir_class);
+    for (size_t k = 0; k < t->nslots; k++)
+        free(t->slots[k]);
+    free(t->slots);
+}
+
+void templates_free(template_set *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        row_free(&s->row[i]);
+    free(s->row);
+    free(s->source);
+    memset(s, 0, sizeof *s);
+}
+
+static int row_check(template_row *t, const char *file, tells_error *err)
+{
+    if (!*t->capability)
+        return tells_error_set(err, file, t->line, "empty capability");
+    if (!*t->text)
+        return tells_error_set(err, file, t->line, "empty template");
+    if (t->premise && !*t->premise)
+        return tells_error_set(err, file, t->line, "empty premise");
+    if (t->type == TEST_MFT && !*t->label)
+        return tells_error_set(err, file, t->line, "an MFT test needs a label");
+    if (t->type != TEST_MFT) {
+        bool found = false;
+        for (size_t k = 0; t->vary && k < t->nslots; k++)
+            found |= strcmp(t->slots[k], t->vary) == 0;
+        if (!t->vary || !*t->vary)
+            return tells_error_set(err, file, t->line, "an %s test needs a 'vary' placeholder",
+                                   test_type_name(t->type));
+        if (!found)
+            return tells_error_set(err, file, t->line,
+                                   "'vary' names {%s}, which the template does not use",
+                                   t->vary);
+    }
+    if (t->type == TEST_DIR && (!t->dir_class || !*t->dir_class))
+        return tells_error_set(err, file, t->line, "a DIR test needs a 'class'");
+    return 0;
+}
+
+static int parse_row(template_row *t, char **f, const long *col, const char *file,
+                     long line, size_t rowno, tells_error *err)
+{
+    t->line = line;
+    /* Absent columns read as "", except premise, which is NULL then. */
+    const char *v[NCOL];
+    for (int c = 0; c < NCOL; c++)
+        v[c] = col[c] >= 0 ? f[col[c]] : "";
+    if (v[COL_NAME][0])
+        t->name = strdup(v[COL_NAME]);
+    else if (v[COL_INDEX][0])
+        t->name = strdup(v[COL_INDEX]);
+    else {
+        char buf[32];
+        snprintf(buf, sizeof buf, "%zu", rowno);
+        t->name = strdup(buf);
+    }
+    t->capability = strdup(v[COL_CAPABILITY]);
+    t->label = strdup(v[COL_LABEL]);
+    t->text = strdup(v[COL_TEMPLATE]);
+    t->premise = col[COL_PREMISE] >= 0 ? strdup(v[COL_PREMISE]) : NULL;
+    t->base = v[COL_BASE][0] ? strdup(v[COL_BASE]) : NULL;
+    t->vary = v[COL_VARY][0] ? strdup(v[COL_VARY]) : NULL;
+    t->dir_class = v[COL_CLASS][0] ? strdup(v[COL_CLASS]) : NULL;
+    if (!t->name || !t->capability || !t->label || !t->text ||
+        (col[COL_PREMISE] >= 0 && !t->premise))
+        return tells_error_nomem(err, file, line);
+    const char *type = v[COL_TYPE];
+    if (!*type || strcmp(type, "MFT") == 0)
+        t->type = TEST_MFT;
+    else if (strcmp(type, "INV") == 0)
+        t->type = TEST_INV;
+    else if (strcmp(type, "DIR") == 0)
+        t->type = TEST_DIR;
+    else
+        return tells_error_set(err, file, line, "unknown test type '%s' (MFT, INV or DIR)", type);
+    const char *dir = v[COL_DIRECTION];
+    t->direction = DIR_UP;
+    if (*dir) {
+        if (strcmp(dir, "up") == 0)
+            t->direction = DIR_UP;
+        else if (strcmp(dir, "down") == 0)
+            t->direction = DIR_DOWN;
+        else if (strcmp(dir, "same") == 0)
+            t->direction = DIR_SAME;
+        else
+            return tells_error_set(err, file, line, "unknown direction '%s' (up, down or same)",
+                                   dir);
+    }
+    const char *tol = v[COL_TOLERANCE];
+    t->tolerance = 0;
+    if (*tol) {
+        char *end;
+        errno = 0;
+        t->tolerance = strtod(tol, &end);
+        if (*end || errno || !isfinite(t->tolerance) || t->tolerance < 0 || t->tolerance > 1)
+            return tells_error_set(err, file, line, "tolerance '%s' is not a number in [0, 1]",
+                                   tol);
+    }
+    if ((t->premise && add_slots(t, t->premise) < 0) || add_slots(t, t->text) < 0)
+        return tells_error_nomem(err, file, line);
+    return row_check(t, file, err);
+}
+
+int templates_load(template_set *s, const char *path, tells_error *err)
+{
+    memset(s, 0, sizeof *s);
+    bool tsv = ends_with(path, ".tsv") || ends_with(path, ".tab");
+    csv_rec_reader *r;
+    if (csv_rec_open(&r, path, tsv, LINE_MAX_DEFAULT, err) < 0)
+        return -1;
+    const char *file = csv_rec_name(r);
+    s->source = strdup(file);
+    csv_rec rec;
+    long col[NCOL];
+    size_t ncol = 0, cap = 0;
+    int rc = csv_rec_next(r, &rec, err);
+    if (rc == 0)
+        rc = tells_error_set(err, file, 0, "empty input: expected a header row");
+    if (rc < 0)
+        goto fail;
+    for (int c = 0; c < NCOL; c++)
+        col[c] = csv_rec_column(&rec, col_names[c]);
+    /* The unnamed index column counts only as the first. */
+    col[COL_INDEX] = rec.n > 0 && rec.field[0][0] == '\0' ? 0 : -1;
+    for (int c = COL_CAPABILITY; c <= COL_TEMPLATE; c++)
+        if (col[c] < 0 && c != COL_LABEL) {
+            rc = tells_error_set(err, file, rec.line, "no column named '%s' in the header",
+                                 col_names[c]);
+            goto fail;
+        }
+    ncol = rec.n;
+    while ((rc = csv_rec_next_row(r, &rec, ncol, err)) > 0) {
+        if (s->n == cap) {
+            cap = cap ? 2 * cap : 128;
+            template_row *row = realloc(s->row, cap * sizeof *row);
+            if (!row) {
+                rc = tells_error_nomem(err, file, rec.line);
+                goto fail;
+            }
+            s->row = row;
+        }
+        template_row *t = &s->row[s->n];
+        memset(t, 0, sizeof *t);
+        s->n++;
+        if ((rc = parse_row(t, rec.field, col, file, rec.line, s->n - 1, err)) < 0)
+            goto fail;
+    }
+    if (rc < 0)
+        goto fail;
+    if (s->n == 0) {
+        rc = tells_error_set(err, file, 0, "no templates");
+        goto fail;
+    }
+    csv_rec_close(r);
+    return 0;
+fail:
+    csv_rec_close(r);
+    templates_free(s);
+    return -1;
+}
+
+/* ---- bases ---- */
+
+/* Token ids of a template text for the similarity: words, single
+   punctuation characters and whole placeholders. */
+static size_t text_tokens(const char *s, vocab *v, long **out)
+{
+    size_t n = 0, cap = 16;
+    long *tok = malloc(cap * sizeof *tok);
+    for (const char *p = s; tok && *p;) {
+        const char *name;
+        size_t len, k;
+        bool art;
+        if ((k = placeholder_at(p, &name, &len, &art)))
+            len = k;
+        else if (isalnum((unsigned char)*p) || (unsigned char)*p >= 0x80) {
+            len = 0;
+            while (p[len] && (isalnum((unsigned char)p[len]) || (unsigned char)p[len] >= 0x80 ||
+                              p[len] == '\''))
+                len++;
+        } else if (isspace((unsigned char)*p)) {
+            p++;
+            continue;
+        } else
+            len = 1;
+        if (n == cap) {
+            long *t = realloc(tok, (cap *= 2) * sizeof *t);
+            if (!t) {
+                free(tok);
+                tok = NULL;
+                break;
+            }
+            tok = t;
+        }
+        char low[256];
+        size_t m = len < sizeof low ? len : sizeof low - 1;
+        for (size_t i = 0; i < m; i++)
+            low[i] = (char)tolower((unsigned char)p[i]);
+        tok[n++] = vocab_intern(v, low, m);
+        p += len;
+    }
+    *out = tok;
+    return tok ? n : (size_t)-1;
+}
+
+static size_t lcs(const long *a, size_t m, const long *b, size_t n, size_t *row)
+{
+    memset(row, 0, (n + 1) * sizeof *row);
+    for (size_t i = 1; i <= m; i++) {
+        size_t diag = 0;
+        for (size_t j = 1; j <= n; j++) {
+            size_t up = row[j];
+            row[j] = a[i - 1] == b[j - 1] ? diag + 1 : (row[j] > row[j - 1] ? row[j] : row[j - 1]);
+            diag = up;
+        }
+    }
+    return row[n];
+}
+
+static bool same_kind(const template_row *a, const template_row *b)
+{
+    if (strcmp(a->capability, b->capability) != 0 || strcmp(a->label, b->label) != 0 ||
+        a->nslots != b->nslots)
+        return false;
+    for (size_t i = 0; i < a->nslots; i++) {
+        bool found = false;
+        for (size_t j = 0; j < b->nslots && !found; j++)
+            found = strcmp(a->slots[i], b->slots[j]) == 0;
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+int templates_assign_bases(template_set *s, const template_set *bases, tells_error *err)
+{
+    vocab *v = vocab_new();
+    long **bt = calloc(bases->n, sizeof *bt);
+    size_t *bn = calloc(bases->n, sizeof *bn);
+    size_t *row = NULL;
+    int rc = -1;
+    if (!v || !bt || !bn) {
+        tells_error_nomem(err, s->source, 0);
+        goto done;
+    }
+    size_t longest = 0;
+    for (size_t j = 0; j < bases->n; j++) {
+        if ((bn[j] = text_tokens(bases->row[j].text, v, &bt[j])) == (size_t)-1) {
+            tells_error_nomem(err, s->source, 0);
+            goto done;
+        }
+        longest = bn[j] > longest ? bn[j] : longest;
+    }
+    if (!(row = malloc((longest + 1) * sizeof *row))) {
+        tells_error_nomem(err, s->source, 0);
+        goto done;
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        template_row *t = &s->row[i];
+        if (t->base)
+            continue;
+        long *tt;
+        size_t tn = text_tokens(t->text, v, &tt);
+        if (tn == (size_t)-1) {
+            tells_error_nomem(err, s->source, t->line);
+            goto done;
+        }
+        double best = -1;
+        size_t bestj = 0;
+        for (size_t j = 0; j < bases->n; j++) {
+            if (!same_kind(t, &bases->row[j]))
+                continue;
+            double r = tn + bn[j] ? 2.0 * lcs(bt[j], bn[j], tt, tn, row) / (double)(tn + bn[j])
+                                  : 1.0;
+            if (r > best) {
+                best = r;
+                bestj = j;
+            }
+        }
+        free(tt);
+        if (best < 0) {
+            tells_error_set(err, s->source, t->line,
+                            "no base template has capability '%s', label '%s' and the "
+                            "same placeholders",
+                            t->capability, t->label);
+            goto done;
+        }
+        if (!(t->base = strdup(bases->row[bestj].name))) {
+            tells_error_nomem(err, s->source, t->line);
+            goto done;
+        }
+    }
+    rc = 0;
+done:
+    for (size_t j = 0; bt && j < bases->n; j++)
+        free(bt[j]);
+    free(bt);
+    free(bn);
+    free(row);
+    vocab_free(v);
+    return rc;
+}
+
+/* ---- fill-ins ---- */
+
+static void fill_list_free(fill_list *l)
+{
+    free(l->capability);
+    free(l->names[0]);
+    free(l->names[1]);
+    for (size_t i = 0; i < l->nvalues; i++)
+        free(l->values[i]);
+    free(l->values);
+    free(l->source);
+}
+
+void fill_set_free(fill_set *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        fill_list_free(&s->list[i]);
+    free(s->list);
+    memset(s, 0, sizeof *s);
+}
+
+/* Appends a value; a pair's row is complete after its second. */
+static int push_value(fill_list *l, const char *v, size_t *cap)
+{
+    size_t nv = l->nvalues;
+    if (nv + 2 > *cap) {
+        size_t c = *cap ? *cap * 2 : 64;
+        char **vals = realloc(l->values, c * sizeof *vals);
+        if (!vals)
+            return -1;
+        l->values = vals;
+        *cap = c;
+    }
+    if (!(l->values[nv] = strdup(v)))
+        return -1;
+    l->nvalues++;
+    l->n = l->names[1] ? l->nvalues / 2 : l->nvalues;
+    return 0;
+}
+
+static const char *const time_units[3] = {"day", "week", "month"};
+
+static int fill_builtin(fill_list *l, const char *what, tells_error *err)
+{
+    size_t cap = 0;
+    char a[32], b[32];
+    bool pairs = strcmp(what, FILL_TIME_PAIRS) == 0;
+    if (!pairs && strcmp(what, FILL_TIME) != 0)
+        return tells_error_set(err, NULL, 0, "unknown generator '%s' (%s or %s)", what,
+                               FILL_TIME, FILL_TIME_PAIRS);
+    if (pairs != (l->names[1] != NULL))
+        return tells_error_set(err, NULL, 0, "%s fills %s", what,
+                               pairs ? "two placeholders (--pairs)" : "one placeholder (--fill)");
+    for (int u = 0; u < 3; u++)
+        for (int i = 1; i <= 25; i++) {
+            snprintf(a, sizeof a, "%d %s%s", i, time_units[u], i == 1 ? "" : "s");
+            if (!pairs) {
+                if (push_value(l, a, &cap) < 0)
+                    return tells_error_nomem(err, NULL, 0);
+                continue;
+            }
+            for (int j = i + 1; j <= 25; j++) {
+                snprintf(b, sizeof b, "%d %ss", j, time_units[u]);
+                if (push_value(l, a, &cap) < 0 || push_value(l, b, &cap) < 0)
+                    return tells_error_nomem(err, NULL, 0);
+            }
+        }
+    return 0;
+}
+
+static int fill_read(fill_list *l, const char *path, tells_error *err)
+{
+    line_reader lr;
+    if (line_reader_open(&lr, path, LINE_MAX_DEFAULT, err) < 0)
+        return -1;
+    size_t cap = 0;
+    char *line;
+    size_t len;
+    int rc;
+    while ((rc = line_reader_next(&lr, &line, &len, err)) > 0) {
+        if (lr.lineno == 1 && len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0) {
+            line += 3;
+            len -= 3;
+        }
+        while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+            line[--len] = '\0';
+        if (len == 0)
+            continue;
+        if (text_invalid_offset(line, len) != (size_t)-1) {
+            rc = tells_error_set(err, lr.name, lr.lineno, "invalid UTF-8");
+            break;
+        }
+        if (l->names[1]) {
+            char *tab = strchr(line, '\t');
+            if (!tab || strchr(tab + 1, '\t') || tab == line || !tab[1]) {
+                rc = tells_error_set(err, lr.name, lr.lineno,
+                                     "expected two tab-separated values");
+                break;
+            }
+            *tab = '\0';
+            if (push_value(l, line, &cap) < 0 || push_value(l, tab + 1, &cap) < 0) {
+                rc = tells_error_nomem(err, lr.name, lr.lineno);
+                break;
+            }
+        } else {
+            if (strchr(line, '\t')) {
+                rc = tells_error_set(err, lr.name, lr.lineno,
+                                     "a tab in a value (one value per line)");
+                break;
+            }
+            if (push_value(l, line, &cap) < 0) {
+                rc = tells_error_nomem(err, lr.name, lr.lineno);
+                break;
+            }
+        }
+    }
+    if (rc == 0 && l->n == 0)
+        rc = tells_error_set(err, lr.name, 0, "no values");
+    line_reader_close(&lr);
+    return rc < 0 ? -1 : 0;
+}
+
+int fill_add(fill_set *s, const char *spec, bool pair, tells_error *err)
+{
+    const char *eq = strchr(spec, '=');
+    if (!eq || eq == spec || !eq[1])
+        return tells_error_set(err, NULL, 0, "expected %s, not '%s'",
+                               pair ? "[CAPABILITY:]A,B=FILE" : "[CAPABILITY:]NAME=FILE", spec);
+    fill_list l = {0};
+    const char *colon = memchr(spec, ':', (size_t)(eq - spec));
+    const char *names = spec;
+    if (colon) {
+        l.capability = strndup(spec, (size_t)(colon - spec));
+        names = colon + 1;
+    }
+    const char *comma = memchr(names, ',', (size_t)(eq - names));
+    if (pair != (comma != NULL) || names == eq || (comma && (comma == names || comma + 1 == eq))) {
+        fill_list_free(&l);
+        return tells_error_set(err, NULL, 0, "expected %s, not '%s'",
+                               pair ? "[CAPABILITY:]A,B=FILE" : "[CAPABILITY:]NAME=FILE", spec);
+    }
+    l.names[0] = strndup(names, (size_t)((comma ? comma : eq) - names));
+    if (comma)
+        l.names[1] = strndup(comma + 1, (size_t)(eq - comma - 1));
+    l.source = strdup(eq + 1);
+    int rc = eq[1] == '@' ? fill_builtin(&l, eq + 1, err) : fill_read(&l, eq + 1, err);
+    fill_list *list = rc == 0 ? realloc(s->list, (s->n + 1) * sizeof *list) : NULL;
+    if (!list) {
+        if (rc == 0)
+            tells_error_nomem(err, NULL, 0);
+        fill_list_free(&l);
+        return -1;
+    }
+    s->list = list;
+    s->list[s->n++] = l;
+    return 0;
+}
+
+/* The list that fills slot of a template of capability cap: one given
+   for that capability wins over one for every capability; later wins
+   over earlier. *col gets 1 when the slot is a pair's second name. */
+static const fill_list *find_fill(const fill_set *f, const char *cap, const char *slot,
+                                  size_t *col)
+{
+    const fill_list *found = NULL;
+    bool specific = false;
+    for (size_t i = 0; i < f->n; i++) {
+        const fill_list *l = &f->list[i];
+        if (l->capability && strcmp(l->capability, cap) != 0)
+            continue;
+        for (size_t c = 0; c < 2; c++)
+            if (l->names[c] && strcmp(l->names[c], slot) == 0 &&
+                (l->capability || !specific)) {
+                found = l;
+                *col = c;
+                specific = l->capability != NULL;
+            }
+    }
+    return found;
+}
+
+/* ---- expansion ---- */
+
+static unsigned long mix_seed(unsigned long seed, const char *what)
+{
+    uint64_t h = vocab_hash(what, strlen(what)) ^ (seed * 0x9E3779B97F4A7C15ULL);
+    h ^= h >> 31;
+    return (unsigned long)(h & 0xffffffffUL);
+}
+
+/* The rows of list l that a template may use: all, or a sample of
+   sample-spec size, the same for every template. */
+typedef struct chosen {
+    const fill_list *list;
+    size_t *rows;
+    size_t n;
+} chosen;
+
+static int choose_rows(chosen *ch, const fill_list *l, const expand_options *o,
+                       tells_error *err)
+{
+    ch->list = l;
+    size_t want = l->n;
+    const char *name = NULL;
+    for (size_t i = 0; i < o->nsamples; i++)
+        for (size_t c = 0; c < 2; c++)
+            if (l->names[c] && strcmp(o->samples[i].name, l->names[c]) == 0) {
+                want = o->samples[i].n;
+                name = l->names[c];
+            }
+    if (want > l->n)
+        return tells_error_set(err, NULL, 0, "--sample %s=%zu: only %zu values in %s", name,
+                               want, l->n, l->source);
+    size_t *all = malloc((l->n ? l->n : 1) * sizeof *all);
+    ch->rows = malloc((want ? want : 1) * sizeof *ch->rows);
+    if (!all || !ch->rows) {
+        free(all);
+        return tells_error_nomem(err, NULL, 0);
+    }
+    for (size_t i = 0; i < l->n; i++)
+        all[i] = i;
+    if (want < l->n) {
+        gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+        if (!rng) {
+            free(all);
+            return tells_error_nomem(err, NULL, 0);
+        }
+        char key[512];
+        snprintf(key, sizeof key, "fill:%s:%s", l->capability ? l->capability : "",
+                 l->names[0]);
+        gsl_rng_set(rng, mix_seed(o->seed, key));
+        gsl_ran_choose(rng, ch->rows, want, all, l->n, sizeof *all);
+        gsl_rng_free(rng);
+    } else
+        memcpy(ch->rows, all, l->n * sizeof *all);
+    ch->n = want;
+    free(all);
+    return 0;
+}
+
+/* Per-base sampling: which templates are kept. */
+static int select_templates(const template_set *s, const expand_options *o, bool *keep,
+                            tells_error *err)
+{
+    vocab *groups = vocab_new();
+    if (!groups)
+        return tells_error_nomem(err, NULL, 0);
+    size_t *gid = malloc((s->n ? s->n : 1) * sizeof *gid);
+    size_t *members = malloc((s->n ? s->n : 1) * sizeof *members);
+    size_t *picked = malloc((s->n ? s->n : 1) * sizeof *picked);
+    int rc = 0;
+    if (!gid || !members || !picked) {
+        rc = tells_error_nomem(err, NULL, 0);
+        goto done;
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        const template_row *t = &s->row[i];
+        char key[2048];
+        /* Templates without a base are each their own group. */
+        snprintf(key, sizeof key, "%s\t%s", t->capability, t->base ? t->base : t->name);
+        if (!t->base)
+            snprintf(key, sizeof key, "%s\t\x01%zu", t->capability, i);
+        long g = vocab_intern(groups, key, strlen(key));
+        if (g < 0) {
+            rc = tells_error_nomem(err, NULL, 0);
+            goto done;
+        }
+        gid[i] = (size_t)g;
+        keep[i] = false;
+    }
+    for (size_t g = 0; g < vocab_size(groups); g++) {
+        size_t m = 0;
+        for (size_t i = 0; i < s->n; i++)
+            if (gid[i] == g)
+                members[m++] = i;
+        const char *cap = s->row[members[0]].capability;
+        size_t want = 0;
+        for (size_t k = 0; k < o->nper_base; k++)
+            if (!o->per_base[k].capability || strcmp(o->per_base[k].capability, cap) == 0)
+                want = o->per_base[k].n;
+        if (want == 0 || want >= m) {
+            for (size_t k = 0; k < m; k++)
+                keep[members[k]] = true;
+            continue;
+        }
+        gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+        if (!rng) {
+            rc = tells_error_nomem(err, NULL, 0);
+            goto done;
+        }
+        char key[2048];
+        snprintf(key, sizeof key, "base:%s", vocab_str(groups, g));
+        gsl_rng_set(rng, mix_seed(o->seed, key));
+        gsl_ran_choose(rng, picked, want, members, m, sizeof *members);
+        gsl_rng_free(rng);
+        for (size_t k = 0; k < want; k++)
+            keep[picked[k]] = true;
+    }
+done:
+    free(gid);
+    free(members);
+    free(picked);
+    vocab_free(groups);
+    return rc;
+}
+
+typedef struct strbuf {
+    char *s;
+    size_t len, cap;
+} strbuf;
+
+static int sb_add(strbuf *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 128;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        char *p = realloc(b->s, cap);
+        if (!p)
+            return -1;
+        b->s = p;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+    return 0;
+}
+
+static char *fill_text(const char *text, const template_row *t, const char *const *vals)
+{
+    strbuf b = {0};
+    if (sb_add(&b, "", 0) < 0)
+        return NULL;
+    for (const char *p = text; *p;) {
+        const char *name;
+        size_t len, k = 0;
+        bool art = false;
+        if ((k = placeholder_at(p, &name, &len, &art))) {
+            size_t slot = 0;
+            while (!(strlen(t->slots[slot]) == len && memcmp(t->slots[slot], name, len) == 0))
+                slot++;
+            const char *v = vals[slot];
+            if (art) {
+                const char *a = article_for(v);
+                if (sb_add(&b, a, strlen(a)) < 0 || sb_add(&b, " ", 1) < 0)
+                    goto oom;
+            }
+            if (sb_add(&b, v, strlen(v)) < 0)
+                goto oom;
+            p += k;
+        } else {
+            if (sb_add(&b, p, 1) < 0)
+                goto oom;
+            p++;
+        }
+    }
+    return b.s;
+oom:
+    free(b.s);
+    return NULL;
+}
+
+const char *case_value(const case_set *cs, const test_case *c, size_t k)
+{
+    const fill_list *l = cs->slot_fill[c->tmpl][k];
+    size_t col = cs->slot_col[c->tmpl][k];
+    return l->names[1] ? l->values[2 * c->value[k] + col] : l->values[c->value[k]];
+}
+
+void cases_free(case_set *cs)
+{
+    for (size_t i = 0; i < cs->n; i++) {
+        free(cs->c[i].text);
+        free(cs->c[i].premise);
+        free(cs->c[i].value);
+    }
+    free(cs->c);
+    free(cs->selected);
+    if (cs->slot_fill)
+        for (size_t i = 0; cs->slot_fill[i] != (void *)cs; i++) {
+            free(cs->slot_fill[i]);
+            free(cs->slot_col[i]);
+        }
+    free(cs->slot_fill);
+    free(cs->slot_col);
+    memset(cs, 0, sizeof *cs);
+}
+
+static int push_case(case_set *cs, size_t *cap, test_case *c)
+{
+    if (cs->n == *cap) {
+        size_t n = *cap ? *cap * 2 : 1024;
+        test_case *p = realloc(cs->c, n * sizeof *p);
+        if (!p)
+            return -1;
+        cs->c = p;
+        *cap = n;
+    }
+    c->id = cs->n;
+    cs->c[cs->n++] = *c;
+    return 0;
+}
+
+int cases_expand(case_set *cs, const template_set *s, const fill_set *f,
+                 const expand_options *o, tells_error *err)
+{
+    memset(cs, 0, sizeof *cs);
+    size_t cap = 0, nt = s->n;
+    chosen *ch = calloc(f->n ? f->n : 1, sizeof *ch);
+    cs->selected = calloc(nt ? nt : 1, sizeof *cs->selected);
+    /* slot_fill ends with a sentinel (cs itself) so cases_free knows its
+       length without the template set. */
+    cs->slot_fill = calloc(nt + 1, sizeof *cs->slot_fill);
+    cs->slot_col = calloc(nt + 1, sizeof *cs->slot_col);
+    if (!ch || !cs->selected || !cs->slot_fill || !cs->slot_col) {
+        free(ch);
+        free(cs->selected);
+        free(cs->slot_fill);
+        free(cs->slot_col);
+        memset(cs, 0, sizeof *cs);
+        return tells_error_nomem(err, NULL, 0);
+    }
+    cs->slot_fill[nt] = (void *)cs;
+    int rc = 0;
+    for (size_t i = 0; i < nt; i++) {
+        cs->slot_fill[i] = calloc(s->row[i].nslots + 1, sizeof **cs->slot_fill);
+        cs->slot_col[i] = calloc(s->row[i].nslots + 1, sizeof **cs->slot_col);
+        if (!cs->slot_fill[i] || !cs->slot_col[i]) {
+            for (size_t j = i + 1; j < nt; j++)
+                cs->slot_fill[j] = NULL;
+            rc = tells_error_nomem(err, NULL, 0);
+            goto done;
+        }
+    }
+    for (size_t i = 0; i < f->n && rc == 0; i++)
+        rc = choose_rows(&ch[i], &f->list[i], o, err);
+    if (rc == 0)
+        rc = select_templates(s, o, cs->selected, err);
+    if (rc < 0)
+        goto done;
+    for (size_t i = 0; i < o->nsamples; i++) {
+        bool used = false;
+        for (size_t j = 0; j < f->n; j++)
+            for (size_t c = 0; c < 2; c++)
+                used |= f->list[j].names[c] && strcmp(f->list[j].names[c], o->samples[i].name) == 0;
+        if (!used) {
+            rc = tells_error_set(err, NULL, 0, "--sample %s: no fill-in list of that name",
+                                 o->samples[i].name);
+            goto done;
+        }
+    }
+    for (size_t ti = 0; ti < nt; ti++) {
+        const template_row *t = &s->row[ti];
+        size_t ns = t->nslots;
+        /* Which chosen list and column fill each slot; a pair is one
+           dimension of the product, at its first slot. */
+        size_t dim_of[64], ndim = 0, dim_list[64], radix[64];
+        if (ns > 64) {
+            rc = tells_error_set(err, s->source, t->line, "more than 64 placeholders");
+            goto done;
+        }
+        for (size_t k = 0; k < ns; k++) {
+            size_t col = 0;
+            const fill_list *l = find_fill(f, t->capability, t->slots[k], &col);
+            if (!l) {
+                rc = tells_error_set(err, s->source, t->line,
+                                     "no fill-in list for {%s} (give --fill %s=FILE)",
+                                     t->slots[k], t->slots[k]);
+                goto done;
+            }
+            cs->slot_fill[ti][k] = l;
+            cs->slot_col[ti][k] = col;
+            size_t li = (size_t)(l - f->list);
+            size_t d = ndim;
+            for (size_t j = 0; j < k; j++)
+                if (cs->slot_fill[ti][j] == l)
+                    d = dim_of[j];
+            if (d == ndim) {
+                dim_list[ndim] = li;
+                radix[ndim] = ch[li].n;
+                ndim++;
+            }
+            dim_of[k] = d;
+        }
+        if (!cs->selected[ti])
+            continue;
+        size_t total = 1;
+        for (size_t d = 0; d < ndim; d++)
+            total *= radix[d];
+        long vary_dim = -1;
+        if (t->type != TEST_MFT)
+            for (size_t k = 0; k < ns; k++)
+                if (strcmp(t->slots[k], t->vary) == 0)
+                    vary_dim = (long)dim_of[k];
+        size_t group_base = cs->ngroups, ngroups = 1;
+        for (size_t d = 0; d < ndim; d++)
+            if ((long)d != vary_dim)
+                ngroups *= radix[d];
+        if (t->type == TEST_MFT)
+            ngroups = total;
+        for (size_t idx = 0; idx < total; idx++) {
+            size_t digit[64], rem = idx, g = 0;
+            for (size_t d = ndim; d-- > 0;) {
+                digit[d] = rem % radix[d];
+                rem /= radix[d];
+            }
+            for (size_t d = 0; d < ndim; d++)
+                if ((long)d != vary_dim)
+                    g = g * radix[d] + digit[d];
+            test_case c = {0};
+            c.tmpl = ti;
+            c.group = group_base + (t->type == TEST_MFT ? idx : g);
+            c.reference = vary_dim >= 0 && digit[vary_dim] == 0;
+            c.value = malloc((ns ? ns : 1) * sizeof *c.value);
+            const char *vals[64];
+            if (!c.value) {
+                rc = tells_error_nomem(err, NULL, 0);
+                goto done;
+            }
+            for (size_t k = 0; k < ns; k++) {
+                const chosen *cc = &ch[dim_list[dim_of[k]]];
+                c.value[k] = cc->rows[digit[dim_of[k]]];
+                const fill_list *l = cs->slot_fill[ti][k];
+                vals[k] = l->names[1] ? l->values[2 * c.value[k] + cs->slot_col[ti][k]]
+                                      : l->values[c.value[k]];
+            }
+            c.text = fill_text(t->text, t, vals);
+            c.premise = t->premise ? fill_text(t->premise, t, vals) : NULL;
+            if (!c.text || (t->premise && !c.premise) || push_case(cs, &cap, &c) < 0) {
+                free(c.text);
+                free(c.premise);
+                free(c.value);
+                rc = tells_error_nomem(err, NULL, 0);
+                goto done;
+            }
+        }
+        cs->ngroups += ngroups;
+    }
+done:
+    for (size_t i = 0; i < f->n; i++)
+        free(ch[i].rows);
+    free(ch);
+    if (rc < 0)
+        cases_free(cs);
+    return rc;
+}

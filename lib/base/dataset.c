@@ -1,0 +1,110 @@
+#include <config.h>
+#include "base/dataset.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "base/fields.h"
+#include "base/lineio.h"
+#include "base/prepared.h"
+
+int dataset_load(dataset *d, const char *path, tells_error *err)
+{
+    memset(d, 0, sizeof *d);
+    prepared_reader r;
+    if (prepared_open(&r, path, false, err) < 0)
+        return -1;
+    d->splits = vocab_new();
+    d->labels = vocab_new();
+    d->source = strdup(display_name(path));
+    size_t cap = 0;
+    prepared_row row;
+    int rc = d->splits && d->labels && d->source ? 0
+             : tells_error_nomem(err, r.lr.name, 0);
+    while (rc == 0 && (rc = prepared_next(&r, &row, err)) == 1) {
+        rc = 0;
+        if (ARRAY_RESERVE_MIN(d->ex, cap, d->n + 1, 1024) < 0) {
+            rc = tells_error_nomem(err, r.lr.name, row.lineno);
+            break;
+        }
+        /* One block per row: id, premise, hypothesis, further columns. */
+        size_t li = row.len[PREP_ID] + 1, lp = row.len[PREP_PREMISE] + 1,
+               lh = row.len[PREP_HYPOTHESIS] + 1, lx = row.extra_len + 1;
+        char *block = malloc(li + lp + lh + lx);
+        long s = vocab_intern(d->splits, row.field[PREP_SPLIT], row.len[PREP_SPLIT]);
+        long l = vocab_intern(d->labels, row.field[PREP_LABEL], row.len[PREP_LABEL]);
+        if (!block || s < 0 || l < 0) {
+            free(block);
+            rc = tells_error_nomem(err, r.lr.name, row.lineno);
+            break;
+        }
+        example *e = &d->ex[d->n++];
+        e->id = memcpy(block, row.field[PREP_ID], li);
+        e->premise = memcpy(block + li, row.field[PREP_PREMISE], lp);
+        e->hypothesis = memcpy(block + li + lp, row.field[PREP_HYPOTHESIS], lh);
+        char *extra = block + li + lp + lh;
+        if (row.extra)
+            memcpy(extra, row.extra, row.extra_len);
+        extra[row.extra_len] = '\0';
+        e->extra = extra;
+        e->split = (size_t)s;
+        e->label = (size_t)l;
+        e->line = row.lineno;
+    }
+    if (rc == 0 && r.extra_header && !(d->extra_header = strdup(r.extra_header)))
+        rc = tells_error_nomem(err, r.lr.name, 0);
+    prepared_close(&r);
+    if (rc < 0) {
+        dataset_free(d);
+        return -1;
+    }
+    return 0;
+}
+
+void dataset_free(dataset *d)
+{
+    for (size_t i = 0; i < d->n; i++)
+        free((char *)d->ex[i].id);
+    free(d->ex);
+    vocab_free(d->splits);
+    vocab_free(d->labels);
+    free(d->source);
+    free(d->extra_header);
+    memset(d, 0, sizeof *d);
+}
+
+long dataset_column(const dataset *d, const char *name)
+{
+    size_t len, want = strlen(name);
+    for (long k = 0; d->extra_header; k++) {
+        const char *f = tab_field_at(d->extra_header, (size_t)k, &len);
+        if (!f)
+            break;
+        if (len == want && memcmp(f, name, len) == 0)
+            return k;
+    }
+    return -1;
+}
+
+const char *example_column(const example *e, long k, char *buf, size_t size)
+{
+    size_t len;
+    const char *f = k < 0 ? NULL : tab_field_at(e->extra, (size_t)k, &len);
+    if (!f)
+        len = 0;
+    if (len >= size)
+        len = size - 1;
+    memcpy(buf, f ? f : "", len);
+    buf[len] = '\0';
+    return buf;
+}
+
+size_t dataset_split_size(const dataset *d, const char *split)
+{
+    long s = vocab_find(d->splits, split, strlen(split));
+    size_t n = 0;
+    for (size_t i = 0; s >= 0 && i < d->n; i++)
+        n += d->ex[i].split == (size_t)s;
+    return n;
+}

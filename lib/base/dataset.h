@@ -1,0 +1,37 @@
+/* A prepared TSV held in memory, for the programs that need every row
+   at once (training, evaluation, filtering). */
+#ifndef TELLS_DATASET_H
+#define TELLS_DATASET_H
+
+#include <stddef.h>
+
+#include "base/error.h"
+#include "base/vocab.h"
+
+typedef struct example {
+    const char *id, *premise, *hypothesis;
+    const char *extra;  /* further columns, tab-joined ("" when none) */
+    size_t split;      /* id in dataset.splits */
+    size_t label;      /* id in dataset.labels */
+    long line;
+} example;
+
+typedef struct dataset {
+    example *ex;
+    size_t n;
+    vocab *splits;     /* in order of first appearance */
+    vocab *labels;     /* in order of first appearance */
+    char *source;      /* file name for messages */
+    char *extra_header;  /* names of further columns, tab-joined, or NULL */
+} dataset;
+
+int dataset_load(dataset *d, const char *path, tells_error *err);
+void dataset_free(dataset *d);
+/* Index of a further column by name, -1 when absent. */
+long dataset_column(const dataset *d, const char *name);
+/* The value of further column k of example e, copied into buf. */
+const char *example_column(const example *e, long k, char *buf, size_t size);
+/* Row count of a split, by name (0 when absent). */
+size_t dataset_split_size(const dataset *d, const char *split);
+
+#endif

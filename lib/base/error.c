@@ -1,0 +1,99 @@
+#include <config.h>
+#include "base/error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void tells_error_clear(tells_error *err)
+{
+    if (err) {
+        err->kind = TELLS_ERR_NONE;
+        err->file[0] = '\0';
+        err->line = 0;
+        err->msg[0] = '\0';
+    }
+}
+
+int tells_error_setv(tells_error *err, tells_error_kind kind, const char *file,
+                     long line, const char *fmt, va_list ap)
+{
+    if (!err)
+        return -1;
+    /* The file name may be err->file itself (an error re-raised with a
+       new message): copy it before writing. */
+    char name[sizeof err->file];
+    snprintf(name, sizeof name, "%s", file ? file : "");
+    memcpy(err->file, name, sizeof name);
+    err->kind = kind;
+    err->line = line;
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    return -1;
+}
+
+int tells_error_setk(tells_error *err, tells_error_kind kind, const char *file,
+                     long line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tells_error_setv(err, kind, file, line, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int tells_error_set(tells_error *err, const char *file, long line,
+                    const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tells_error_setv(err, TELLS_ERR_DATA, file, line, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int tells_error_usage(tells_error *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tells_error_setv(err, TELLS_ERR_USAGE, NULL, 0, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int tells_error_io(tells_error *err, const char *file, long line,
+                   const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    tells_error_setv(err, TELLS_ERR_IO, file, line, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int tells_error_nomem(tells_error *err, const char *file, long line)
+{
+    return tells_error_setk(err, TELLS_ERR_NOMEM, file, line, "out of memory");
+}
+
+void tells_error_prefix(tells_error *err, const char *prefix)
+{
+    if (!err)
+        return;
+    char msg[sizeof err->msg * 2];
+    snprintf(msg, sizeof msg, "%s: %s", prefix, err->msg);
+    size_t n = strlen(msg);
+    if (n >= sizeof err->msg)
+        n = sizeof err->msg - 1;
+    memcpy(err->msg, msg, n);
+    err->msg[n] = '\0';
+}
+
+void tells_error_format(const tells_error *err, char *buf, size_t size)
+{
+    if (err->file[0] && err->line > 0)
+        snprintf(buf, size, "%s:%ld: %s", err->file, err->line, err->msg);
+    else if (err->file[0])
+        snprintf(buf, size, "%s: %s", err->file, err->msg);
+    else
+        snprintf(buf, size, "%s", err->msg);
+}

@@ -1,0 +1,120 @@
+#include <config.h>
+#include "base/idfile.h"
+
+#include <nettle/sha2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/lineio.h"
+#include "base/outfile.h"
+#include "base/utf8.h"
+
+int id_set_load(id_set *s, const char *path, tells_error *err)
+{
+    memset(s, 0, sizeof *s);
+    line_reader r;
+    if (line_reader_open(&r, path, 0, err) < 0)
+        return -1;
+    s->ids = vocab_new();
+    int rc = s->ids ? 0 : tells_error_nomem(err, r.name, 0);
+    char *line;
+    size_t len;
+    while (rc == 0 && (rc = line_reader_next(&r, &line, &len, err)) == 1) {
+        rc = 0;
+        if (len == 0)
+            continue;
+        if (memchr(line, '\t', len) || strlen(line) != len)
+            rc = tells_error_set(err, r.name, r.lineno,
+                                 "an id file has one id per line (found a tab or NUL)");
+        else if (utf8_invalid_offset(line, len) != (size_t)-1)
+            rc = tells_error_set(err, r.name, r.lineno, "invalid UTF-8");
+        else if (vocab_intern(s->ids, line, len) < 0)
+            rc = tells_error_nomem(err, r.name, r.lineno);
+    }
+    line_reader_close(&r);
+    if (rc == 0) {
+        s->seen = calloc(vocab_size(s->ids) + 1, sizeof *s->seen);
+        if (!s->seen)
+            rc = tells_error_nomem(err, display_name(path), 0);
+    }
+    if (rc < 0) {
+        id_set_free(s);
+        return -1;
+    }
+    return 0;
+}
+
+void id_set_free(id_set *s)
+{
+    vocab_free(s->ids);
+    free(s->seen);
+    s->ids = NULL;
+    s->seen = NULL;
+}
+
+bool id_set_match(id_set *s, const char *id, size_t len)
+{
+    long k = vocab_find(s->ids, id, len);
+    if (k < 0)
+        return false;
+    s->seen[k] = true;
+    return true;
+}
+
+size_t id_set_unseen(const id_set *s)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < vocab_size(s->ids); i++)
+        n += !s->seen[i];
+    return n;
+}
+
+int idfile_write(const char *path, const char *const *ids, size_t n, tells_error *err)
+{
+    size_t plen = strlen(path);
+    char *sum_path = malloc(plen + 8);
+    if (!sum_path)
+        return tells_error_nomem(err, path, 0);
+    memcpy(sum_path, path, plen);
+    memcpy(sum_path + plen, ".sha256", 8);
+    out_file data, sum;
+    if (out_open(&data, path, err) < 0) {
+        free(sum_path);
+        return -1;
+    }
+    if (out_open(&sum, sum_path, err) < 0) {
+        out_abort(&data);
+        free(sum_path);
+        return -1;
+    }
+    struct sha256_ctx ctx;
+    sha256_init(&ctx);
+    int bad = 0;
+    for (size_t i = 0; i < n && !bad; i++) {
+        size_t len = strlen(ids[i]);
+        sha256_update(&ctx, len, (const uint8_t *)ids[i]);
+        sha256_update(&ctx, 1, (const uint8_t *)"\n");
+        bad = fwrite(ids[i], 1, len, data.fp) < len || putc('\n', data.fp) == EOF;
+    }
+    uint8_t digest[SHA256_DIGEST_SIZE];
+    sha256_digest(&ctx, sizeof digest, digest);
+    for (size_t i = 0; i < sizeof digest && !bad; i++)
+        bad = fprintf(sum.fp, "%02x", digest[i]) < 0;
+    const char *slash = strrchr(path, '/');
+    if (!bad)
+        bad = fprintf(sum.fp, "  %s\n", slash ? slash + 1 : path) < 0;
+    int rc = 0;
+    if (bad) {
+        rc = tells_error_set(err, path, 0, "write error");
+        out_abort(&data);
+        out_abort(&sum);
+    } else if (out_commit(&data, err) < 0) {
+        out_abort(&sum);
+        rc = -1;
+    } else if (out_commit(&sum, err) < 0) {
+        rc = -1;
+    }
+    free(sum_path);
+    return rc;
+}

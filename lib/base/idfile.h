@@ -1,0 +1,30 @@
+/* Id files: one example id per line (AFLite partitions, filters). */
+#ifndef TELLS_IDFILE_H
+#define TELLS_IDFILE_H
+
+#include <stdbool.h>
+
+#include "base/error.h"
+#include "base/vocab.h"
+
+typedef struct id_set {
+    vocab *ids;
+    bool *seen;     /* per id: matched by some input row */
+} id_set;
+
+/* Blank lines are ignored; an id with a tab, or invalid UTF-8, is an error.
+   An id listed twice counts once. */
+int id_set_load(id_set *s, const char *path, tells_error *err);
+void id_set_free(id_set *s);
+/* Whether id is in the set; marks it as seen. */
+bool id_set_match(id_set *s, const char *id, size_t len);
+/* Number of ids never matched. */
+size_t id_set_unseen(const id_set *s);
+
+/* Writes ids[0..n) one per line to path atomically, and beside it
+   path.sha256, the file's SHA-256 in sha256sum's format ("HEX  NAME",
+   NAME without folders, so that `sha256sum -c` runs where the files
+   are). Both are written before either is renamed into place. */
+int idfile_write(const char *path, const char *const *ids, size_t n, tells_error *err);
+
+#endif

@@ -1,0 +1,142 @@
+#include <config.h>
+#include "base/lineio.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { READ_CHUNK = 1 << 20 };
+
+const char *display_name(const char *path)
+{
+    return (!path || strcmp(path, "-") == 0) ? "stdin" : path;
+}
+
+int line_reader_open_at(line_reader *r, const char *path, size_t max_line,
+                        uint64_t offset, tells_error *err)
+{
+    if (line_reader_open(r, path, max_line, err) < 0)
+        return -1;
+    if (offset && fseeko(r->fp, (off_t)offset, SEEK_SET) != 0) {
+        int e = errno;
+        line_reader_close(r);
+        return tells_error_set(err, display_name(path), 0, "cannot seek: %s",
+                               strerror(e));
+    }
+    r->pos = offset;
+    return 0;
+}
+
+int line_reader_open(line_reader *r, const char *path, size_t max_line,
+                     tells_error *err)
+{
+    memset(r, 0, sizeof *r);
+    snprintf(r->name, sizeof r->name, "%s", display_name(path));
+    if (!path || strcmp(path, "-") == 0) {
+        r->fp = stdin;
+    } else {
+        r->fp = fopen(path, "rb");
+        if (!r->fp)
+            return tells_error_set(err, r->name, 0, "cannot open: %s",
+                                   strerror(errno));
+        r->owns_fp = true;
+    }
+    r->max_line = max_line ? max_line : LINE_MAX_DEFAULT;
+    r->cap = READ_CHUNK + 1;
+    r->buf = malloc(r->cap);
+    if (!r->buf) {
+        line_reader_close(r);
+        return tells_error_nomem(err, r->name, 0);
+    }
+    return 0;
+}
+
+void line_reader_close(line_reader *r)
+{
+    if (r->owns_fp && r->fp)
+        fclose(r->fp);
+    r->fp = NULL;
+    free(r->buf);
+    r->buf = NULL;
+}
+
+/* Moves the unread tail to the front and reads more; returns bytes read,
+   0 at end of file, -1 on error. */
+static long refill(line_reader *r, tells_error *err)
+{
+    size_t tail = r->end - r->start;
+    if (r->start > 0) {
+        memmove(r->buf, r->buf + r->start, tail);
+        r->start = 0;
+        r->end = tail;
+    }
+    if (r->cap - 1 - r->end < READ_CHUNK / 2) {
+        size_t cap = r->cap * 2;
+        char *buf = realloc(r->buf, cap);
+        if (!buf)
+            return tells_error_nomem(err, r->name, r->lineno + 1);
+        r->buf = buf;
+        r->cap = cap;
+    }
+    size_t n = fread(r->buf + r->end, 1, r->cap - 1 - r->end, r->fp);
+    if (n == 0 && ferror(r->fp))
+        return tells_error_set(err, r->name, r->lineno + 1, "read error: %s",
+                               strerror(errno));
+    r->end += n;
+    return (long)n;
+}
+
+static int too_long(line_reader *r, tells_error *err)
+{
+    return tells_error_set(err, r->name, r->lineno + 1,
+                           "line longer than %zu bytes", r->max_line);
+}
+
+int line_reader_next(line_reader *r, char **line, size_t *len,
+                     tells_error *err)
+{
+    size_t scanned = 0;
+    for (;;) {
+        char *from = r->buf + r->start + scanned;
+        char *nl = memchr(from, '\n', r->end - r->start - scanned);
+        if (nl) {
+            size_t n = (size_t)(nl - (r->buf + r->start));
+            if (n > r->max_line)
+                return too_long(r, err);
+            *line = r->buf + r->start;
+            r->start += n + 1;
+            r->line_start = r->pos;
+            r->pos += n + 1;
+            if (n > 0 && (*line)[n - 1] == '\r')
+                n--;
+            (*line)[n] = '\0';
+            *len = n;
+            r->lineno++;
+            return 1;
+        }
+        scanned = r->end - r->start;
+        if (scanned > r->max_line)
+            return too_long(r, err);
+        if (r->eof) {
+            if (scanned == 0)
+                return 0;
+            /* A last line without a newline is still a line. */
+            *line = r->buf + r->start;
+            size_t n = scanned;
+            r->start = r->end;
+            r->line_start = r->pos;
+            r->pos += n;
+            if (n > 0 && (*line)[n - 1] == '\r')
+                n--;
+            (*line)[n] = '\0';
+            *len = n;
+            r->lineno++;
+            return 1;
+        }
+        long got = refill(r, err);
+        if (got < 0)
+            return -1;
+        if (got == 0)
+            r->eof = true;
+    }
+}

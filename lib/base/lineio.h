@@ -1,0 +1,45 @@
+/* Line-by-line reading of files or standard input with line numbers.
+   Accepts LF and CRLF line ends and a last line without a newline;
+   refuses lines longer than a limit instead of growing without bound. */
+#ifndef TELLS_LINEIO_H
+#define TELLS_LINEIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/error.h"
+
+enum { LINE_MAX_DEFAULT = 1 << 20 };  /* 1 MiB */
+
+typedef struct line_reader {
+    FILE *fp;
+    bool owns_fp;
+    char name[1024];   /* file name used in messages; "-" is "stdin" */
+    char *buf;
+    size_t cap, start, end;
+    size_t max_line;
+    long lineno;
+    bool eof;
+    uint64_t pos;          /* file offset of the next unread byte */
+    uint64_t line_start;   /* file offset of the line last returned */
+} line_reader;
+
+/* path "-" or NULL reads standard input. */
+int line_reader_open(line_reader *r, const char *path, size_t max_line,
+                     tells_error *err);
+/* Opens a regular file positioned at byte offset. */
+int line_reader_open_at(line_reader *r, const char *path, size_t max_line,
+                        uint64_t offset, tells_error *err);
+/* Returns 1 with *line (NUL-terminated, no line end) and *len set,
+   0 at end of input, -1 on error. The line stays valid until the next
+   call. */
+int line_reader_next(line_reader *r, char **line, size_t *len,
+                     tells_error *err);
+void line_reader_close(line_reader *r);
+
+/* The name to use in messages for a path ("-" becomes "stdin"). */
+const char *display_name(const char *path);
+
+#endif

@@ -1,0 +1,309 @@
+#include <config.h>
+#include "base/npy.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/lineio.h"
+
+enum { NPY_ALIGN = 64, NPY_MAX_HEADER = 1 << 20, NPY_CHUNK = 1 << 16 };
+static const char npy_magic[6] = {'\x93', 'N', 'U', 'M', 'P', 'Y'};
+
+static bool host_little_endian(void)
+{
+    const uint16_t one = 1;
+    return *(const unsigned char *)&one == 1;
+}
+
+static void swap_bytes(unsigned char *p, size_t count, size_t size)
+{
+    for (size_t i = 0; i < count; i++, p += size)
+        for (size_t a = 0, b = size - 1; a < b; a++, b--) {
+            unsigned char t = p[a];
+            p[a] = p[b];
+            p[b] = t;
+        }
+}
+
+/* The value of 'key' in the header dictionary: a pointer just past the
+   colon, or NULL. */
+static const char *header_value(const char *h, const char *key)
+{
+    char quoted[32];
+    for (int q = 0; q < 2; q++) {
+        snprintf(quoted, sizeof quoted, q ? "\"%s\"" : "'%s'", key);
+        const char *p = strstr(h, quoted);
+        if (p) {
+            p += strlen(quoted);
+            while (*p == ' ')
+                p++;
+            return *p == ':' ? p + 1 : NULL;
+        }
+    }
+    return NULL;
+}
+
+typedef struct npy_header {
+    char order;        /* '<' or '>' */
+    size_t itemsize;   /* 4 or 8 */
+    bool fortran;
+    size_t ndim, shape[2];
+} npy_header;
+
+static int parse_header(const char *h, npy_header *hd, const char *name,
+                        tells_error *err)
+{
+    const char *v = header_value(h, "descr");
+    while (v && *v == ' ')
+        v++;
+    if (!v || (*v != '\'' && *v != '"'))
+        return tells_error_set(err, name, 0, "malformed .npy header: no 'descr'");
+    char q = *v++;
+    const char *end = strchr(v, q);
+    size_t len = end ? (size_t)(end - v) : 0;
+    char descr[16] = "";
+    if (len < sizeof descr)
+        memcpy(descr, v, len), descr[len] = '\0';
+    if (strlen(descr) != 3 || (descr[0] != '<' && descr[0] != '>' && descr[0] != '=') ||
+        descr[1] != 'f' || (descr[2] != '4' && descr[2] != '8'))
+        return tells_error_set(err, name, 0, "unsupported .npy data type '%.*s' "
+                               "(float32 or float64 expected)", (int)(len < 64 ? len : 64), v);
+    hd->order = descr[0] == '=' ? (host_little_endian() ? '<' : '>') : descr[0];
+    hd->itemsize = descr[2] == '4' ? 4 : 8;
+
+    v = header_value(h, "fortran_order");
+    while (v && *v == ' ')
+        v++;
+    if (v && strncmp(v, "True", 4) == 0)
+        hd->fortran = true;
+    else if (v && strncmp(v, "False", 5) == 0)
+        hd->fortran = false;
+    else
+        return tells_error_set(err, name, 0, "malformed .npy header: no 'fortran_order'");
+
+    v = header_value(h, "shape");
+    while (v && *v == ' ')
+        v++;
+    if (!v || *v != '(')
+        return tells_error_set(err, name, 0, "malformed .npy header: no 'shape'");
+    v++;
+    hd->ndim = 0;
+    for (;;) {
+        while (*v == ' ')
+            v++;
+        if (*v == ')')
+            break;
+        char *e;
+        errno = 0;
+        unsigned long long x = strtoull(v, &e, 10);
+        if (e == v || errno || *v == '-')
+            return tells_error_set(err, name, 0, "malformed .npy header: bad 'shape'");
+        if (hd->ndim == 2)
+            return tells_error_set(err, name, 0, "a .npy array of more than two "
+                                   "dimensions is not a matrix");
+        hd->shape[hd->ndim++] = (size_t)x;
+        v = e;
+        while (*v == ' ')
+            v++;
+        if (*v == ',')
+            v++;
+        else if (*v != ')')
+            return tells_error_set(err, name, 0, "malformed .npy header: bad 'shape'");
+    }
+    if (hd->ndim == 0)
+        return tells_error_set(err, name, 0, "a .npy scalar is not a matrix");
+    if (hd->ndim == 1)
+        hd->shape[1] = 1;
+    return 0;
+}
+
+/* Reads count items into dst as float32: converts byte order and width. */
+static int read_items(FILE *fp, float *dst, size_t count, const npy_header *hd,
+                      const char *name, size_t expected_bytes, size_t *done_bytes,
+                      tells_error *err)
+{
+    bool swap = (hd->order == '<') != host_little_endian();
+    if (hd->itemsize == 4) {
+        size_t got = fread(dst, 4, count, fp);
+        *done_bytes += got * 4;
+        if (got < count)
+            goto short_read;
+        if (swap)
+            swap_bytes((unsigned char *)dst, count, 4);
+        return 0;
+    }
+    double buf[NPY_CHUNK / 8];
+    for (size_t i = 0; i < count;) {
+        size_t want = count - i < NPY_CHUNK / 8 ? count - i : NPY_CHUNK / 8;
+        size_t got = fread(buf, 8, want, fp);
+        *done_bytes += got * 8;
+        if (swap)
+            swap_bytes((unsigned char *)buf, got, 8);
+        for (size_t j = 0; j < got; j++)
+            dst[i + j] = (float)buf[j];
+        i += got;
+        if (got < want)
+            goto short_read;
+    }
+    return 0;
+short_read:
+    if (ferror(fp))
+        return tells_error_set(err, name, 0, "read error: %s", strerror(errno));
+    return tells_error_set(err, name, 0, "truncated .npy file: %zu of %zu bytes of data",
+                           *done_bytes, expected_bytes);
+}
+
+int npy_read(const char *path, npy_matrix *m, tells_error *err)
+{
+    memset(m, 0, sizeof *m);
+    const char *name = display_name(path);
+    bool is_stdin = !path || strcmp(path, "-") == 0;
+    FILE *fp = is_stdin ? stdin : fopen(path, "rb");
+    if (!fp)
+        return tells_error_set(err, name, 0, "cannot open: %s", strerror(errno));
+    unsigned char pre[12];
+    char *h = NULL;
+    float *data = NULL;
+    int rc = 0;
+    if (fread(pre, 1, 10, fp) < 10 || memcmp(pre, npy_magic, 6) != 0) {
+        rc = tells_error_set(err, name, 0, "not a .npy file");
+        goto done;
+    }
+    size_t hlen;
+    if (pre[6] == 1) {
+        hlen = pre[8] | (size_t)pre[9] << 8;
+    } else if (pre[6] == 2 || pre[6] == 3) {
+        if (fread(pre + 10, 1, 2, fp) < 2) {
+            rc = tells_error_set(err, name, 0, "truncated .npy header");
+            goto done;
+        }
+        hlen = pre[8] | (size_t)pre[9] << 8 | (size_t)pre[10] << 16 | (size_t)pre[11] << 24;
+    } else {
+        rc = tells_error_set(err, name, 0, ".npy format version %d.%d is not supported",
+                             pre[6], pre[7]);
+        goto done;
+    }
+    if (hlen > NPY_MAX_HEADER || !(h = malloc(hlen + 1))) {
+        rc = tells_error_set(err, name, 0, "malformed .npy header: %zu bytes long", hlen);
+        goto done;
+    }
+    if (fread(h, 1, hlen, fp) < hlen) {
+        rc = tells_error_set(err, name, 0, "truncated .npy header");
+        goto done;
+    }
+    h[hlen] = '\0';
+    npy_header hd = {0};
+    if ((rc = parse_header(h, &hd, name, err)) < 0)
+        goto done;
+    size_t rows = hd.shape[0], cols = hd.shape[1];
+    size_t count = rows * cols;
+    if ((cols && count / cols != rows) || count > SIZE_MAX / 8) {
+        rc = tells_error_set(err, name, 0, "a %zu x %zu matrix is too large", rows, cols);
+        goto done;
+    }
+    size_t expected = count * hd.itemsize, done_bytes = 0;
+    data = malloc(count ? count * sizeof *data : 1);
+    if (!data) {
+        rc = tells_error_set(err, name, 0, "out of memory for a %zu x %zu matrix", rows, cols);
+        goto done;
+    }
+    if (!hd.fortran || rows <= 1 || cols <= 1) {
+        rc = read_items(fp, data, count, &hd, name, expected, &done_bytes, err);
+    } else {
+        /* Column-major on disk: read, then transpose. */
+        float *t = malloc(count * sizeof *t);
+        if (!t) {
+            rc = tells_error_set(err, name, 0, "out of memory for a %zu x %zu matrix",
+                                 rows, cols);
+            goto done;
+        }
+        rc = read_items(fp, t, count, &hd, name, expected, &done_bytes, err);
+        for (size_t c = 0; rc == 0 && c < cols; c++)
+            for (size_t r = 0; r < rows; r++)
+                data[r * cols + c] = t[c * rows + r];
+        free(t);
+    }
+    if (rc == 0 && getc(fp) != EOF)
+        rc = tells_error_set(err, name, 0, "trailing data after the %zu x %zu matrix",
+                             rows, cols);
+    if (rc == 0) {
+        m->data = data;
+        m->rows = rows;
+        m->cols = cols;
+        data = NULL;
+    }
+done:
+    free(h);
+    free(data);
+    if (!is_stdin)
+        fclose(fp);
+    return rc;
+}
+
+void npy_free(npy_matrix *m)
+{
+    free(m->data);
+    memset(m, 0, sizeof *m);
+}
+
+int npy_write_header(FILE *fp, size_t rows, size_t cols)
+{
+    char dict[256];
+    int len = snprintf(dict, sizeof dict,
+                       "{'descr': '<f4', 'fortran_order': False, 'shape': (%zu, %zu), }",
+                       rows, cols);
+    /* magic (6) + version (2) + length (2) + dict + padding + '\n' */
+    size_t total = 10 + (size_t)len + 1;
+    size_t pad = (NPY_ALIGN - total % NPY_ALIGN) % NPY_ALIGN;
+    size_t hlen = (size_t)len + pad + 1;
+    unsigned char pre[10];
+    memcpy(pre, npy_magic, 6);
+    pre[6] = 1;
+    pre[7] = 0;
+    pre[8] = (unsigned char)(hlen & 0xff);
+    pre[9] = (unsigned char)(hlen >> 8);
+    if (fwrite(pre, 1, 10, fp) < 10 || fwrite(dict, 1, (size_t)len, fp) < (size_t)len)
+        return -1;
+    for (size_t i = 0; i < pad; i++)
+        if (putc(' ', fp) == EOF)
+            return -1;
+    return putc('\n', fp) == EOF ? -1 : 0;
+}
+
+int npy_write_rows(FILE *fp, const float *data, size_t count)
+{
+    if (host_little_endian())
+        return fwrite(data, sizeof *data, count, fp) == count ? 0 : -1;
+    float buf[NPY_CHUNK / 4];
+    for (size_t i = 0; i < count;) {
+        size_t n = count - i < NPY_CHUNK / 4 ? count - i : NPY_CHUNK / 4;
+        memcpy(buf, data + i, n * sizeof *buf);
+        swap_bytes((unsigned char *)buf, n, 4);
+        if (fwrite(buf, sizeof *buf, n, fp) < n)
+            return -1;
+        i += n;
+    }
+    return 0;
+}
+
+int npy_write(FILE *fp, const float *data, size_t rows, size_t cols)
+{
+    if (npy_write_header(fp, rows, cols) < 0)
+        return -1;
+    return npy_write_rows(fp, data, rows * cols);
+}
+
+bool npy_find_nonfinite(const float *data, size_t rows, size_t cols, size_t *row,
+                        size_t *col)
+{
+    for (size_t i = 0; i < rows * cols; i++)
+        if (!isfinite(data[i])) {
+            *row = i / cols;
+            *col = i % cols;
+            return true;
+        }
+    return false;
+}

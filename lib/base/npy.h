@@ -1,0 +1,39 @@
+/* NumPy .npy files holding a matrix of numbers, so that Python users can
+   load tells' embeddings with numpy.load and hand theirs to tells.
+   Written as format version 1.0, little-endian float32 ('<f4'), C order,
+   header padded to 64 bytes as NumPy itself writes it. Read: versions 1.0,
+   2.0 and 3.0, float32 or float64 of either byte order (float64 is
+   converted to float32), C or Fortran order, one or two dimensions (a
+   vector is one column). */
+#ifndef TELLS_NPY_H
+#define TELLS_NPY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "base/error.h"
+
+typedef struct npy_matrix {
+    float *data;     /* rows x cols, row-major */
+    size_t rows, cols;
+} npy_matrix;
+
+/* Reads a whole file; on failure m is empty and err names the file. */
+int npy_read(const char *path, npy_matrix *m, tells_error *err);
+void npy_free(npy_matrix *m);
+
+/* Writes the header of a rows x cols float32 matrix; the caller then
+   writes rows * cols floats with npy_write_rows. */
+int npy_write_header(FILE *fp, size_t rows, size_t cols);
+/* Writes floats in the file's byte order (little-endian). */
+int npy_write_rows(FILE *fp, const float *data, size_t count);
+/* Header and data in one call. */
+int npy_write(FILE *fp, const float *data, size_t rows, size_t cols);
+
+/* The first value that is NaN or infinite, in row-major order: returns
+   false when there is none, else sets *row and *col. */
+bool npy_find_nonfinite(const float *data, size_t rows, size_t cols,
+                        size_t *row, size_t *col);
+
+#endif

@@ -1,0 +1,217 @@
+#include <config.h>
+#include "base/vocab.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Strings live in large arena blocks so that ids stay cheap and
+   pointers stay valid while the table grows. */
+enum { ARENA_BLOCK = 1 << 20 };
+
+typedef struct arena_block {
+    struct arena_block *next;
+    size_t used, size;
+    char data[];
+} arena_block;
+
+/* A slot keeps 32 bits of the hash beside the id, so that a probe
+   touches one cache line unless the hashes agree. */
+typedef struct slot {
+    uint32_t id1;         /* id + 1, 0 = empty */
+    uint32_t h32;
+} slot;
+
+struct vocab {
+    slot *slots;
+    size_t nslots;        /* power of two */
+    const char **strs;
+    uint32_t *lens;
+    uint64_t *hashes;
+    size_t n, cap;
+    arena_block *arena;
+};
+
+uint64_t vocab_hash(const char *s, size_t len)
+{
+    uint64_t h = VOCAB_HASH_INIT;
+    for (size_t i = 0; i < len; i++)
+        h = vocab_hash_step(h, (unsigned char)s[i]);
+    return vocab_hash_final(h);
+}
+
+vocab *vocab_new(void)
+{
+    vocab *v = calloc(1, sizeof *v);
+    if (!v)
+        return NULL;
+    v->nslots = 1024;
+    v->slots = calloc(v->nslots, sizeof *v->slots);
+    if (!v->slots) {
+        free(v);
+        return NULL;
+    }
+    return v;
+}
+
+void vocab_free(vocab *v)
+{
+    if (!v)
+        return;
+    for (arena_block *b = v->arena; b;) {
+        arena_block *next = b->next;
+        free(b);
+        b = next;
+    }
+    free(v->slots);
+    free(v->strs);
+    free(v->lens);
+    free(v->hashes);
+    free(v);
+}
+
+size_t vocab_size(const vocab *v) { return v->n; }
+const char *vocab_str(const vocab *v, size_t id) { return v->strs[id]; }
+size_t vocab_len(const vocab *v, size_t id) { return v->lens[id]; }
+
+/* Tokens are short: a loop beats a call to memcmp. */
+static inline bool same_bytes(const char *a, const char *b, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
+static long lookup(const vocab *v, const char *s, size_t len, uint64_t h,
+                   size_t *slot_out)
+{
+    size_t mask = v->nslots - 1;
+    uint32_t h32 = (uint32_t)(h >> 32);
+    for (size_t i = h & mask;; i = (i + 1) & mask) {
+        slot e = v->slots[i];
+        if (e.id1 == 0) {
+            *slot_out = i;
+            return -1;
+        }
+        size_t id = e.id1 - 1;
+        if (e.h32 == h32 && v->lens[id] == len && same_bytes(v->strs[id], s, len))
+            return (long)id;
+    }
+}
+
+long vocab_find(const vocab *v, const char *s, size_t len)
+{
+    size_t slot;
+    return lookup(v, s, len, vocab_hash(s, len), &slot);
+}
+
+static char *arena_copy(vocab *v, const char *s, size_t len)
+{
+    arena_block *b = v->arena;
+    if (!b || b->size - b->used < len + 1) {
+        size_t size = len + 1 > ARENA_BLOCK ? len + 1 : ARENA_BLOCK;
+        arena_block *nb = malloc(sizeof *nb + size);
+        if (!nb)
+            return NULL;
+        nb->next = b;
+        nb->used = 0;
+        nb->size = size;
+        v->arena = b = nb;
+    }
+    char *p = b->data + b->used;
+    memcpy(p, s, len);
+    p[len] = '\0';
+    b->used += len + 1;
+    return p;
+}
+
+static int grow_slots(vocab *v)
+{
+    size_t nslots = v->nslots * 2;
+    slot *slots = calloc(nslots, sizeof *slots);
+    if (!slots)
+        return -1;
+    for (size_t id = 0; id < v->n; id++) {
+        size_t i = v->hashes[id] & (nslots - 1);
+        while (slots[i].id1)
+            i = (i + 1) & (nslots - 1);
+        slots[i].id1 = (uint32_t)(id + 1);
+        slots[i].h32 = (uint32_t)(v->hashes[id] >> 32);
+    }
+    free(v->slots);
+    v->slots = slots;
+    v->nslots = nslots;
+    return 0;
+}
+
+static int grow_entries(vocab *v)
+{
+    size_t cap = v->cap ? v->cap * 2 : 256;
+    const char **strs = realloc(v->strs, cap * sizeof *strs);
+    if (!strs)
+        return -1;
+    v->strs = strs;
+    uint32_t *lens = realloc(v->lens, cap * sizeof *lens);
+    if (!lens)
+        return -1;
+    v->lens = lens;
+    uint64_t *hashes = realloc(v->hashes, cap * sizeof *hashes);
+    if (!hashes)
+        return -1;
+    v->hashes = hashes;
+    v->cap = cap;
+    return 0;
+}
+
+long vocab_intern(vocab *v, const char *s, size_t len)
+{
+    return vocab_intern_hashed(v, s, len, vocab_hash(s, len));
+}
+
+long vocab_intern_hashed(vocab *v, const char *s, size_t len, uint64_t h)
+{
+    size_t slot;
+    long id = lookup(v, s, len, h, &slot);
+    if (id >= 0)
+        return id;
+    if (len > UINT32_MAX || v->n >= UINT32_MAX - 1)
+        return -1;
+    if (v->n == v->cap && grow_entries(v) < 0)
+        return -1;
+    char *copy = arena_copy(v, s, len);
+    if (!copy)
+        return -1;
+    id = (long)v->n++;
+    v->strs[id] = copy;
+    v->lens[id] = (uint32_t)len;
+    v->hashes[id] = h;
+    v->slots[slot].id1 = (uint32_t)(id + 1);
+    v->slots[slot].h32 = (uint32_t)(h >> 32);
+    /* Keep the load factor at or below one half. */
+    if (v->n * 2 > v->nslots && grow_slots(v) < 0)
+        return -1;
+    return id;
+}
+
+static int cmp_ids(const void *a, const void *b, void *arg)
+{
+    const vocab *v = arg;
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    size_t lx = v->lens[x], ly = v->lens[y];
+    int c = memcmp(v->strs[x], v->strs[y], lx < ly ? lx : ly);
+    if (c)
+        return c;
+    return lx < ly ? -1 : lx > ly;
+}
+
+size_t *vocab_sorted_ids(const vocab *v)
+{
+    size_t *ids = malloc((v->n ? v->n : 1) * sizeof *ids);
+    if (!ids)
+        return NULL;
+    for (size_t i = 0; i < v->n; i++)
+        ids[i] = i;
+    qsort_r(ids, v->n, sizeof *ids, cmp_ids, (void *)v);
+    return ids;
+}

@@ -1,0 +1,75 @@
+/* Premise-blind (and premise-aware) baselines over a dataset: the
+   majority class and a fastText classifier. Predictions carry a label
+   and, for fastText, a probability per label. */
+#ifndef TELLS_BASELINE_H
+#define TELLS_BASELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/dataset.h"
+#include "base/error.h"
+#include "model/ftshim.h"
+
+typedef enum { INPUT_HYPOTHESIS, INPUT_PAIR } baseline_input;
+
+/* Joins premise and hypothesis in pair mode, so that the model can tell
+   which side a word came from only by position. */
+#define PAIR_SEPARATOR "__sep__"
+
+int baseline_input_parse(const char *name, baseline_input *in);
+const char *baseline_input_name(baseline_input in);
+
+typedef struct predictions {
+    size_t n;
+    size_t *row;          /* dataset row of each prediction */
+    size_t *pred;         /* predicted label (dataset label id) */
+    double *prob;         /* n x nlabels probabilities, or NULL */
+    size_t nlabels;       /* dataset label count */
+} predictions;
+
+void predictions_free(predictions *p);
+
+/* Rows of a split, in file order; caller frees. */
+size_t *split_rows(const dataset *d, size_t split, size_t *n);
+
+/* The most frequent label among rows (ties: first in byte order). */
+size_t majority_label(const dataset *d, const size_t *rows, size_t n);
+/* Predicts label for every row. */
+int predict_constant(const dataset *d, const size_t *rows, size_t n, size_t label,
+                     predictions *out);
+
+/* Trains fastText on rows (text per `in`); NULL with err set on failure. */
+ft_model *fasttext_train_rows(const dataset *d, const size_t *rows, size_t n,
+                              baseline_input in, const ft_train_args *args,
+                              tells_error *err);
+int fasttext_predict_rows(ft_model *m, const dataset *d, const size_t *rows,
+                          size_t n, baseline_input in, predictions *out,
+                          tells_error *err);
+typedef enum { MODEL_MAJORITY, MODEL_FASTTEXT } model_kind;
+
+typedef struct baseline_config {
+    model_kind kind;
+    baseline_input input;
+    bool majority_from_eval;   /* majority label of the evaluated rows */
+    ft_train_args ft;
+    void (*progress)(const char *msg, void *user);  /* may be NULL */
+    void *progress_user;
+} baseline_config;
+
+/* Trains on train rows and predicts eval rows. */
+int baseline_fit_predict(const dataset *d, const size_t *train, size_t ntrain,
+                         const size_t *eval, size_t neval, const baseline_config *c,
+                         predictions *out, tells_error *err);
+/* K-fold cross-validation within rows: the rows are shuffled (GSL's
+   mt19937 seeded with seed) and dealt into K folds; every row is
+   predicted once, by the model trained on the other folds. Predictions
+   come in the order of rows. */
+int baseline_cross_validate(const dataset *d, const size_t *rows, size_t n, size_t K,
+                            unsigned long seed, const baseline_config *c,
+                            predictions *out, tells_error *err);
+
+/* Saves a model atomically (temporary file beside path, then rename). */
+int fasttext_save(ft_model *m, const char *path, tells_error *err);
+
+#endif

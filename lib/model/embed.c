@@ -1,0 +1,407 @@
+#include <config.h>
+#include "model/embed.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/baseline.h"
+#include "base/lineio.h"
+#include "base/utf8.h"
+#include "base/vocab.h"
+
+/* Vector text files have long lines: 300 numbers of up to ~15 characters. */
+enum { VEC_MAX_LINE = 1 << 22 };
+
+int embed_input_parse(const char *name, embed_input *in)
+{
+    if (strcmp(name, "hypothesis") == 0)
+        *in = EMBED_HYPOTHESIS;
+    else if (strcmp(name, "premise") == 0)
+        *in = EMBED_PREMISE;
+    else if (strcmp(name, "pair") == 0)
+        *in = EMBED_PAIR;
+    else
+        return -1;
+    return 0;
+}
+
+int embed_pair_parse(const char *name, embed_pair *p)
+{
+    if (strcmp(name, "sum") == 0)
+        *p = EMBED_PAIR_SUM;
+    else if (strcmp(name, "concat") == 0)
+        *p = EMBED_PAIR_CONCAT;
+    else
+        return -1;
+    return 0;
+}
+
+/* ---- the token types a dataset uses ---- */
+
+static int add_types(vocab *types, const char *text)
+{
+    for (const char *p = text; *p;) {
+        while (*p == ' ')
+            p++;
+        const char *s = p;
+        while (*p && *p != ' ')
+            p++;
+        if (p > s && vocab_intern(types, s, (size_t)(p - s)) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int collect_types(const dataset *d, embed_input in, vocab *types)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        if (in != EMBED_HYPOTHESIS && add_types(types, d->ex[i].premise) < 0)
+            return -1;
+        if (in != EMBED_PREMISE && add_types(types, d->ex[i].hypothesis) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The vectors of the types: dim numbers per type, and whether it has one. */
+typedef struct type_vectors {
+    float *v;
+    bool *has;
+    size_t dim;
+} type_vectors;
+
+static void type_vectors_free(type_vectors *tv)
+{
+    free(tv->v);
+    free(tv->has);
+    memset(tv, 0, sizeof *tv);
+}
+
+static int type_vectors_alloc(type_vectors *tv, size_t ntypes, size_t dim)
+{
+    tv->dim = dim;
+    tv->v = calloc(ntypes * dim + 1, sizeof *tv->v);
+    tv->has = calloc(ntypes + 1, sizeof *tv->has);
+    if (!tv->v || !tv->has) {
+        type_vectors_free(tv);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- fastText .bin ---- */
+
+static bool is_fasttext_bin(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    unsigned char b[4];
+    bool yes = fp && fread(b, 1, 4, fp) == 4 &&
+               (b[0] | b[1] << 8 | b[2] << 16 | (unsigned long)b[3] << 24) == 793712314UL;
+    if (fp)
+        fclose(fp);
+    return yes;
+}
+
+static int vectors_from_bin(const char *path, const vocab *types, type_vectors *tv,
+                            tells_error *err)
+{
+    char msg[512] = "";
+    ft_model *m = ft_load(path, msg, sizeof msg);
+    if (!m)
+        return tells_error_set(err, path, 0, "%s", msg);
+    int rc = 0;
+    size_t n = vocab_size(types), dim = (size_t)ft_dimension(m);
+    bool subwords = ft_has_subwords(m);
+    if (type_vectors_alloc(tv, n, dim) < 0)
+        rc = tells_error_nomem(err, path, 0);
+    for (size_t t = 0; rc == 0 && t < n; t++) {
+        const char *w = vocab_str(types, t);
+        tv->has[t] = subwords || ft_word_known(m, w);
+        if (tv->has[t] && ft_word_vector(m, w, tv->v + t * dim) < 0)
+            rc = tells_error_set(err, path, 0, "fastText could not give the vector of '%s'", w);
+    }
+    for (size_t k = 0; rc == 0 && k < n * dim; k++)
+        if (!isfinite(tv->v[k]))
+            rc = tells_error_set(err, path, 0, "the vector of '%s' is not finite",
+                                 vocab_str(types, k / dim));
+    ft_free(m);
+    if (rc < 0)
+        type_vectors_free(tv);
+    return rc;
+}
+
+/* ---- .vec and GloVe text ---- */
+
+/* Number of space-separated fields of s (trailing spaces ignored). */
+static size_t count_fields(const char *s)
+{
+    size_t n = 0;
+    while (*s) {
+        while (*s == ' ')
+            s++;
+        if (!*s)
+            break;
+        n++;
+        while (*s && *s != ' ')
+            s++;
+    }
+    return n;
+}
+
+/* "WORDS DIMENSIONS", both positive integers. */
+static bool parse_header(const char *s, unsigned long *words, unsigned long *dim)
+{
+    char *e;
+    errno = 0;
+    *words = strtoul(s, &e, 10);
+    if (e == s || *e != ' ' || errno || *s == '-')
+        return false;
+    s = e + 1;
+    *dim = strtoul(s, &e, 10);
+    while (*e == ' ')
+        e++;
+    return e != s && *e == '\0' && !errno && *s != '-' && *dim > 0;
+}
+
+static int vectors_from_text(const char *path, const vocab *types, type_vectors *tv,
+                             tells_error *err)
+{
+    line_reader r;
+    if (line_reader_open(&r, path, VEC_MAX_LINE, err) < 0)
+        return -1;
+    size_t n = vocab_size(types), dim = 0;
+    unsigned long hwords = 0, hdim = 0, words = 0;
+    bool header = false;
+    long header_line = 0;
+    char *line;
+    size_t len;
+    int rc, got;
+    while ((got = line_reader_next(&r, &line, &len, err)) == 1) {
+        rc = 0;
+        if (len == 0 || strspn(line, " ") == len)
+            continue;
+        if (utf8_invalid_offset(line, len) != (size_t)-1) {
+            rc = tells_error_set(err, r.name, r.lineno, "invalid UTF-8");
+            goto done;
+        }
+        if (!header && words == 0 && dim == 0 && parse_header(line, &hwords, &hdim)) {
+            header = true;
+            header_line = r.lineno;
+            dim = hdim;
+            continue;
+        }
+        if (*line == ' ' || strchr(line, '\t')) {
+            rc = tells_error_set(err, r.name, r.lineno,
+                                 "expected a word and its numbers separated by single spaces");
+            goto done;
+        }
+        char *sp = strchr(line, ' ');
+        size_t wlen = sp ? (size_t)(sp - line) : len;
+        size_t nums = sp ? count_fields(sp) : 0;
+        if (nums == 0) {
+            rc = tells_error_set(err, r.name, r.lineno, "a word without numbers");
+            goto done;
+        }
+        if (dim == 0)
+            dim = nums;
+        if (nums != dim) {
+            if (header)
+                rc = tells_error_set(err, r.name, r.lineno, "%zu numbers, but the header "
+                                     "(line %ld) gives %zu dimensions", nums, header_line, dim);
+            else
+                rc = tells_error_set(err, r.name, r.lineno, "%zu numbers, but the first "
+                                     "vector has %zu", nums, dim);
+            goto done;
+        }
+        words++;
+        if (!tv->v && type_vectors_alloc(tv, n, dim) < 0) {
+            rc = tells_error_nomem(err, r.name, r.lineno);
+            goto done;
+        }
+        long t = vocab_find(types, line, wlen);
+        if (t < 0 || tv->has[t])
+            continue;   /* unused, or listed before: the first vector wins */
+        float *v = tv->v + (size_t)t * dim;
+        const char *p = sp;
+        for (size_t k = 0; k < dim; k++) {
+            char *e;
+            v[k] = strtof(p, &e);
+            if (e == p || (*e != ' ' && *e != '\0')) {
+                rc = tells_error_set(err, r.name, r.lineno, "number %zu is not a number", k + 1);
+                goto done;
+            }
+            if (!isfinite(v[k])) {
+                rc = tells_error_set(err, r.name, r.lineno, "number %zu is not finite", k + 1);
+                goto done;
+            }
+            p = e;
+        }
+        tv->has[t] = true;
+    }
+    rc = got;
+    if (rc == 0 && header && words != hwords)
+        rc = tells_error_set(err, r.name, header_line, "the header gives %lu words, the file "
+                             "has %lu", hwords, words);
+    if (rc == 0 && words == 0)
+        rc = tells_error_set(err, r.name, 0, "no vectors in the file");
+done:
+    line_reader_close(&r);
+    if (rc < 0)
+        type_vectors_free(tv);
+    return rc < 0 ? -1 : 0;
+}
+
+/* ---- averaging ---- */
+
+/* Adds the mean of text's token vectors to out (dim numbers); a token
+   without a vector counts as zero unless skip_oov. */
+static void mean_into(const char *text, const vocab *types, const type_vectors *tv,
+                      bool skip_oov, float *out, double *acc, embed_stats *st)
+{
+    size_t dim = tv->dim, count = 0;
+    memset(acc, 0, dim * sizeof *acc);
+    for (const char *p = text; *p;) {
+        while (*p == ' ')
+            p++;
+        const char *s = p;
+        while (*p && *p != ' ')
+            p++;
+        if (p == s)
+            continue;
+        long t = vocab_find(types, s, (size_t)(p - s));
+        st->tokens++;
+        if (t < 0 || !tv->has[t]) {
+            st->oov_tokens++;
+            if (!skip_oov)
+                count++;
+            continue;
+        }
+        const float *v = tv->v + (size_t)t * dim;
+        for (size_t k = 0; k < dim; k++)
+            acc[k] += v[k];
+        count++;
+    }
+    if (count == 0) {
+        st->empty++;
+        return;
+    }
+    for (size_t k = 0; k < dim; k++)
+        out[k] += (float)(acc[k] / (double)count);
+}
+
+int embed_dataset(const dataset *d, const char *vectors_path, const embed_options *o,
+                  float **out, size_t *cols, embed_stats *st, tells_error *err)
+{
+    *out = NULL;
+    *cols = 0;
+    memset(st, 0, sizeof *st);
+    vocab *types = vocab_new();
+    type_vectors tv = {0};
+    if (!types || collect_types(d, o->input, types) < 0) {
+        vocab_free(types);
+        return tells_error_nomem(err, NULL, 0);
+    }
+    if (o->progress) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "reading the vectors of %zu token types from %s",
+                 vocab_size(types), vectors_path);
+        o->progress(msg, o->progress_user);
+    }
+    int rc = is_fasttext_bin(vectors_path) ? vectors_from_bin(vectors_path, types, &tv, err)
+                                           : vectors_from_text(vectors_path, types, &tv, err);
+    if (rc < 0) {
+        vocab_free(types);
+        return -1;
+    }
+    size_t dim = tv.dim;
+    size_t width = o->input == EMBED_PAIR && o->pair == EMBED_PAIR_CONCAT ? 2 * dim : dim;
+    float *m = calloc(d->n * width + 1, sizeof *m);
+    double *acc = malloc(dim * sizeof *acc + 1);
+    if (!m || !acc) {
+        free(m);
+        free(acc);
+        type_vectors_free(&tv);
+        vocab_free(types);
+        return tells_error_set(err, NULL, 0, "out of memory for a %zu x %zu matrix", d->n,
+                               width);
+    }
+    st->types = vocab_size(types);
+    for (size_t t = 0; t < st->types; t++)
+        st->oov_types += !tv.has[t];
+    for (size_t i = 0; i < d->n; i++) {
+        float *row = m + i * width;
+        const example *e = &d->ex[i];
+        switch (o->input) {
+        case EMBED_HYPOTHESIS:
+            mean_into(e->hypothesis, types, &tv, o->skip_oov, row, acc, st);
+            break;
+        case EMBED_PREMISE:
+            mean_into(e->premise, types, &tv, o->skip_oov, row, acc, st);
+            break;
+        case EMBED_PAIR:
+            mean_into(e->premise, types, &tv, o->skip_oov, row, acc, st);
+            mean_into(e->hypothesis, types, &tv, o->skip_oov,
+                      o->pair == EMBED_PAIR_CONCAT ? row + dim : row, acc, st);
+            break;
+        }
+    }
+    free(acc);
+    type_vectors_free(&tv);
+    vocab_free(types);
+    *out = m;
+    *cols = width;
+    return 0;
+}
+
+/* ---- vectors trained on the dataset's own text ---- */
+
+int embed_train_vectors(const dataset *d, const char *path, const ft_train_args *args,
+                        tells_error *err)
+{
+    const char *tmpdir = getenv("TMPDIR");
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s/tells-vectors.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return tells_error_set(err, tmp, 0, "cannot create: %s", strerror(errno));
+    FILE *fp = fdopen(fd, "w");
+    vocab *seen = vocab_new();
+    bool bad = !fp || !seen;
+    for (size_t i = 0; !bad && i < d->n; i++) {
+        const char *text[2] = {d->ex[i].premise, d->ex[i].hypothesis};
+        for (int s = 0; s < 2 && !bad; s++) {
+            size_t before = vocab_size(seen);
+            long id = vocab_intern(seen, text[s], strlen(text[s]));
+            bad = id < 0;
+            if (!bad && vocab_size(seen) > before)
+                bad = fputs(text[s], fp) == EOF || putc('\n', fp) == EOF;
+        }
+    }
+    if (fp && fclose(fp) != 0)
+        bad = true;
+    else if (!fp)
+        close(fd);
+    vocab_free(seen);
+    int rc = 0;
+    if (bad) {
+        rc = tells_error_set(err, tmp, 0, "write error: %s", strerror(errno));
+    } else {
+        ft_train_args a = *args;
+        a.mode = "skipgram";
+        char msg[512] = "";
+        ft_model *m = ft_train(tmp, &a, msg, sizeof msg);
+        if (!m)
+            rc = tells_error_set(err, NULL, 0, "%s", msg);
+        else {
+            rc = fasttext_save(m, path, err);
+            ft_free(m);
+        }
+    }
+    unlink(tmp);
+    return rc;
+}

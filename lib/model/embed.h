@@ -1,0 +1,59 @@
+/* Text embeddings for AFLite: every example of a dataset as the average of
+   its token vectors, as the MedNLI study computed them, and fastText
+   vectors trained on the dataset's own text.
+
+   Vectors come from a fastText .bin model (recognised by its magic
+   number; a token it does not know gets the sum of its character n-gram
+   vectors as fastText computes it, and only a model without n-grams
+   leaves a token without a vector) or from a text file: one word and its
+   numbers per line, separated by single spaces (fastText's .vec, GloVe),
+   with an optional first line "WORDS DIMENSIONS" that is then checked
+   against the file. Only the vectors of tokens the dataset uses are kept;
+   the numbers of other lines are counted, not parsed. Blank lines are
+   skipped; when a word is listed twice the first vector wins. */
+#ifndef TELLS_EMBED_H
+#define TELLS_EMBED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/dataset.h"
+#include "base/error.h"
+#include "model/ftshim.h"
+
+typedef enum { EMBED_HYPOTHESIS, EMBED_PREMISE, EMBED_PAIR } embed_input;
+/* pair: mean(premise) + mean(hypothesis), as the reference code, or the
+   two means side by side (twice the dimensions). */
+typedef enum { EMBED_PAIR_SUM, EMBED_PAIR_CONCAT } embed_pair;
+
+int embed_input_parse(const char *name, embed_input *in);
+int embed_pair_parse(const char *name, embed_pair *p);
+
+typedef struct embed_options {
+    embed_input input;
+    embed_pair pair;
+    bool skip_oov;   /* average over tokens with a vector only; else a
+                        token without one counts as a zero vector */
+    void (*progress)(const char *msg, void *user);   /* may be NULL */
+    void *progress_user;
+} embed_options;
+
+typedef struct embed_stats {
+    size_t tokens, oov_tokens;   /* token occurrences, and those without a vector */
+    size_t types, oov_types;     /* distinct tokens */
+    size_t empty;                /* texts with no token (or none with a vector
+                                    under skip_oov): zero vectors */
+} embed_stats;
+
+/* The n x cols matrix of d (row-major, rows in d's order); caller frees
+   *out. */
+int embed_dataset(const dataset *d, const char *vectors_path, const embed_options *o,
+                  float **out, size_t *cols, embed_stats *st, tells_error *err);
+
+/* Trains fastText skipgram vectors (args->mode is ignored) on the distinct
+   premises and hypotheses of d, one text per line, and saves the model
+   atomically as a .bin at path. */
+int embed_train_vectors(const dataset *d, const char *path, const ft_train_args *args,
+                        tells_error *err);
+
+#endif

@@ -1,0 +1,906 @@
+#include <config.h>
+#include "model/logreg.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+enum {
+    TASK_MIN_ROWS = 512,   /* rows per task, at least */
+    MAX_TASKS = 64,        /* tasks per pass, at most */
+    BLOCK_ROWS = 1024,     /* rows per GEMM */
+    MAX_BATCH = 64,        /* models trained together, at most */
+    MEMORY = 10,           /* L-BFGS correction pairs (scipy's maxcor) */
+    MAX_BACKTRACKS = 20,
+    MAX_THREADS = 256
+};
+static const double ARMIJO = 1e-4;
+
+struct logreg_fit {
+    size_t models, dim, classes, threads;
+    size_t *nclass;     /* per model */
+    int *cls;           /* per model, `classes` slots, ascending */
+    size_t *outs;       /* per model: 1 for two classes, else nclass */
+    double **coef;      /* per model: outs x (dim + 1) */
+};
+
+void logreg_options_default(logreg_options *o)
+{
+    o->c = 1.0;
+    o->tol = 1e-6;
+    o->max_iter = 1000;
+    o->threads = 1;
+}
+
+const char *logreg_blas_core(void)
+{
+    return openblas_get_corename();
+}
+
+const char *logreg_blas_better_core(void)
+{
+    const char *core = openblas_get_corename();
+    if (!core || strcasecmp(core, "Prescott") != 0)
+        return NULL;
+#if defined(__x86_64__) && defined(__GNUC__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq"))
+        return "SkylakeX";
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        return "Haswell";
+#endif
+    return NULL;
+}
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* ---- tasks: fixed row ranges, taken by threads in any order ---- */
+
+typedef void (*task_fn)(void *ctx, size_t task, size_t thread);
+
+typedef struct pool {
+    pthread_mutex_t mu;
+    size_t next, ntasks;
+    task_fn fn;
+    void *ctx;
+} pool;
+
+typedef struct worker_arg {
+    pool *p;
+    size_t thread;
+} worker_arg;
+
+static void *worker(void *v)
+{
+    worker_arg *w = v;
+    pool *p = w->p;
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        size_t t = p->next++;
+        pthread_mutex_unlock(&p->mu);
+        if (t >= p->ntasks)
+            break;
+        p->fn(p->ctx, t, w->thread);
+    }
+    return NULL;
+}
+
+/* Runs fn on every task with up to `threads` threads; a thread that
+   cannot be started only makes it slower. */
+static void run_tasks(size_t threads, size_t ntasks, task_fn fn, void *ctx)
+{
+    pool p = {.next = 0, .ntasks = ntasks, .fn = fn, .ctx = ctx};
+    pthread_mutex_init(&p.mu, NULL);
+    size_t nt = threads < ntasks ? threads : ntasks;
+    pthread_t tid[MAX_THREADS];
+    worker_arg arg[MAX_THREADS];
+    bool started[MAX_THREADS] = {false};
+    for (size_t i = 0; i < nt; i++)
+        arg[i] = (worker_arg){&p, i};
+    for (size_t i = 1; i < nt; i++)
+        started[i] = pthread_create(&tid[i], NULL, worker, &arg[i]) == 0;
+    worker(&arg[0]);
+    for (size_t i = 1; i < nt; i++)
+        if (started[i])
+            pthread_join(tid[i], NULL);
+    pthread_mutex_destroy(&p.mu);
+}
+
+static size_t task_count(size_t rows)
+{
+    size_t t = (rows + TASK_MIN_ROWS - 1) / TASK_MIN_ROWS;
+    return t < 1 ? 1 : t > MAX_TASKS ? MAX_TASKS : t;
+}
+
+static size_t task_start(size_t rows, size_t ntasks, size_t t)
+{
+    return (size_t)((unsigned long long)rows * t / ntasks);
+}
+
+static size_t clamp_threads(int threads)
+{
+    return threads < 1 ? 1 : threads > MAX_THREADS ? MAX_THREADS : (size_t)threads;
+}
+
+/* ---- the Gram matrix [X 1]^T [X 1] ---- */
+
+typedef struct gram_job {
+    const logreg_data *d;
+    size_t ntasks;
+    float *g;         /* per task: dim x dim (lower triangle) */
+    double *sum;      /* per task: column sums */
+} gram_job;
+
+static void gram_task(void *ctx, size_t t, size_t thread)
+{
+    (void)thread;
+    gram_job *j = ctx;
+    const logreg_data *d = j->d;
+    size_t r0 = task_start(d->rows, j->ntasks, t), r1 = task_start(d->rows, j->ntasks, t + 1);
+    float *g = j->g + t * d->dim * d->dim;
+    double *sum = j->sum + t * d->dim;
+    memset(g, 0, d->dim * d->dim * sizeof *g);
+    memset(sum, 0, d->dim * sizeof *sum);
+    for (size_t r = r0; r < r1; r += BLOCK_ROWS) {
+        size_t nb = r1 - r < BLOCK_ROWS ? r1 - r : BLOCK_ROWS;
+        const float *xb = d->x + r * d->ld;
+        cblas_ssyrk(CblasRowMajor, CblasLower, CblasTrans, (int)d->dim, (int)nb, 1.0f, xb,
+                    (int)d->ld, 1.0f, g, (int)d->dim);
+        for (size_t i = 0; i < nb; i++)
+            for (size_t k = 0; k < d->dim; k++)
+                sum[k] += xb[i * d->ld + k];
+    }
+}
+
+/* gram: (dim + 1)^2, the intercept last; full symmetric. */
+static int gram_matrix(const logreg_data *d, size_t threads, double *gram, logreg_stats *st)
+{
+    size_t dim = d->dim, D1 = dim + 1, nt = task_count(d->rows);
+    gram_job j = {.d = d, .ntasks = nt};
+    j.g = malloc(nt * dim * dim * sizeof *j.g + 1);
+    j.sum = malloc(nt * dim * sizeof *j.sum + 1);
+    if (!j.g || !j.sum) {
+        free(j.g);
+        free(j.sum);
+        return -1;
+    }
+    run_tasks(threads, nt, gram_task, &j);
+    memset(gram, 0, D1 * D1 * sizeof *gram);
+    for (size_t t = 0; t < nt; t++) {
+        const float *g = j.g + t * dim * dim;
+        for (size_t a = 0; a < dim; a++) {
+            for (size_t b = 0; b <= a; b++)
+                gram[a * D1 + b] += g[a * dim + b];
+            gram[dim * D1 + a] += j.sum[t * dim + a];
+        }
+    }
+    gram[dim * D1 + dim] = (double)d->rows;
+    for (size_t a = 0; a < D1; a++)
+        for (size_t b = 0; b < a; b++)
+            gram[b * D1 + a] = gram[a * D1 + b];
+    free(j.g);
+    free(j.sum);
+    if (st)
+        st->flops += (double)d->rows * (double)dim * (double)(dim + 1);
+    return 0;
+}
+
+/* In-place Cholesky factor (lower triangle) of a positive definite n x n
+   matrix; -1 when it is not. */
+static int cholesky(double *a, size_t n)
+{
+    for (size_t j = 0; j < n; j++) {
+        double s = a[j * n + j];
+        for (size_t k = 0; k < j; k++)
+            s -= a[j * n + k] * a[j * n + k];
+        if (!(s > 0))
+            return -1;
+        double l = sqrt(s);
+        a[j * n + j] = l;
+        for (size_t i = j + 1; i < n; i++) {
+            double v = a[i * n + j];
+            for (size_t k = 0; k < j; k++)
+                v -= a[i * n + k] * a[j * n + k];
+            a[i * n + j] = v / l;
+        }
+        for (size_t k = j + 1; k < n; k++)
+            a[j * n + k] = 0;
+    }
+    return 0;
+}
+
+/* ---- one pass: loss and gradient of several models ---- */
+
+typedef struct pass {
+    const logreg_data *d;
+    const unsigned char *in_train;
+    size_t models;          /* columns of in_train */
+    size_t na;              /* models in this pass */
+    const size_t *gm;       /* their indices */
+    const int *local;       /* class -> index among the batch's classes, or -1 */
+    size_t outs, cols;      /* outputs per model, na * outs */
+    const float *wf;        /* cols x (dim + 1): weights, intercept */
+    size_t ntasks;
+    float *gt;              /* per task: cols x dim */
+    double *ft;             /* per task: na losses */
+    double *bt;             /* per task: cols intercept gradients */
+    float *z;               /* per thread: BLOCK_ROWS x cols */
+} pass;
+
+/* Residuals (probability minus target) of one training row in place of
+   its logits; returns the row's loss. */
+static double softmax_residual(float *z, const float *wf, size_t D1, size_t outs, int y)
+{
+    float zmax = -INFINITY;
+    for (size_t c = 0; c < outs; c++) {
+        z[c] += wf[c * D1 + D1 - 1];
+        if (z[c] > zmax)
+            zmax = z[c];
+    }
+    float s = 0, zy = z[y] - zmax;
+    for (size_t c = 0; c < outs; c++) {
+        z[c] = expf(z[c] - zmax);
+        s += z[c];
+    }
+    double loss = (double)logf(s) - (double)zy;
+    float inv = 1.0f / s;
+    for (size_t c = 0; c < outs; c++)
+        z[c] *= inv;
+    z[y] -= 1.0f;
+    return loss;
+}
+
+static double binary_residual(float *z, const float *wf, size_t D1, int y)
+{
+    float v = *z + wf[D1 - 1];
+    /* log(1 + e^v) - y v, and sigmoid(v) - y, without overflow */
+    double loss;
+    float p;
+    if (v > 0) {
+        float e = expf(-v);
+        loss = (double)v + (double)log1pf(e);
+        p = 1.0f / (1.0f + e);
+    } else {
+        float e = expf(v);
+        loss = (double)log1pf(e);
+        p = e / (1.0f + e);
+    }
+    if (y == 1)
+        loss -= (double)v;
+    *z = p - (float)y;
+    return loss;
+}
+
+static void pass_task(void *ctx, size_t t, size_t thread)
+{
+    pass *p = ctx;
+    const logreg_data *d = p->d;
+    size_t dim = d->dim, D1 = dim + 1, cols = p->cols, outs = p->outs;
+    size_t r0 = task_start(d->rows, p->ntasks, t), r1 = task_start(d->rows, p->ntasks, t + 1);
+    float *z = p->z + thread * BLOCK_ROWS * cols;
+    float *g = p->gt + t * cols * dim;
+    double *f = p->ft + t * p->na, *bsum = p->bt + t * cols;
+    memset(f, 0, p->na * sizeof *f);
+    memset(bsum, 0, cols * sizeof *bsum);
+    bool first = true;
+    for (size_t r = r0; r < r1; r += BLOCK_ROWS) {
+        size_t nb = r1 - r < BLOCK_ROWS ? r1 - r : BLOCK_ROWS;
+        const float *xb = d->x + r * d->ld;
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, (int)cols, (int)dim,
+                    1.0f, xb, (int)d->ld, p->wf, (int)D1, 0.0f, z, (int)cols);
+        for (size_t i = 0; i < nb; i++) {
+            size_t row = r + i;
+            const unsigned char *tr = p->in_train + row * p->models;
+            int y = p->local[d->y[row]];
+            float *zi = z + i * cols;
+            for (size_t a = 0; a < p->na; a++) {
+                float *za = zi + a * outs;
+                if (!tr[p->gm[a]]) {
+                    memset(za, 0, outs * sizeof *za);
+                    continue;
+                }
+                const float *w = p->wf + a * outs * D1;
+                f[a] += outs == 1 ? binary_residual(za, w, D1, y)
+                                  : softmax_residual(za, w, D1, outs, y);
+                for (size_t c = 0; c < outs; c++)
+                    bsum[a * outs + c] += za[c];
+            }
+        }
+        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)cols, (int)dim, (int)nb,
+                    1.0f, z, (int)cols, xb, (int)d->ld, first ? 0.0f : 1.0f, g, (int)dim);
+        first = false;
+    }
+    if (first)
+        memset(g, 0, cols * dim * sizeof *g);
+}
+
+/* ---- training one batch: models with the same classes ---- */
+
+typedef struct batch {
+    const logreg_data *d;
+    const unsigned char *in_train;
+    size_t models;
+    const logreg_options *o;
+    size_t threads;
+    size_t nm;              /* models in the batch */
+    size_t *gm;             /* their indices */
+} batch;
+
+typedef enum { ST_NEW_DIRECTION, ST_BACKTRACK, ST_DONE } model_state;
+
+typedef struct solver {
+    size_t nm, P, outs, D1, dim;
+    double lambda, tol;
+    double *w, *g, *dir, *wt, *gt;    /* nm x P */
+    double *f, *ft, *gd, *step;       /* nm */
+    double *s, *yv, *rho, *alpha;     /* nm x MEMORY (x P) */
+    int *hist, *head, *iter, *backtracks;
+    model_state *state;
+    double *chol;                     /* D1 x D1 */
+    double *stack;                    /* 2 nm outs x D1 */
+} solver;
+
+static void solver_free(solver *s)
+{
+    free(s->w); free(s->g); free(s->dir); free(s->wt); free(s->gt);
+    free(s->f); free(s->ft); free(s->gd); free(s->step);
+    free(s->s); free(s->yv); free(s->rho); free(s->alpha);
+    free(s->hist); free(s->head); free(s->iter); free(s->backtracks);
+    free(s->state); free(s->chol); free(s->stack);
+}
+
+static int solver_alloc(solver *s, size_t nm, size_t outs, size_t dim)
+{
+    memset(s, 0, sizeof *s);
+    s->nm = nm;
+    s->outs = outs;
+    s->dim = dim;
+    s->D1 = dim + 1;
+    s->P = outs * s->D1;
+    size_t P = s->P;
+#define ALLOC(x, n) ((x) = calloc((n) > 0 ? (n) : 1, sizeof *(x)))
+    if (!ALLOC(s->w, nm * P) || !ALLOC(s->g, nm * P) || !ALLOC(s->dir, nm * P) ||
+        !ALLOC(s->wt, nm * P) || !ALLOC(s->gt, nm * P) || !ALLOC(s->f, nm) ||
+        !ALLOC(s->ft, nm) || !ALLOC(s->gd, nm) || !ALLOC(s->step, nm) ||
+        !ALLOC(s->s, nm * MEMORY * P) || !ALLOC(s->yv, nm * MEMORY * P) ||
+        !ALLOC(s->rho, nm * MEMORY) || !ALLOC(s->alpha, nm * MEMORY) ||
+        !ALLOC(s->hist, nm) || !ALLOC(s->head, nm) || !ALLOC(s->iter, nm) ||
+        !ALLOC(s->backtracks, nm) || !ALLOC(s->state, nm) ||
+        !ALLOC(s->chol, s->D1 * s->D1) || !ALLOC(s->stack, 2 * nm * outs * s->D1)) {
+        solver_free(s);
+        return -1;
+    }
+#undef ALLOC
+    return 0;
+}
+
+static double dot(const double *a, const double *b, size_t n)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += a[i] * b[i];
+    return s;
+}
+
+/* New L-BFGS directions for the models in list: the two-loop recursion
+   with H0 = gamma M^-1, M^-1 applied to all of them in two triangular
+   solves over the stacked rows. */
+static void directions(solver *s, const size_t *list, size_t n)
+{
+    size_t P = s->P, D1 = s->D1, outs = s->outs;
+    size_t nrows = 0;
+    for (size_t l = 0; l < n; l++) {
+        size_t a = list[l];
+        double *q = s->dir + a * P;
+        memcpy(q, s->g + a * P, P * sizeof *q);
+        for (int h = 0; h < s->hist[a]; h++) {   /* newest first */
+            int i = (s->head[a] - 1 - h + MEMORY) % MEMORY;
+            const double *si = s->s + (a * MEMORY + (size_t)i) * P;
+            const double *yi = s->yv + (a * MEMORY + (size_t)i) * P;
+            double al = s->rho[a * MEMORY + (size_t)i] * dot(si, q, P);
+            s->alpha[a * MEMORY + (size_t)i] = al;
+            for (size_t k = 0; k < P; k++)
+                q[k] -= al * yi[k];
+        }
+        memcpy(s->stack + nrows * D1, q, P * sizeof *q);
+        nrows += outs;
+        if (s->hist[a]) {
+            int i = (s->head[a] - 1 + MEMORY) % MEMORY;
+            memcpy(s->stack + nrows * D1, s->yv + (a * MEMORY + (size_t)i) * P,
+                   P * sizeof *q);
+            nrows += outs;
+        }
+    }
+    if (nrows) {
+        cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit,
+                    (int)nrows, (int)D1, 1.0, s->chol, (int)D1, s->stack, (int)D1);
+        cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasNoTrans, CblasNonUnit,
+                    (int)nrows, (int)D1, 1.0, s->chol, (int)D1, s->stack, (int)D1);
+    }
+    nrows = 0;
+    for (size_t l = 0; l < n; l++) {
+        size_t a = list[l];
+        double *r = s->dir + a * P;
+        const double *mq = s->stack + nrows * D1;
+        nrows += outs;
+        double gamma = 1.0;
+        if (s->hist[a]) {
+            int i = (s->head[a] - 1 + MEMORY) % MEMORY;
+            const double *si = s->s + (a * MEMORY + (size_t)i) * P;
+            const double *yi = s->yv + (a * MEMORY + (size_t)i) * P;
+            double yMy = dot(yi, s->stack + nrows * D1, P);
+            nrows += outs;
+            if (yMy > 0)
+                gamma = dot(si, yi, P) / yMy;
+        }
+        for (size_t k = 0; k < P; k++)
+            r[k] = gamma * mq[k];
+        for (int h = s->hist[a] - 1; h >= 0; h--) {   /* oldest first */
+            int i = (s->head[a] - 1 - h + MEMORY) % MEMORY;
+            const double *si = s->s + (a * MEMORY + (size_t)i) * P;
+            const double *yi = s->yv + (a * MEMORY + (size_t)i) * P;
+            double be = s->rho[a * MEMORY + (size_t)i] * dot(yi, r, P);
+            double c = s->alpha[a * MEMORY + (size_t)i] - be;
+            for (size_t k = 0; k < P; k++)
+                r[k] += c * si[k];
+        }
+        for (size_t k = 0; k < P; k++)
+            r[k] = -r[k];
+        s->gd[a] = dot(s->g + a * P, r, P);
+        s->state[a] = ST_NEW_DIRECTION;
+    }
+}
+
+/* Loss and gradient at wt of the models in list (positions in the
+   batch). */
+static int evaluate(solver *s, const batch *b, const int *local, const size_t *list,
+                    size_t n, logreg_stats *st)
+{
+    const logreg_data *d = b->d;
+    size_t P = s->P, D1 = s->D1, dim = s->dim, outs = s->outs, cols = n * outs;
+    size_t nt = task_count(d->rows), threads = b->threads < nt ? b->threads : nt;
+    pass p = {.d = d, .in_train = b->in_train, .models = b->models, .na = n,
+              .local = local, .outs = outs, .cols = cols, .ntasks = nt};
+    size_t *gm = malloc(n * sizeof *gm);
+    float *wf = malloc(cols * D1 * sizeof *wf);
+    p.gt = malloc(nt * cols * dim * sizeof *p.gt + 1);
+    p.ft = malloc(nt * n * sizeof *p.ft);
+    p.bt = malloc(nt * cols * sizeof *p.bt);
+    p.z = malloc(threads * BLOCK_ROWS * cols * sizeof *p.z);
+    double *acc = calloc(cols * dim + 1, sizeof *acc);
+    int rc = gm && wf && p.gt && p.ft && p.bt && p.z && acc ? 0 : -1;
+    if (rc == 0) {
+        for (size_t l = 0; l < n; l++) {
+            gm[l] = b->gm[list[l]];
+            const double *w = s->wt + list[l] * P;
+            for (size_t k = 0; k < P; k++)
+                wf[l * P + k] = (float)w[k];
+        }
+        p.gm = gm;
+        p.wf = wf;
+        run_tasks(threads, nt, pass_task, &p);
+        /* Partial sums in task order: the same bits for any thread count. */
+        for (size_t t = 0; t < nt; t++) {
+            const float *g = p.gt + t * cols * dim;
+            for (size_t k = 0; k < cols * dim; k++)
+                acc[k] += g[k];
+        }
+        for (size_t l = 0; l < n; l++) {
+            size_t a = list[l];
+            const double *w = s->wt + a * P;
+            double *g = s->gt + a * P;
+            double f = 0, pen = 0;
+            for (size_t t = 0; t < nt; t++)
+                f += p.ft[t * n + l];
+            for (size_t c = 0; c < outs; c++) {
+                for (size_t k = 0; k < dim; k++) {
+                    double wk = w[c * D1 + k];
+                    g[c * D1 + k] = acc[(l * outs + c) * dim + k] + s->lambda * wk;
+                    pen += wk * wk;
+                }
+                double bs = 0;
+                for (size_t t = 0; t < nt; t++)
+                    bs += p.bt[t * cols + l * outs + c];
+                g[c * D1 + dim] = bs;
+            }
+            s->ft[a] = f + 0.5 * s->lambda * pen;
+        }
+        if (st) {
+            st->passes++;
+            st->flops += 4.0 * (double)d->rows * (double)dim * (double)cols;
+        }
+    }
+    free(gm);
+    free(wf);
+    free(p.gt);
+    free(p.ft);
+    free(p.bt);
+    free(p.z);
+    free(acc);
+    return rc;
+}
+
+/* Accepts the trial point of model a as its new iterate. */
+static void accept(solver *s, size_t a)
+{
+    size_t P = s->P;
+    double *sn = s->s + (a * MEMORY + (size_t)s->head[a]) * P;
+    double *yn = s->yv + (a * MEMORY + (size_t)s->head[a]) * P;
+    for (size_t k = 0; k < P; k++) {
+        sn[k] = s->wt[a * P + k] - s->w[a * P + k];
+        yn[k] = s->gt[a * P + k] - s->g[a * P + k];
+    }
+    double sy = dot(sn, yn, P);
+    if (sy > 1e-12 * sqrt(dot(sn, sn, P) * dot(yn, yn, P))) {
+        s->rho[a * MEMORY + (size_t)s->head[a]] = 1.0 / sy;
+        s->head[a] = (s->head[a] + 1) % MEMORY;
+        if (s->hist[a] < MEMORY)
+            s->hist[a]++;
+    }
+    memcpy(s->w + a * P, s->wt + a * P, P * sizeof *s->w);
+    memcpy(s->g + a * P, s->gt + a * P, P * sizeof *s->g);
+    s->f[a] = s->ft[a];
+    s->iter[a]++;
+    s->backtracks[a] = 0;
+}
+
+/* The mean of warm's models whose classes are cls[0..nclass) into start
+   (outs x D1); false when none has them. */
+static bool warm_start(const logreg_fit *warm, const int *cls, size_t nclass, double *start,
+                       size_t len)
+{
+    size_t count = 0;
+    memset(start, 0, len * sizeof *start);
+    for (size_t j = 0; warm && j < warm->models; j++) {
+        if (warm->nclass[j] != nclass || warm->dim + 1 != len / (nclass == 2 ? 1 : nclass) ||
+            memcmp(warm->cls + j * warm->classes, cls, nclass * sizeof *cls) != 0)
+            continue;
+        for (size_t k = 0; k < len; k++)
+            start[k] += warm->coef[j][k];
+        count++;
+    }
+    for (size_t k = 0; count && k < len; k++)
+        start[k] /= (double)count;
+    return count > 0;
+}
+
+static int train_batch(logreg_fit *fit, batch *b, const int *local, size_t nclass,
+                       const double *gram, const logreg_fit *warm, logreg_stats *st,
+                       tells_error *err)
+{
+    const logreg_data *d = b->d;
+    size_t outs = nclass == 2 ? 1 : nclass, nm = b->nm, dim = d->dim, D1 = dim + 1;
+    solver s;
+    if (solver_alloc(&s, nm, outs, dim) < 0)
+        return tells_error_nomem(err, NULL, 0);
+    size_t *list = malloc(nm * sizeof *list), *next = malloc(nm * sizeof *next);
+    int rc = list && next ? 0 : tells_error_nomem(err, NULL, 0);
+    s.lambda = 1.0 / b->o->c;
+    s.tol = b->o->tol;
+    /* The preconditioner: the Hessian at zero of an average training set. */
+    double m = 0;
+    for (size_t a = 0; a < nm; a++)
+        for (size_t i = 0; i < d->rows; i++)
+            m += b->in_train[i * b->models + b->gm[a]] != 0;
+    m /= (double)nm;
+    double curv = outs == 1 ? 0.25 : (1.0 / (double)nclass) * (1.0 - 1.0 / (double)nclass);
+    double scale = curv * m / (double)d->rows;
+    for (size_t k = 0; k < D1 * D1; k++)
+        s.chol[k] = scale * gram[k];
+    for (size_t k = 0; k < dim; k++)
+        s.chol[k * D1 + k] += s.lambda;
+    if (rc == 0 && cholesky(s.chol, D1) < 0)
+        rc = tells_error_set(err, NULL, 0, "the features are degenerate (no Cholesky "
+                             "factor of the preconditioner)");
+    size_t n = nm;
+    for (size_t a = 0; rc == 0 && a < nm; a++)
+        list[a] = a;
+    if (rc == 0 && warm &&
+        warm_start(warm, fit->cls + b->gm[0] * fit->classes, nclass, s.w, s.P))
+        for (size_t a = 0; a < nm; a++) {
+            memcpy(s.wt + a * s.P, s.w, s.P * sizeof *s.w);
+            if (a > 0)
+                memcpy(s.w + a * s.P, s.w, s.P * sizeof *s.w);
+        }
+    if (rc == 0 && (rc = evaluate(&s, b, local, list, n, st)) < 0)   /* at the start */
+        tells_error_nomem(err, NULL, 0);
+    if (rc == 0) {
+        for (size_t a = 0; a < nm; a++) {
+            s.f[a] = s.ft[a];
+            memcpy(s.g + a * s.P, s.gt + a * s.P, s.P * sizeof *s.g);
+        }
+        directions(&s, list, n);
+    }
+    while (rc == 0 && n > 0) {
+        /* Trial points of the models still running. */
+        size_t ne = 0;
+        for (size_t l = 0; l < n; l++) {
+            size_t a = list[l];
+            if (s.state[a] == ST_NEW_DIRECTION) {
+                if (-s.gd[a] <= 2 * s.tol)
+                    s.state[a] = ST_DONE;
+                else if (s.iter[a] >= b->o->max_iter) {
+                    s.state[a] = ST_DONE;
+                    if (st)
+                        st->unconverged++;
+                } else
+                    s.step[a] = 1.0;
+            }
+            if (s.state[a] == ST_DONE)
+                continue;
+            for (size_t k = 0; k < s.P; k++)
+                s.wt[a * s.P + k] = s.w[a * s.P + k] + s.step[a] * s.dir[a * s.P + k];
+            list[ne++] = a;
+        }
+        n = ne;
+        if (n == 0)
+            break;
+        if ((rc = evaluate(&s, b, local, list, n, st)) < 0) {
+            tells_error_nomem(err, NULL, 0);
+            break;
+        }
+        size_t nn = 0;
+        for (size_t l = 0; l < n; l++) {
+            size_t a = list[l];
+            double t = s.step[a];
+            double slope = dot(s.gt + a * s.P, s.dir + a * s.P, s.P);
+            if (s.ft[a] <= s.f[a] + ARMIJO * t * s.gd[a] || slope <= 0) {
+                accept(&s, a);
+                next[nn++] = a;
+            } else if (++s.backtracks[a] > MAX_BACKTRACKS) {
+                s.state[a] = ST_DONE;   /* rounding has the last word */
+            } else {
+                /* Where the slope, interpolated linearly, is zero. */
+                double tn = t * s.gd[a] / (s.gd[a] - slope);
+                s.step[a] = tn < 0.1 * t ? 0.1 * t : tn > 0.9 * t ? 0.9 * t : tn;
+                s.state[a] = ST_BACKTRACK;
+            }
+        }
+        directions(&s, next, nn);
+        /* Keep the order of the batch. */
+        size_t k = 0;
+        for (size_t l = 0; l < n; l++)
+            if (s.state[list[l]] != ST_DONE)
+                list[k++] = list[l];
+        n = k;
+    }
+    for (size_t a = 0; rc == 0 && a < nm; a++) {
+        size_t j = b->gm[a];
+        memcpy(fit->coef[j], s.w + a * s.P, s.P * sizeof *s.w);
+        if (st) {
+            st->iterations += s.iter[a];
+            if (s.iter[a] > st->max_iterations)
+                st->max_iterations = s.iter[a];
+        }
+    }
+    free(list);
+    free(next);
+    solver_free(&s);
+    return rc;
+}
+
+void logreg_free(logreg_fit *f)
+{
+    if (!f)
+        return;
+    for (size_t j = 0; f->coef && j < f->models; j++)
+        free(f->coef[j]);
+    free(f->coef);
+    free(f->nclass);
+    free(f->cls);
+    free(f->outs);
+    free(f);
+}
+
+logreg_fit *logreg_train(const logreg_data *d, const unsigned char *in_train,
+                         size_t models, const logreg_fit *warm, const logreg_options *o,
+                         logreg_stats *st, tells_error *err)
+{
+    double t0 = now();
+    openblas_set_num_threads(1);   /* threads are ours: see logreg.h */
+    size_t K = d->classes, dim = d->dim, D1 = dim + 1;
+    logreg_fit *f = calloc(1, sizeof *f);
+    bool *present = calloc(models * K + 1, sizeof *present);
+    double *gram = malloc(D1 * D1 * sizeof *gram);
+    size_t *gm = malloc((models ? models : 1) * sizeof *gm);
+    bool *done = calloc(models + 1, sizeof *done);
+    int *local = malloc((K ? K : 1) * sizeof *local);
+    if (!f || !present || !gram || !gm || !done || !local)
+        goto oom;
+    f->models = models;
+    f->threads = clamp_threads(o->threads);
+    f->dim = dim;
+    f->classes = K;
+    f->nclass = calloc(models + 1, sizeof *f->nclass);
+    f->cls = calloc(models * K + 1, sizeof *f->cls);
+    f->outs = calloc(models + 1, sizeof *f->outs);
+    f->coef = calloc(models + 1, sizeof *f->coef);
+    if (!f->nclass || !f->cls || !f->outs || !f->coef)
+        goto oom;
+    for (size_t i = 0; i < d->rows; i++)
+        for (size_t j = 0; j < models; j++)
+            if (in_train[i * models + j])
+                present[j * K + (size_t)d->y[i]] = true;
+    for (size_t j = 0; j < models; j++) {
+        for (size_t c = 0; c < K; c++)
+            if (present[j * K + c])
+                f->cls[j * K + f->nclass[j]++] = (int)c;
+        if (f->nclass[j] < 2) {
+            tells_error_set(err, NULL, 0, "the training set of model %zu has %s", j + 1,
+                            f->nclass[j] ? "examples of one class only" : "no examples");
+            goto fail;
+        }
+        f->outs[j] = f->nclass[j] == 2 ? 1 : f->nclass[j];
+        if (!(f->coef[j] = calloc(f->outs[j] * D1, sizeof *f->coef[j])))
+            goto oom;
+    }
+    if (gram_matrix(d, clamp_threads(o->threads), gram, st) < 0)
+        goto oom;
+    /* Batches: models with the same classes, in model order. */
+    for (size_t j = 0; j < models; j++) {
+        if (done[j])
+            continue;
+        batch b = {.d = d, .in_train = in_train, .models = models, .o = o,
+                   .threads = clamp_threads(o->threads), .gm = gm};
+        for (size_t i = j; i < models && b.nm < MAX_BATCH; i++)
+            if (!done[i] && memcmp(present + i * K, present + j * K, K * sizeof *present) == 0) {
+                gm[b.nm++] = i;
+                done[i] = true;
+            }
+        for (size_t c = 0; c < K; c++)
+            local[c] = -1;
+        for (size_t c = 0; c < f->nclass[j]; c++)
+            local[f->cls[j * K + c]] = (int)c;
+        if (train_batch(f, &b, local, f->nclass[j], gram, warm, st, err) < 0)
+            goto fail;
+    }
+    free(present);
+    free(gram);
+    free(gm);
+    free(done);
+    free(local);
+    if (st)
+        st->seconds += now() - t0;
+    return f;
+oom:
+    tells_error_nomem(err, NULL, 0);
+fail:
+    free(present);
+    free(gram);
+    free(gm);
+    free(done);
+    free(local);
+    logreg_free(f);
+    return NULL;
+}
+
+size_t logreg_classes(const logreg_fit *f, size_t j, const int **cls)
+{
+    *cls = f->cls + j * f->classes;
+    return f->nclass[j];
+}
+
+const double *logreg_coef(const logreg_fit *f, size_t j, size_t *outputs)
+{
+    *outputs = f->outs[j];
+    return f->coef[j];
+}
+
+/* The class of a model's outputs z (intercepts included). */
+static int decide(const logreg_fit *f, size_t j, const float *z)
+{
+    const int *cls = f->cls + j * f->classes;
+    if (f->outs[j] == 1)
+        return cls[z[0] > 0];
+    size_t best = 0;
+    for (size_t c = 1; c < f->outs[j]; c++)
+        if (z[c] > z[best])
+            best = c;
+    return cls[best];
+}
+
+int logreg_predict(const logreg_fit *f, size_t j, const float *x)
+{
+    size_t D1 = f->dim + 1;
+    float z[f->outs[j]];
+    for (size_t c = 0; c < f->outs[j]; c++) {
+        const double *w = f->coef[j] + c * D1;
+        double v = w[f->dim];
+        for (size_t k = 0; k < f->dim; k++)
+            v += w[k] * x[k];
+        z[c] = (float)v;
+    }
+    return decide(f, j, z);
+}
+
+typedef struct predict_job {
+    const logreg_fit *f;
+    const logreg_data *d;
+    const unsigned char *in_train;
+    size_t j0, nj, cols, ntasks;   /* models j0 .. j0 + nj - 1 */
+    const size_t *col0;            /* first column of each */
+    const float *wf;               /* cols x (dim + 1) */
+    float *z;                      /* per thread */
+    unsigned *correct, *held;
+} predict_job;
+
+static void predict_task(void *ctx, size_t t, size_t thread)
+{
+    predict_job *p = ctx;
+    const logreg_data *d = p->d;
+    size_t dim = d->dim, D1 = dim + 1, cols = p->cols;
+    size_t r0 = task_start(d->rows, p->ntasks, t), r1 = task_start(d->rows, p->ntasks, t + 1);
+    float *z = p->z + thread * BLOCK_ROWS * cols;
+    for (size_t r = r0; r < r1; r += BLOCK_ROWS) {
+        size_t nb = r1 - r < BLOCK_ROWS ? r1 - r : BLOCK_ROWS;
+        const float *xb = d->x + r * d->ld;
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, (int)cols, (int)dim,
+                    1.0f, xb, (int)d->ld, p->wf, (int)D1, 0.0f, z, (int)cols);
+        for (size_t i = 0; i < nb; i++) {
+            size_t row = r + i;
+            const unsigned char *tr = p->in_train + row * p->f->models;
+            float *zi = z + i * cols;
+            for (size_t a = 0; a < p->nj; a++) {
+                size_t j = p->j0 + a;
+                if (tr[j])
+                    continue;
+                float *za = zi + p->col0[a];
+                for (size_t c = 0; c < p->f->outs[j]; c++)
+                    za[c] += p->wf[(p->col0[a] + c) * D1 + dim];
+                p->held[row]++;
+                p->correct[row] += decide(p->f, j, za) == d->y[row];
+            }
+        }
+    }
+}
+
+int logreg_held_out(const logreg_fit *f, const logreg_data *d,
+                    const unsigned char *in_train, unsigned *correct, unsigned *held,
+                    logreg_stats *st, tells_error *err)
+{
+    double t0 = now();
+    openblas_set_num_threads(1);
+    size_t dim = d->dim, D1 = dim + 1, nt = task_count(d->rows);
+    size_t threads = f->threads < nt ? f->threads : nt;
+    int rc = 0;
+    for (size_t j0 = 0; rc == 0 && j0 < f->models; j0 += MAX_BATCH) {
+        size_t nj = f->models - j0 < MAX_BATCH ? f->models - j0 : MAX_BATCH;
+        size_t col0[MAX_BATCH], cols = 0;
+        for (size_t a = 0; a < nj; a++) {
+            col0[a] = cols;
+            cols += f->outs[j0 + a];
+        }
+        predict_job p = {.f = f, .d = d, .in_train = in_train, .j0 = j0, .nj = nj,
+                         .cols = cols, .ntasks = nt, .col0 = col0, .correct = correct,
+                         .held = held};
+        float *wf = malloc(cols * D1 * sizeof *wf);
+        p.z = malloc(threads * BLOCK_ROWS * cols * sizeof *p.z);
+        if (!wf || !p.z) {
+            rc = tells_error_nomem(err, NULL, 0);
+        } else {
+            for (size_t a = 0; a < nj; a++)
+                for (size_t k = 0; k < f->outs[j0 + a] * D1; k++)
+                    wf[col0[a] * D1 + k] = (float)f->coef[j0 + a][k];
+            p.wf = wf;
+            run_tasks(threads, nt, predict_task, &p);
+            if (st)
+                st->flops += 2.0 * (double)d->rows * (double)dim * (double)cols;
+        }
+        free(wf);
+        free(p.z);
+    }
+    if (st)
+        st->seconds += now() - t0;
+    return rc;
+}

@@ -1,0 +1,429 @@
+#include <config.h>
+#include "stats/counts.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/alloc.h"
+#include "base/fields.h"
+#include "base/lineio.h"
+#include "base/prepared.h"
+
+#define COUNTS_MAGIC "tells-counts\t1"
+
+int counts_init(token_counts *tc, text_field field)
+{
+    memset(tc, 0, sizeof *tc);
+    tc->field = field;
+    tc->tokens = vocab_new();
+    tc->classes = vocab_new();
+    if (!tc->tokens || !tc->classes) {
+        counts_free(tc);
+        return -1;
+    }
+    return 0;
+}
+
+void counts_free(token_counts *tc)
+{
+    for (size_t c = 0; tc->classes && c < vocab_size(tc->classes); c++) {
+        free(tc->count[c]);
+        free(tc->docs[c]);
+    }
+    free(tc->count);
+    free(tc->docs);
+    free(tc->examples);
+    free(tc->stamp);
+    vocab_free(tc->tokens);
+    vocab_free(tc->classes);
+    memset(tc, 0, sizeof *tc);
+}
+
+/* Grows a per-token or per-class array from old to cap entries, zeroed. */
+static int grow_array(uint64_t **a, size_t old, size_t cap)
+{
+    uint64_t *p = array_resize_zeroed(*a, old, cap, sizeof *p);
+    if (!p)
+        return -1;
+    *a = p;
+    return 0;
+}
+
+/* Makes room for token id tok in every class's arrays. */
+static int ensure_token(token_counts *tc, size_t tok)
+{
+    if (tok < tc->token_cap)
+        return 0;
+    size_t cap = array_capacity(tc->token_cap, tok + 1, 4096);
+    for (size_t c = 0; c < vocab_size(tc->classes); c++)
+        if (grow_array(&tc->count[c], tc->token_cap, cap) < 0 ||
+            grow_array(&tc->docs[c], tc->token_cap, cap) < 0)
+            return -1;
+    if (grow_array(&tc->stamp, tc->token_cap, cap) < 0)
+        return -1;
+    tc->token_cap = cap;
+    return 0;
+}
+
+static long class_id(token_counts *tc, const char *label, size_t len)
+{
+    size_t before = vocab_size(tc->classes);
+    long c = vocab_intern(tc->classes, label, len);
+    if (c < 0 || (size_t)c < before)
+        return c;
+    if ((size_t)c >= tc->class_cap) {
+        size_t cap = tc->class_cap, cap2 = tc->class_cap;
+        uint64_t **count = array_grow(tc->count, &cap, (size_t)c + 1, sizeof *count, 8);
+        if (!count)
+            return -1;
+        tc->count = count;
+        uint64_t **docs = array_grow(tc->docs, &cap2, cap, sizeof *docs, 8);
+        if (!docs)
+            return -1;
+        tc->docs = docs;
+        if (grow_array(&tc->examples, tc->class_cap, cap) < 0)
+            return -1;
+        tc->class_cap = cap;
+    }
+    tc->count[c] = calloc(tc->token_cap ? tc->token_cap : 1, sizeof **tc->count);
+    tc->docs[c] = calloc(tc->token_cap ? tc->token_cap : 1, sizeof **tc->docs);
+    if (!tc->count[c] || !tc->docs[c])
+        return -1;
+    return c;
+}
+
+static int count_text(token_counts *tc, size_t c, const char *s, size_t len)
+{
+    const char *end = s + len;
+    uint64_t *count = tc->count[c];
+    uint64_t *docs = tc->docs[c];
+    while (s < end) {
+        /* Find the token's end and hash it in the same pass: tokens are
+           short, and this loop is the whole cost of tells-pmi. */
+        uint64_t h = VOCAB_HASH_INIT;
+        const char *stop = s;
+        while (stop < end && *stop != ' ')
+            h = vocab_hash_step(h, (unsigned char)*stop++);
+        if (stop > s) {
+            long t = vocab_intern_hashed(tc->tokens, s, (size_t)(stop - s),
+                                         vocab_hash_final(h));
+            if (t < 0)
+                return -1;
+            if ((size_t)t >= tc->token_cap) {
+                if (ensure_token(tc, (size_t)t) < 0)
+                    return -1;
+                count = tc->count[c];
+                docs = tc->docs[c];
+            }
+            count[t]++;
+            if (tc->stamp[t] != tc->rows) {
+                tc->stamp[t] = tc->rows;
+                docs[t]++;
+            }
+        }
+        s = stop + 1;
+    }
+    return 0;
+}
+
+int counts_add(token_counts *tc, const char *label, size_t label_len,
+               const char *text, size_t len, const char *text2, size_t len2)
+{
+    long c = class_id(tc, label, label_len);
+    if (c < 0)
+        return -1;
+    tc->rows++;  /* stamps are row numbers from 1, so 0 means never */
+    tc->examples[c]++;
+    if (count_text(tc, (size_t)c, text, len) < 0)
+        return -1;
+    if (tc->field == FIELD_BOTH && count_text(tc, (size_t)c, text2, len2) < 0)
+        return -1;
+    return 0;
+}
+
+static int count_rows(token_counts *tc, prepared_reader *r, tells_error *err)
+{
+    prepared_row row;
+    int rc;
+    int f = tc->field == FIELD_PREMISE ? PREP_PREMISE : PREP_HYPOTHESIS;
+    while ((rc = prepared_next(r, &row, err)) == 1) {
+        if (counts_add(tc, row.field[PREP_LABEL], row.len[PREP_LABEL],
+                       row.field[f], row.len[f], row.field[PREP_PREMISE],
+                       row.len[PREP_PREMISE]) < 0)
+            return tells_error_nomem(err, r->lr.name, row.lineno);
+    }
+    return rc;
+}
+
+int counts_merge(token_counts *tc, const token_counts *other)
+{
+    size_t nt = vocab_size(other->tokens);
+    for (size_t c2 = 0; c2 < vocab_size(other->classes); c2++) {
+        long c = class_id(tc, vocab_str(other->classes, c2),
+                          vocab_len(other->classes, c2));
+        if (c < 0)
+            return -1;
+        tc->examples[c] += other->examples[c2];
+        for (size_t t2 = 0; t2 < nt; t2++) {
+            if (!other->count[c2][t2])
+                continue;
+            long t = vocab_intern(tc->tokens, vocab_str(other->tokens, t2),
+                                  vocab_len(other->tokens, t2));
+            if (t < 0 || ensure_token(tc, (size_t)t) < 0)
+                return -1;
+            tc->count[c][t] += other->count[c2][t2];
+            tc->docs[c][t] += other->docs[c2][t2];
+        }
+    }
+    return 0;
+}
+
+/* Below this size one thread is as fast as several. */
+enum { PARALLEL_MIN_BYTES = 4 << 20, MAX_THREADS = 64 };
+
+typedef struct range_job {
+    const char *path;
+    prepared_reader reader;
+    bool opened;
+    token_counts counts;
+    tells_error err;
+    int rc;
+} range_job;
+
+static void *count_range(void *arg)
+{
+    range_job *job = arg;
+    job->rc = count_rows(&job->counts, &job->reader, &job->err);
+    return NULL;
+}
+
+/* Lines before byte offset `upto`, to turn a range's line number into
+   the file's (only on the error path). */
+static long lines_before(const char *path, uint64_t upto)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return 0;
+    char buf[1 << 16];
+    long lines = 0;
+    uint64_t done = 0;
+    while (done < upto) {
+        size_t want = upto - done < sizeof buf ? (size_t)(upto - done) : sizeof buf;
+        size_t n = fread(buf, 1, want, fp);
+        if (n == 0)
+            break;
+        for (char *p = buf; (p = memchr(p, '\n', n - (size_t)(p - buf))); p++)
+            lines++;
+        done += n;
+    }
+    fclose(fp);
+    return lines;
+}
+
+int counts_add_prepared(token_counts *tc, const char *path, bool no_header,
+                        int threads, tells_error *err)
+{
+    prepared_reader first;
+    if (prepared_open(&first, path, no_header, err) < 0)
+        return -1;
+    struct stat st;
+    bool regular = path && strcmp(path, "-") != 0 && stat(path, &st) == 0 &&
+                   S_ISREG(st.st_mode);
+    if (threads > MAX_THREADS)
+        threads = MAX_THREADS;
+    if (threads <= 1 || !regular || (uint64_t)st.st_size < PARALLEL_MIN_BYTES) {
+        int rc = count_rows(tc, &first, err);
+        prepared_close(&first);
+        return rc < 0 ? -1 : 0;
+    }
+    uint64_t size = (uint64_t)st.st_size, begin = first.lr.pos;
+    range_job *jobs = calloc((size_t)threads, sizeof *jobs);
+    pthread_t *tid = calloc((size_t)threads, sizeof *tid);
+    int rc = jobs && tid ? 0 : tells_error_nomem(err, first.lr.name, 0);
+    int started = 0;
+    for (int k = 0; k < threads && rc == 0; k++) {
+        range_job *job = &jobs[k];
+        uint64_t a = begin + (size - begin) * (uint64_t)k / (uint64_t)threads;
+        uint64_t b = begin + (size - begin) * (uint64_t)(k + 1) / (uint64_t)threads;
+        job->path = path;
+        if (counts_init(&job->counts, tc->field) < 0)
+            rc = tells_error_nomem(err, first.lr.name, 0);
+        else if (k == 0) {
+            job->reader = first;
+            job->reader.range_end = b;
+        } else if (prepared_open_range(&job->reader, path, &first, a, b, err) < 0)
+            rc = -1;
+        job->opened = rc == 0;
+        if (rc == 0 && pthread_create(&tid[k], NULL, count_range, job) != 0)
+            rc = tells_error_set(err, first.lr.name, 0, "cannot start a thread");
+        if (rc == 0)
+            started++;
+    }
+    for (int k = 0; k < started; k++)
+        pthread_join(tid[k], NULL);
+    /* Report the first error in file order, with the file's line number. */
+    for (int k = 0; k < started && rc == 0; k++) {
+        range_job *job = &jobs[k];
+        if (job->rc < 0) {
+            *err = job->err;
+            if (k > 0 && err->line > 0)
+                err->line += lines_before(path, job->reader.lr.line_start) -
+                             job->reader.lr.lineno + 1;
+            rc = -1;
+        }
+    }
+    for (int k = 0; k < started && rc == 0; k++)
+        if (counts_merge(tc, &jobs[k].counts) < 0)
+            rc = tells_error_nomem(err, first.lr.name, 0);
+    for (int k = 0; jobs && k < threads; k++) {
+        if (jobs[k].opened)
+            prepared_close(&jobs[k].reader);
+        counts_free(&jobs[k].counts);
+    }
+    if (!jobs || !jobs[0].opened)
+        prepared_close(&first);
+    free(jobs);
+    free(tid);
+    return rc < 0 ? -1 : 0;
+}
+
+int counts_write(const token_counts *tc, FILE *fp)
+{
+    size_t *cls = vocab_sorted_ids(tc->classes);
+    size_t *tok = vocab_sorted_ids(tc->tokens);
+    if (!cls || !tok) {
+        free(cls);
+        free(tok);
+        return -1;
+    }
+    size_t nc = vocab_size(tc->classes), nt = vocab_size(tc->tokens);
+    fprintf(fp, COUNTS_MAGIC "\nfield\t%s\n", text_field_name(tc->field));
+    for (size_t i = 0; i < nc; i++)
+        fprintf(fp, "examples\t%s\t%" PRIu64 "\n", vocab_str(tc->classes, cls[i]),
+                tc->examples[cls[i]]);
+    fputs("token\tclass\tcount\tdocs\n", fp);
+    uint64_t rows = 0;
+    for (size_t j = 0; j < nt; j++)
+        for (size_t i = 0; i < nc; i++) {
+            size_t c = cls[i], t = tok[j];
+            if (tc->count[c][t]) {
+                fprintf(fp, "%s\t%s\t%" PRIu64 "\t%" PRIu64 "\n",
+                        vocab_str(tc->tokens, t), vocab_str(tc->classes, c),
+                        tc->count[c][t], tc->docs[c][t]);
+                rows++;
+            }
+        }
+    /* A trailer, so that a truncated shard is noticed when merging. */
+    fprintf(fp, "end\t%" PRIu64 "\n", rows);
+    free(cls);
+    free(tok);
+    return 0;
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+    char *end;
+    if (*s < '0' || *s > '9')
+        return -1;
+    *v = strtoull(s, &end, 10);
+    return *end ? -1 : 0;
+}
+
+static int merge_row(token_counts *tc, char **f, const line_reader *r,
+                     tells_error *err)
+{
+    uint64_t count, docs;
+    if (parse_u64(f[2], &count) < 0 || parse_u64(f[3], &docs) < 0 ||
+        docs > count || f[0][0] == '\0')
+        return tells_error_set(err, r->name, r->lineno, "malformed counts row");
+    long c = vocab_find(tc->classes, f[1], strlen(f[1]));
+    if (c < 0)
+        return tells_error_set(err, r->name, r->lineno,
+                               "class '%s' has no examples line", f[1]);
+    long t = vocab_intern(tc->tokens, f[0], strlen(f[0]));
+    if (t < 0 || ensure_token(tc, (size_t)t) < 0)
+        return tells_error_nomem(err, r->name, r->lineno);
+    tc->count[c][t] += count;
+    tc->docs[c][t] += docs;
+    return 0;
+}
+
+int counts_merge_file(token_counts *tc, const char *path, tells_error *err)
+{
+    line_reader r;
+    if (line_reader_open(&r, path, 0, err) < 0)
+        return -1;
+    char *line, *f[5];
+    size_t len;
+    int rc;
+    bool in_rows = false, have_field = false, ended = false;
+    uint64_t rows = 0;
+    while ((rc = line_reader_next(&r, &line, &len, err)) == 1) {
+        rc = -1;
+        if (text_line_check(line, len, r.name, r.lineno, err) < 0)
+            break;
+        /* Five fields means "more than four": no line has that many. */
+        size_t n = tab_split(line, len, f, NULL, 5);
+        if (ended) {
+            tells_error_set(err, r.name, r.lineno, "data after the end line");
+            break;
+        } else if (r.lineno == 1) {
+            if (n != 2 || strcmp(f[0], "tells-counts") != 0 || strcmp(f[1], "1") != 0) {
+                tells_error_set(err, r.name, 1, "not a tells counts file "
+                                "(made by tells-pmi --emit-counts)");
+                break;
+            }
+        } else if (!in_rows && n == 2 && strcmp(f[0], "field") == 0) {
+            text_field fld;
+            if (text_field_parse(f[1], &fld) < 0 || fld != tc->field) {
+                tells_error_set(err, r.name, r.lineno,
+                                "counts are for field '%s', not '%s'", f[1],
+                                text_field_name(tc->field));
+                break;
+            }
+            have_field = true;
+        } else if (!in_rows && n == 3 && strcmp(f[0], "examples") == 0) {
+            uint64_t ex;
+            long c = class_id(tc, f[1], strlen(f[1]));
+            if (parse_u64(f[2], &ex) < 0 || f[1][0] == '\0') {
+                tells_error_set(err, r.name, r.lineno, "malformed examples line");
+                break;
+            }
+            if (c < 0 || ensure_token(tc, vocab_size(tc->tokens)) < 0) {
+                tells_error_nomem(err, r.name, r.lineno);
+                break;
+            }
+            tc->examples[c] += ex;
+        } else if (!in_rows && n == 4 && strcmp(f[0], "token") == 0) {
+            if (!have_field) {
+                tells_error_set(err, r.name, r.lineno, "no field line before the rows");
+                break;
+            }
+            in_rows = true;
+        } else if (in_rows && n == 4) {
+            if (merge_row(tc, f, &r, err) < 0)
+                break;
+            rows++;
+        } else if (in_rows && n == 2 && strcmp(f[0], "end") == 0) {
+            uint64_t want;
+            if (parse_u64(f[1], &want) < 0 || want != rows) {
+                tells_error_set(err, r.name, r.lineno,
+                                "end line does not match the %" PRIu64 " rows read",
+                                rows);
+                break;
+            }
+            ended = true;
+        } else {
+            tells_error_set(err, r.name, r.lineno, "malformed counts line");
+            break;
+        }
+        rc = 0;
+    }
+    if (rc == 0 && !ended)
+        rc = tells_error_set(err, r.name, r.lineno, "truncated counts file");
+    line_reader_close(&r);
+    return rc < 0 ? -1 : 0;
+}

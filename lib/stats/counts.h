@@ -1,0 +1,48 @@
+/* Token-by-class counts over one field of a prepared TSV. Counts are
+   plain integers, so counts of shards of a corpus can be summed (emitted
+   with counts_write, merged with counts_merge_file) and give exactly
+   what one pass over the whole corpus gives. */
+#ifndef TELLS_COUNTS_H
+#define TELLS_COUNTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/error.h"
+#include "base/prepared.h"
+#include "base/vocab.h"
+
+typedef struct token_counts {
+    text_field field;
+    vocab *tokens;
+    vocab *classes;
+    uint64_t **count;      /* [class][token]: occurrences */
+    uint64_t **docs;       /* [class][token]: examples containing the token */
+    uint64_t *examples;    /* [class] */
+    uint64_t *stamp;       /* [token]: last example that counted it, + 1 */
+    uint64_t rows;
+    size_t token_cap, class_cap;
+} token_counts;
+
+int counts_init(token_counts *tc, text_field field);
+void counts_free(token_counts *tc);
+
+/* Counts one example: its label and its field's text (space-separated
+   tokens); for FIELD_BOTH pass both texts, else the second is ignored. */
+int counts_add(token_counts *tc, const char *label, size_t label_len,
+               const char *text, size_t len, const char *text2, size_t len2);
+/* Counts every row of a prepared TSV, using up to `threads` threads on
+   byte ranges of a large regular file (one thread for pipes and small
+   files). The counts do not depend on the number of threads. */
+int counts_add_prepared(token_counts *tc, const char *path, bool no_header,
+                        int threads, tells_error *err);
+/* Adds the counts of other into tc. */
+int counts_merge(token_counts *tc, const token_counts *other);
+
+/* The mergeable counts file: a "key<TAB>value" header, then
+   token<TAB>class<TAB>count<TAB>docs rows in byte order. */
+int counts_write(const token_counts *tc, FILE *fp);
+int counts_merge_file(token_counts *tc, const char *path, tells_error *err);
+
+#endif

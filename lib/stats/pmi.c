@@ -1,0 +1,112 @@
+#include <config.h>
+#include "stats/pmi.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_entries(const void *a, const void *b, void *arg)
+{
+    const pmi_entry *x = a, *y = b;
+    if (x->pmi != y->pmi)
+        return x->pmi > y->pmi ? -1 : 1;
+    const vocab *tokens = arg;
+    return strcmp(vocab_str(tokens, x->token), vocab_str(tokens, y->token));
+}
+
+void pmi_free(pmi_table *t)
+{
+    for (size_t i = 0; i < t->nclasses; i++)
+        free(t->classes[i].entries);
+    free(t->classes);
+    memset(t, 0, sizeof *t);
+}
+
+int pmi_compute(const token_counts *tc, const pmi_options *opt, pmi_table *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t nc = vocab_size(tc->classes), nt = vocab_size(tc->tokens);
+    uint64_t *const *cnt = opt->binary ? tc->docs : tc->count;
+    size_t *order = vocab_sorted_ids(tc->classes);
+    size_t *kept = malloc((nt ? nt : 1) * sizeof *kept);
+    uint64_t *class_total = calloc(nc ? nc : 1, sizeof *class_total);
+    out->classes = calloc(nc ? nc : 1, sizeof *out->classes);
+    if (!order || !kept || !class_total || !out->classes)
+        goto fail;
+    /* Integer sums first: exact, and independent of hash order. */
+    size_t nk = 0;
+    uint64_t grand = 0;
+    for (size_t t = 0; t < nt; t++) {
+        uint64_t total = 0;
+        for (size_t c = 0; c < nc; c++)
+            total += cnt[c][t];
+        if (total >= opt->min_count && total > 0) {
+            kept[nk++] = t;
+            for (size_t c = 0; c < nc; c++)
+                class_total[c] += cnt[c][t];
+            grand += total;
+        }
+    }
+    double k = opt->smoothing;
+    double S = (double)grand + k * (double)nk * (double)nc;
+    out->nclasses = nc;
+    out->kept = nk;
+    for (size_t i = 0; i < nc; i++) {
+        size_t c = order[i];
+        pmi_class *pc = &out->classes[i];
+        pc->class_id = c;
+        pc->entries = malloc((nk ? nk : 1) * sizeof *pc->entries);
+        if (!pc->entries)
+            goto fail;
+        double s_c = (double)class_total[c] + k * (double)nk;
+        for (size_t j = 0; j < nk; j++) {
+            size_t t = kept[j];
+            uint64_t total = 0;
+            for (size_t c2 = 0; c2 < nc; c2++)
+                total += cnt[c2][t];
+            double s_w = (double)total + k * (double)nc;
+            double s_wc = (double)cnt[c][t] + k;
+            pmi_entry *e = &pc->entries[j];
+            e->token = t;
+            e->count = cnt[c][t];
+            e->pmi = log2(s_wc * S / (s_w * s_c));
+            e->class_share = tc->examples[c]
+                ? (double)tc->docs[c][t] / (double)tc->examples[c] : 0.0;
+        }
+        pc->n = nk;
+        qsort_r(pc->entries, nk, sizeof *pc->entries, cmp_entries,
+                (void *)tc->tokens);
+    }
+    free(order);
+    free(kept);
+    free(class_total);
+    return 0;
+fail:
+    free(order);
+    free(kept);
+    free(class_total);
+    pmi_free(out);
+    return -1;
+}
+
+int pmi_write(const pmi_table *t, const token_counts *tc, size_t top,
+              bool header, FILE *fp)
+{
+    if (header)
+        fputs("class\ttoken\tpmi\tcount\tclass_share\n", fp);
+    for (size_t i = 0; i < t->nclasses; i++) {
+        const pmi_class *pc = &t->classes[i];
+        size_t n = top && top < pc->n ? top : pc->n;
+        const char *cls = vocab_str(tc->classes, pc->class_id);
+        for (size_t j = 0; j < n; j++) {
+            const pmi_entry *e = &pc->entries[j];
+            /* No "-0.000000" for values that round to zero. */
+            double pmi = fabs(e->pmi) < 5e-7 ? 0.0 : e->pmi;
+            fprintf(fp, "%s\t%s\t%.6f\t%" PRIu64 "\t%.6f\n", cls,
+                    vocab_str(tc->tokens, e->token), pmi, e->count,
+                    e->class_share);
+        }
+    }
+    return ferror(fp) ? -1 : 0;
+}

@@ -1,0 +1,46 @@
+/* Token-class PMI with add-k smoothing and a minimum count:
+     keep w with sum_c count(w,c) >= min_count;
+     s(w,c) = count(w,c) + k for every kept w and every class;
+     PMI(w,c) = log2 p(w,c) / (p(w,.) p(.,c)), p from s. */
+#ifndef TELLS_PMI_H
+#define TELLS_PMI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stats/counts.h"
+
+typedef struct pmi_options {
+    bool binary;          /* count(w,c) = examples containing w */
+    uint64_t min_count;
+    double smoothing;
+} pmi_options;
+
+typedef struct pmi_entry {
+    size_t token;
+    double pmi;
+    uint64_t count;       /* raw count(w,c) */
+    double class_share;   /* examples of c containing w / examples of c */
+} pmi_entry;
+
+typedef struct pmi_class {
+    size_t class_id;
+    pmi_entry *entries;   /* kept tokens, PMI descending, ties by token */
+    size_t n;
+} pmi_class;
+
+typedef struct pmi_table {
+    pmi_class *classes;   /* in byte order of their names */
+    size_t nclasses;
+    size_t kept;          /* tokens that passed min_count */
+} pmi_table;
+
+int pmi_compute(const token_counts *tc, const pmi_options *opt, pmi_table *out);
+void pmi_free(pmi_table *t);
+/* Writes "class<TAB>token<TAB>pmi<TAB>count<TAB>class_share" rows, at most
+   top per class (0 = all), numbers with 6 decimals. */
+int pmi_write(const pmi_table *t, const token_counts *tc, size_t top,
+              bool header, FILE *fp);
+
+#endif

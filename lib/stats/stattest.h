@@ -1,0 +1,137 @@
+/* Significance tests for tells-stat: McNemar, paired bootstrap,
+   approximate randomisation, Friedman, Welch's t and Benjamini-Hochberg,
+   with distributions from GSL. P-values are carried with their natural
+   log, so that one far below the smallest double (1e-308) is still
+   reported instead of printing as 0. */
+#ifndef TELLS_STATTEST_H
+#define TELLS_STATTEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "base/error.h"
+#include "stats/metrics.h"
+
+typedef struct pvalue {
+    double p;       /* may have underflowed to 0 */
+    double log_p;   /* natural log; -inf only when p is exactly 0 */
+} pvalue;
+
+/* Below this a p-value is taken from its log (GSL's tails lose accuracy
+   well before they underflow). */
+#define PVALUE_TINY 1e-250
+
+pvalue pvalue_from_p(double p);
+pvalue pvalue_from_log(double log_p);
+/* p times factor (> 0), in log space when p is tiny; at most 1. */
+pvalue pvalue_scale(pvalue p, double factor);
+/* Parses a decimal number in [0, 1] ("0.032", "1.1e-190", "1e-400": the
+   exponent is read apart, so values below 1e-308 keep their log).
+   Returns -1 when malformed, -2 when outside [0, 1] or not finite. */
+int pvalue_parse(const char *s, pvalue *out);
+/* Formats p with digits significant digits as printf's "%.*g" would,
+   but built from log10 p when p is tiny, so 1.1e-400 prints as such. */
+void pvalue_format(pvalue p, int digits, char *buf, size_t size);
+
+/* Upper tails P(X >= x), from GSL, or from the log forms below when GSL's
+   value is under PVALUE_TINY. */
+pvalue stat_chi2_sf(double x, double df);
+pvalue stat_norm_sf(double z);
+pvalue stat_t_sf(double t, double df);
+/* P(X <= k) for X ~ Binomial(n, 1/2). */
+pvalue stat_binom_half_cdf(unsigned long k, unsigned long n);
+/* log Q(a, x), the regularised upper incomplete gamma function, by its
+   continued fraction (for x > a + 1; else from GSL). */
+double stat_log_gamma_q(double a, double x);
+/* log I_x(a, b), the regularised incomplete beta function, by its
+   continued fraction (for x < (a + 1) / (a + b + 2); else from GSL). */
+double stat_log_beta_inc(double a, double b, double x, double log_x,
+                         double log1m_x);
+
+typedef enum { ALT_TWO_SIDED, ALT_GREATER, ALT_LESS } alternative;
+int alternative_parse(const char *s, alternative *a);
+const char *alternative_name(alternative a);
+
+typedef struct test_result {
+    double statistic;
+    double df;       /* NAN when the test has none */
+    pvalue p;
+} test_result;
+
+/* McNemar's test from the discordant counts: b = examples only system A
+   got right, c = only B. Exact: statistic min(b, c), two-sided binomial
+   p = min(1, 2 P(X <= min(b, c))), X ~ Bin(b + c, 1/2). Chi-squared:
+   (|b - c| - 1)^2 / (b + c) with the continuity correction floored at 0,
+   1 df; statistic 0 and p 1 when b + c = 0. */
+void mcnemar_exact(long b, long c, test_result *r);
+void mcnemar_chi2(long b, long c, test_result *r);
+
+/* Welch's unequal-variances t-test of mean(x) - mean(y), as SciPy's
+   ttest_ind(equal_var=False). -1 when both samples have zero variance or
+   fewer than 2 values. */
+int welch_test(const double *x, size_t nx, const double *y, size_t ny,
+               alternative alt, test_result *r, double *mean_x, double *mean_y);
+
+/* Friedman's test on scores[block * k + system], higher is better, with
+   SciPy's tie correction; mean_rank[k] gets mean ranks with 1 the best.
+   Statistic 0 and p 1 when every block is a complete tie. -1 when out of
+   memory. */
+int friedman_test(const double *scores, size_t nblocks, size_t k,
+                  test_result *r, double *mean_rank);
+
+/* Benjamini-Hochberg: adj[i] = min over p_(j) >= p_i of m p_(j) / j, at
+   most 1 (statsmodels' fdr_bh); reject[i] by the step-up rule at alpha.
+   -1 when out of memory. */
+int bh_adjust(const pvalue *p, size_t m, double alpha, pvalue *adj,
+              bool *reject);
+
+/* A paired resampling test of metric(A) - metric(B). */
+typedef struct resample_result {
+    double a_value, b_value, delta;
+    size_t samples;
+    size_t count;    /* resamples at least as extreme as delta */
+    pvalue p;        /* (count + 1) / (samples + 1) */
+} resample_result;
+
+/* Paired bootstrap: each of samples resamples draws n example indexes
+   with replacement (gsl_rng_uniform_int on gsl_rng_mt19937 seeded with
+   seed) and gets d* = metric(A) - metric(B) on them; as extreme means
+   |d* - d| >= |d| (two-sided), d* - d >= d (greater), d* - d <= d (less). */
+int paired_bootstrap(const pred_data *d, size_t a, size_t b, metric_kind k,
+                     size_t samples, unsigned long seed, alternative alt,
+                     resample_result *r);
+/* Approximate randomisation: each resample swaps the two predictions of
+   every example where they differ with probability 1/2; as extreme means
+   |d*| >= |d|, d* >= d, d* <= d. */
+int permutation_test(const pred_data *d, size_t a, size_t b, metric_kind k,
+                     size_t samples, unsigned long seed, alternative alt,
+                     resample_result *r);
+
+/* Reads numbers: one per line (blank lines skipped), or with column the
+   column of that name of a TSV with a header. Numbers must be finite. */
+int numbers_read(const char *path, const char *column, double **v, size_t *n,
+                 tells_error *err);
+
+/* A TSV with a header and a column of p-values, for the FDR correction:
+   rows are kept as read; a p-value "-" (no test) is passed over. */
+typedef struct p_table {
+    char *header;
+    char **rows;
+    size_t n;
+    pvalue *p;        /* [n] */
+    bool *has_p;      /* [n] false for "-" */
+    size_t m;         /* rows with a p-value */
+} p_table;
+
+int p_table_read(p_table *t, const char *path, const char *column,
+                 tells_error *err);
+void p_table_free(p_table *t);
+
+/* The test table: "test statistic df p_value detail". A NULL p prints
+   as "-", a NAN df as "-". */
+void test_write_header(FILE *fp);
+void test_write(FILE *fp, const char *test, double statistic, double df,
+                const pvalue *p, int digits, const char *detail);
+
+#endif

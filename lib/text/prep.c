@@ -1,0 +1,252 @@
+#include <config.h>
+#include "text/prep.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/prepared.h"
+#include "base/vocab.h"
+
+/* A text's tokens before and after phrase merging. */
+typedef struct text_tokens {
+    token_list raw, merged;
+} text_tokens;
+
+/* Where an id was first seen, to name both places in a duplicate error. */
+typedef struct id_origin {
+    size_t input;
+    long line;
+} id_origin;
+
+typedef struct prep_state {
+    const prep_options *opt;
+    const prep_input *inputs;
+    vocab *ids;
+    id_origin *origin;
+    size_t origin_cap;
+    vocab *split_names;
+    long *split_pos;          /* next positional index of each split */
+    size_t split_cap;
+    text_tokens premise, hypothesis;
+    char *row;
+    size_t row_len, row_cap;
+    FILE *out;
+} prep_state;
+
+static bool has_tab_or_newline(const char *s, size_t len)
+{
+    return memchr(s, '\t', len) || memchr(s, '\n', len) || memchr(s, '\r', len);
+}
+
+static bool label_allowed(const prep_options *opt, const char *label)
+{
+    if (!opt->labels)
+        return true;
+    for (const char *const *l = opt->labels; *l; l++)
+        if (strcmp(*l, label) == 0)
+            return true;
+    return false;
+}
+
+/* Tokenises and merges phrases; returns the final list, NULL when out of
+   memory. */
+static const token_list *prepare_text(const prep_options *opt, text_tokens *tt,
+                                      const char *text, size_t len)
+{
+    if (tokenize(&opt->tok, text, len, &tt->raw) < 0)
+        return NULL;
+    if (!opt->phrases)
+        return &tt->raw;
+    if (phrase_set_merge(opt->phrases, &tt->raw, &tt->merged) < 0)
+        return NULL;
+    return &tt->merged;
+}
+
+static int append(prep_state *st, const char *s, size_t len)
+{
+    if (st->row_len + len > st->row_cap) {
+        size_t cap = st->row_cap ? st->row_cap : 1024;
+        while (cap < st->row_len + len)
+            cap *= 2;
+        char *row = realloc(st->row, cap);
+        if (!row)
+            return -1;
+        st->row = row;
+        st->row_cap = cap;
+    }
+    memcpy(st->row + st->row_len, s, len);
+    st->row_len += len;
+    return 0;
+}
+
+static long next_position(prep_state *st, const char *split)
+{
+    long sid = vocab_intern(st->split_names, split, strlen(split));
+    if (sid < 0)
+        return -1;
+    if ((size_t)sid >= st->split_cap) {
+        size_t cap = st->split_cap ? st->split_cap * 2 : 8;
+        long *pos = realloc(st->split_pos, cap * sizeof *pos);
+        if (!pos)
+            return -1;
+        memset(pos + st->split_cap, 0, (cap - st->split_cap) * sizeof *pos);
+        st->split_pos = pos;
+        st->split_cap = cap;
+    }
+    return st->split_pos[sid]++;
+}
+
+static int remember_id(prep_state *st, const char *id, size_t len, size_t input,
+                       long line, const char *name, tells_error *err)
+{
+    size_t before = vocab_size(st->ids);
+    long k = vocab_intern(st->ids, id, len);
+    if (k < 0)
+        return tells_error_nomem(err, name, line);
+    if ((size_t)k < before) {
+        const id_origin *o = &st->origin[k];
+        return tells_error_set(err, name, line, "duplicate id '%s' (first at %s:%ld)",
+                               id, display_name(st->inputs[o->input].path), o->line);
+    }
+    if ((size_t)k >= st->origin_cap) {
+        size_t cap = st->origin_cap ? st->origin_cap * 2 : 1024;
+        id_origin *o = realloc(st->origin, cap * sizeof *o);
+        if (!o)
+            return tells_error_nomem(err, name, line);
+        st->origin = o;
+        st->origin_cap = cap;
+    }
+    st->origin[k] = (id_origin){input, line};
+    return 0;
+}
+
+/* Checks and writes one example. Returns 1 written, 0 skipped as
+   unlabeled, -1 error (local to the record unless *fatal). */
+static int prep_example(prep_state *st, size_t input, const raw_example *ex,
+                        long position, const char *name, bool *fatal,
+                        tells_error *err)
+{
+    const char *split = st->inputs[input].split;
+    long ln = ex->lineno;
+    *fatal = false;
+    if (ex->label_len == 0 || strcmp(ex->label, "-") == 0)
+        return 0;
+    if (has_tab_or_newline(ex->label, ex->label_len))
+        return tells_error_set(err, name, ln, "label contains a tab or line break");
+    if (!label_allowed(st->opt, ex->label))
+        return tells_error_set(err, name, ln, "unknown label '%s'", ex->label);
+    char idbuf[256];
+    const char *id = ex->id;
+    size_t id_len = ex->id_len;
+    if (!id) {
+        snprintf(idbuf, sizeof idbuf, "%s%ld", split, position);
+        id = idbuf;
+        id_len = strlen(idbuf);
+    } else if (has_tab_or_newline(id, id_len) || strlen(id) != id_len)
+        return tells_error_set(err, name, ln, "id contains a tab, line break or NUL");
+    const token_list *prem = prepare_text(st->opt, &st->premise, ex->premise,
+                                          ex->premise_len);
+    const token_list *hyp = prepare_text(st->opt, &st->hypothesis, ex->hypothesis,
+                                         ex->hypothesis_len);
+    if (!prem || !hyp) {
+        *fatal = true;
+        return tells_error_nomem(err, name, ln);
+    }
+    if (prem->n == 0 && !ex->no_premise)
+        return tells_error_set(err, name, ln, "empty premise (no tokens)");
+    if (hyp->n == 0)
+        return tells_error_set(err, name, ln, "empty hypothesis (no tokens)");
+    if (remember_id(st, id, id_len, input, ln, name, err) < 0) {
+        *fatal = true;
+        return -1;
+    }
+    /* The row is built whole and written with one call. */
+    st->row_len = 0;
+    if (append(st, id, id_len) < 0 || append(st, "\t", 1) < 0 ||
+        append(st, split, strlen(split)) < 0 || append(st, "\t", 1) < 0 ||
+        append(st, ex->label, ex->label_len) < 0 || append(st, "\t", 1) < 0 ||
+        (ex->no_premise ? append(st, CORPUS_NO_PREMISE, strlen(CORPUS_NO_PREMISE))
+                        : token_list_join(prem, &st->row, &st->row_len, &st->row_cap)) < 0 ||
+        append(st, "\t", 1) < 0 ||
+        token_list_join(hyp, &st->row, &st->row_len, &st->row_cap) < 0 ||
+        append(st, "\n", 1) < 0) {
+        *fatal = true;
+        return tells_error_nomem(err, name, ln);
+    }
+    fwrite(st->row, 1, st->row_len, st->out);
+    return 1;
+}
+
+static int prep_file(prep_state *st, size_t input, prep_file_stats *fs,
+                     tells_error *err)
+{
+    const prep_input *in = &st->inputs[input];
+    corpus_reader *r;
+    if (corpus_open(&r, in->path, st->opt->format, &st->opt->fields,
+                    st->opt->max_line, err) < 0)
+        return -1;
+    const char *name = display_name(in->path);
+    raw_example ex;
+    int rc;
+    for (;;) {
+        rc = corpus_next(r, &ex, err);
+        long position = -1;
+        if (rc == 1 || (rc < 0 && corpus_error_is_local(r)))
+            position = next_position(st, in->split);
+        if (rc == 0)
+            break;
+        if (rc < 0) {
+            if (corpus_error_is_local(r) && st->opt->skip_invalid) {
+                fs->invalid++;
+                continue;
+            }
+            break;
+        }
+        bool fatal;
+        rc = prep_example(st, input, &ex, position, name, &fatal, err);
+        if (rc == 1)
+            fs->written++;
+        else if (rc == 0)
+            fs->unlabeled++;
+        else if (!fatal && st->opt->skip_invalid)
+            fs->invalid++;
+        else
+            break;
+    }
+    corpus_close(r);
+    return rc < 0 ? -1 : 0;
+}
+
+int prep_run(const prep_options *opt, const prep_input *inputs, size_t ninputs,
+             FILE *out, prep_report_fn report, void *user, tells_error *err)
+{
+    prep_state st = {.opt = opt, .inputs = inputs, .out = out};
+    st.ids = vocab_new();
+    st.split_names = vocab_new();
+    text_tokens *texts[2] = {&st.premise, &st.hypothesis};
+    for (int k = 0; k < 2; k++) {
+        token_list_init(&texts[k]->raw);
+        token_list_init(&texts[k]->merged);
+    }
+    int rc = 0;
+    if (!st.ids || !st.split_names)
+        rc = tells_error_nomem(err, NULL, 0);
+    if (rc == 0)
+        fputs(PREPARED_HEADER "\n", out);
+    for (size_t i = 0; i < ninputs && rc == 0; i++) {
+        prep_file_stats fs = {0};
+        rc = prep_file(&st, i, &fs, err);
+        if (rc == 0 && report)
+            report(&inputs[i], &fs, user);
+    }
+    for (int k = 0; k < 2; k++) {
+        token_list_free(&texts[k]->raw);
+        token_list_free(&texts[k]->merged);
+    }
+    vocab_free(st.ids);
+    vocab_free(st.split_names);
+    free(st.origin);
+    free(st.row);
+    free(st.split_pos);
+    return rc;
+}

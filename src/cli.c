@@ -20,11 +20,38 @@ void cli_init(char **argv, const char *program_name)
 }
 const char *cli_program(void) { return program; }
 
+enum { MAX_HINTS = 8 };
+static struct {
+    tells_error_code code;
+    const char *text;
+} hints[MAX_HINTS];
+static size_t nhints;
+
+void cli_hint(tells_error_code code, const char *text)
+{
+    if (nhints < MAX_HINTS)
+        hints[nhints++] = (typeof(hints[0])){code, text};
+}
+
 void cli_report(const tells_error *err)
 {
     char buf[2200];
     tells_error_format(err, buf, sizeof buf);
-    fprintf(stderr, "%s: %s\n", program, buf);
+    fprintf(stderr, "%s: %s", program, buf);
+    for (size_t i = 0; err->code != TELLS_E_GENERIC && i < nhints; i++)
+        if (hints[i].code == err->code) {
+            fputs(" (", stderr);
+            /* The hint's one %s is the subject; no other conversion. */
+            const char *at = strstr(hints[i].text, "%s");
+            if (at)
+                fprintf(stderr, "%.*s%s%s", (int)(at - hints[i].text), hints[i].text,
+                        err->subject, at + 2);
+            else
+                fputs(hints[i].text, stderr);
+            fputc(')', stderr);
+            break;
+        }
+    fputc('\n', stderr);
 }
 
 int cli_exit_status(const tells_error *err)

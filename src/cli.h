@@ -30,6 +30,11 @@ void cli_fail_option(const char *opt, tells_error *err) __attribute__((noreturn)
 void cli_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 /* strdup that exits with "out of memory" on failure. */
 char *cli_strdup(const char *s);
+/* Advice this program gives, in its own options' terms, when the library
+   reports condition code: cli_report appends " (TEXT)" to the message,
+   with %s in TEXT replaced by the error's subject. Register at start. */
+void cli_hint(tells_error_code code, const char *text);
+
 /* Prints "prog: msg". */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "prog: msg" and the "Try" line, then exits 2. */

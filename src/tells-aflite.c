@@ -284,7 +284,7 @@ static int round_done(const aflite_round *r, void *user, tells_error *err)
         for (size_t i = 0; i < r->examples; i++) {
             spool_record rec = {(uint32_t)r->round, r->correct[i], r->held[i], r->rows[i]};
             if (fwrite(&rec, sizeof rec, 1, st->spool) != 1)
-                return tells_error_set(err, st->cfg->scores, 0, "cannot write a temporary "
+                return tells_error_io(err, st->cfg->scores, 0, "cannot write a temporary "
                                        "file for the scores");
         }
     }
@@ -293,7 +293,7 @@ static int round_done(const aflite_round *r, void *user, tells_error *err)
             return -1;
         st->splits_open = true;
         if (aflite_write_splits(st->splits.fp, r) < 0)
-            return tells_error_set(err, st->cfg->write_splits, 0, "write error");
+            return tells_error_io(err, st->cfg->write_splits, 0, "write error");
     }
     if (st->cfg->show_progress) {
         char a[32];
@@ -303,8 +303,9 @@ static int round_done(const aflite_round *r, void *user, tells_error *err)
     return 0;
 }
 
-static int write_rounds(FILE *fp, void *ctx)
+static int write_rounds(FILE *fp, void *ctx, tells_error *err)
 {
+    (void)err;
     const run_state *st = ctx;
     if (fputs("round\texamples\tat_tau\tremoved\tremaining\n", fp) == EOF)
         return -1;
@@ -322,8 +323,9 @@ typedef struct scores_ctx {
     const aflite_result *res;
 } scores_ctx;
 
-static int write_scores(FILE *fp, void *ctx)
+static int write_scores(FILE *fp, void *ctx, tells_error *err)
 {
+    (void)err;
     scores_ctx *sc = ctx;
     const dataset *d = sc->st->d;
     if (fputs("round\tid\tscore\theld_out\tremoved_in_round\n", fp) == EOF)
@@ -431,7 +433,7 @@ int main(int argc, char **argv)
         free(rank_of);
     }
     if (rc == 0 && cfg.scores && !(st.spool = tmpfile()))
-        rc = tells_error_set(&err, cfg.scores, 0, "cannot create a temporary file");
+        rc = tells_error_io(&err, cfg.scores, 0, "cannot create a temporary file");
     if (rc == 0) {
         cfg.ao.first_splits = splits;
         cfg.ao.round_done = round_done;

@@ -322,8 +322,9 @@ static int make_groups(run *r, const dataset *d, bool name_by_file, tells_error 
     return rc;
 }
 
-static int write_summary(FILE *fp, void *ctx)
+static int write_summary(FILE *fp, void *ctx, tells_error *err)
 {
+    (void)err;
     run *r = ctx;
     audit_write_summary_header(fp);
     for (size_t i = 0; i < r->ngroups; i++)
@@ -331,8 +332,9 @@ static int write_summary(FILE *fp, void *ctx)
     return ferror(fp) ? -1 : 0;
 }
 
-static int write_flags(FILE *fp, void *ctx)
+static int write_flags(FILE *fp, void *ctx, tells_error *err)
 {
+    (void)err;
     run *r = ctx;
     audit_write_flags_header(fp);
     for (size_t i = 0; i < r->ngroups; i++)

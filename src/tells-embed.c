@@ -100,8 +100,9 @@ typedef struct matrix_out {
     size_t rows, cols;
 } matrix_out;
 
-static int write_matrix(FILE *fp, void *ctx)
+static int write_matrix(FILE *fp, void *ctx, tells_error *err)
 {
+    (void)err;
     const matrix_out *m = ctx;
     return npy_write(fp, m->data, m->rows, m->cols);
 }

@@ -208,8 +208,9 @@ static int read_rows(run *ru, const char *path, tells_error *err)
     return rc < 0 ? -1 : 0;
 }
 
-static int write_table(FILE *fp, void *ctx)
+static int write_table(FILE *fp, void *ctx, tells_error *err)
 {
+    (void)err;
     run *ru = ctx;
     return heur_table_write(fp, ru->hs, &ru->tally, ru->expect, ru->digits);
 }

@@ -44,14 +44,16 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0}
 };
 
-static int write_lengths(FILE *fp, void *ctx)
+static int write_lengths(FILE *fp, void *ctx, tells_error *err)
 {
+    (void)err;
     return lengths_write(ctx, true, fp);
 }
 
 int main(int argc, char **argv)
 {
     cli_init(argv, "tells-len");
+    cli_hint(TELLS_E_NOT_PREPARED, "--no-header for headerless input");
     text_field field = FIELD_HYPOTHESIS;
     bool no_header = false;
     const char *output = NULL;

@@ -59,12 +59,21 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0}
 };
 
-static int write_plain(FILE *fp, void *ctx) { return colloc_write(ctx, false, fp); }
-static int write_scored(FILE *fp, void *ctx) { return colloc_write(ctx, true, fp); }
+static int write_plain(FILE *fp, void *ctx, tells_error *err)
+{
+    (void)err;
+    return colloc_write(ctx, false, fp);
+}
+static int write_scored(FILE *fp, void *ctx, tells_error *err)
+{
+    (void)err;
+    return colloc_write(ctx, true, fp);
+}
 
 int main(int argc, char **argv)
 {
     cli_init(argv, "tells-phrases");
+    cli_hint(TELLS_E_NOT_PREPARED, "--no-header for headerless input");
     colloc_options opt = {.delta = 5, .threshold = 100, .min_count = 5,
                           .passes = 1, .field = FIELD_BOTH};
     bool scores = false, no_header = false;

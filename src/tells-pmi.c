@@ -83,13 +83,15 @@ typedef struct table_job {
     size_t top;
 } table_job;
 
-static int write_counts(FILE *fp, void *ctx)
+static int write_counts(FILE *fp, void *ctx, tells_error *err)
 {
+    (void)err;
     return counts_write(((table_job *)ctx)->tc, fp);
 }
 
-static int write_table(FILE *fp, void *ctx)
+static int write_table(FILE *fp, void *ctx, tells_error *err)
 {
+    (void)err;
     table_job *job = ctx;
     return pmi_write(&job->table, job->tc, job->top, true, fp);
 }
@@ -97,6 +99,8 @@ static int write_table(FILE *fp, void *ctx)
 int main(int argc, char **argv)
 {
     cli_init(argv, "tells-pmi");
+    cli_hint(TELLS_E_NOT_PREPARED, "--no-header for headerless input");
+    cli_hint(TELLS_E_NOT_COUNTS, "made by tells-pmi --emit-counts");
     text_field field = FIELD_HYPOTHESIS;
     pmi_options popt = {.min_count = 5, .smoothing = 50.0};
     size_t top = 15;

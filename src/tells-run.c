@@ -498,8 +498,9 @@ static void fail_with(outputs *outs, const tells_error *err)
     fatal(err);
 }
 
-static int write_lines(FILE *fp, void *ctx)
+static int write_lines(FILE *fp, void *ctx, tells_error *err)
 {
+    (void)err;
     const case_set *cs = ((void **)ctx)[0];
     char **lines = ((void **)ctx)[1];
     for (size_t i = 0; i < cs->n; i++)

@@ -109,7 +109,7 @@ static int filter_rows(filter *f, const char *path, bool no_header, FILE *fp,
     int rc;
     while ((rc = prepared_next(&r, &row, err)) == 1)
         if (wanted(f, &row) && prepared_write_row(fp, &row) < 0) {
-            rc = tells_error_set(err, NULL, 0, "write error");
+            rc = tells_error_io(err, NULL, 0, "write error");
             break;
         }
     prepared_close(&r);
@@ -132,6 +132,7 @@ static size_t report_unseen(const id_set *s, const char *path, bool quiet,
 int main(int argc, char **argv)
 {
     cli_init(argv, "tells-split");
+    cli_hint(TELLS_E_NOT_PREPARED, "--no-header for headerless input");
     filter f = {0};
     const char *output = NULL, *missing_path = NULL;
     bool strict = false, no_header = false, quiet = false;

@@ -186,7 +186,7 @@ run tells-audit --reference "$tmp/ref.tsv" --model "$tmp/ref.bin" --group-column
 expect 1 "tells-audit: $tmp/clean.tsv:1: no column named 'annotator'"
 what="batch not a prepared TSV"
 run tells-audit --reference "$tmp/ref.tsv" --model "$tmp/ref.bin" "$syn/KEY.tsv"
-expect 1 "tells-audit: $syn/KEY.tsv:1: not a prepared TSV: the header must start with 'id<TAB>split<TAB>label<TAB>premise<TAB>hypothesis' (--no-header for headerless input)"
+expect 1 "tells-audit: $syn/KEY.tsv:1: not a prepared TSV: the header must start with 'id<TAB>split<TAB>label<TAB>premise<TAB>hypothesis'"
 what="output not overwritten on failure"
 printf 'old\n' >"$tmp/keep"
 run tells-audit --reference "$tmp/ref.tsv" --model "$tmp/ref.bin" -o "$tmp/keep" "$tmp/nope.tsv"

@@ -128,7 +128,7 @@ run tells-baseline --model majority --partition easy="$tmp/none.ids" "$tmp/small
 expect 1 "tells-baseline: $tmp/none.ids: cannot open: No such file or directory"
 what="not a prepared TSV"
 run tells-baseline "$syn/KEY.tsv"
-expect 1 "tells-baseline: $syn/KEY.tsv:1: not a prepared TSV: the header must start with 'id<TAB>split<TAB>label<TAB>premise<TAB>hypothesis' (--no-header for headerless input)"
+expect 1 "tells-baseline: $syn/KEY.tsv:1: not a prepared TSV: the header must start with 'id<TAB>split<TAB>label<TAB>premise<TAB>hypothesis'"
 what="an unwritable model path leaves no output behind"
 printf 'old\n' >"$tmp/table"
 run tells-baseline --model fasttext --save-model "$tmp/no/such/dir/m.bin" -o "$tmp/table2" "$tmp/small.tsv"

@@ -29,7 +29,7 @@ bad() {
     check "$1" "$tmp/in.tsv$3" --mesh "$tree" "$tmp/in.tsv"
 }
 bad "no header" '1\td\te\ta b\tc\n' \
-    ":1: not a prepared TSV: the header must start with 'id<TAB>split<TAB>label<TAB>premise<TAB>hypothesis' (--no-header for headerless input)"
+    ":1: not a prepared TSV: the header must start with 'id<TAB>split<TAB>label<TAB>premise<TAB>hypothesis'"
 bad "empty file" '' ": empty input: expected a prepared TSV header"
 bad "four columns" "$H\n1\td\te\ta b\tc\n2\td\te\ta b\n" ":3: expected 5 tab-separated columns, found 4"
 bad "six columns" "$H\n1\td\te\ta b\tc\tx\n" ":2: expected 5 tab-separated columns, found 6"

@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 
 #include "base/error.h"
-#include "base/outfile.h"
 #include "cli.h"
 
 static uint64_t mix64(uint64_t z)
@@ -95,8 +94,7 @@ void synth_make_dir(const char *dir)
     free(d);
 }
 
-void synth_write_file(const char *dir, const char *name,
-                      int (*write)(FILE *fp, void *ctx), void *ctx)
+void synth_write_file(const char *dir, const char *name, out_writer write, void *ctx)
 {
     tells_error err;
     tells_error_clear(&err);

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/outfile.h"
+
 /* splitmix64, seeded per (seed, item, stream), so that every item is
    generated independently of all the others and an option that changes
    one item leaves the rest as they were. */
@@ -28,9 +30,8 @@ uint64_t synth_parse_num(const char *opt, const char *s, uint64_t lo, uint64_t h
 /* mkdir -p; exits with a message on failure. */
 void synth_make_dir(const char *dir);
 
-/* Writes DIR/NAME atomically through write(fp, ctx) (out_write); exits
-   with a message on failure. */
-void synth_write_file(const char *dir, const char *name,
-                      int (*write)(FILE *fp, void *ctx), void *ctx);
+/* Writes DIR/NAME atomically through write (out_write); exits with a
+   message on failure. */
+void synth_write_file(const char *dir, const char *name, out_writer write, void *ctx);
 
 #endif

@@ -536,7 +536,7 @@ typedef struct {
 } out_t;
 
 /* One line per post; ids count from 0 in each split. */
-static int write_split(FILE *f, void *ctx)
+static int write_split(FILE *f, void *ctx, tells_error *err)
 {
     const out_t *w = ctx;
     char text[LINE];
@@ -547,7 +547,7 @@ static int write_split(FILE *f, void *ctx)
         synth_put_json(f, text);
         fprintf(f, "\", \"label\": \"%d\"}\n", label);
     }
-    return ferror(f) ? -1 : 0;
+    return out_status(f, err);
 }
 
 /* ---------------------------------------------------------------- */

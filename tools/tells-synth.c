@@ -1124,7 +1124,7 @@ typedef struct {
 } out_t;
 
 /* One line per pair, keys and separators as in MedNLI and SNLI. */
-static int write_split(FILE *f, void *ctx)
+static int write_split(FILE *f, void *ctx, tells_error *err)
 {
     const out_t *w = ctx;
     for (long i = w->from; i < w->to; i++) {
@@ -1140,10 +1140,10 @@ static int write_split(FILE *f, void *ctx)
             fprintf(f, "-%05ld\"}\n", i * NCLS + j);
         }
     }
-    return ferror(f) ? -1 : 0;
+    return out_status(f, err);
 }
 
-static int write_key(FILE *f, void *ctx)
+static int write_key(FILE *f, void *ctx, tells_error *err)
 {
     const out_t *w = ctx;
     const opts_t *o = w->o;
@@ -1170,7 +1170,7 @@ static int write_key(FILE *f, void *ctx)
                 cls_name[o->plant[k].cls], o->plant[k].permille,
                 count_token(w->items, w->n, o->plant[k].cls,
                             o->plant[k].token));
-    return ferror(f) ? -1 : 0;
+    return out_status(f, err);
 }
 
 typedef struct { int heur; const mesh_t *pm, *hm; } pair_t;
@@ -1191,7 +1191,7 @@ static int pair_cmp(const void *a, const void *b)
 }
 
 /* Every distinct MeSH pair behind a heuristic hypothesis, any label. */
-static int write_mesh_key(FILE *f, void *ctx)
+static int write_mesh_key(FILE *f, void *ctx, tells_error *err)
 {
     const out_t *w = ctx;
     pair_t *v = malloc((size_t)w->n * NCLS * sizeof *v + 1);
@@ -1213,7 +1213,7 @@ static int write_mesh_key(FILE *f, void *ctx)
                     v[i].pm->term, v[i].pm->tree, v[i].hm->term,
                     v[i].hm->tree);
     free(v);
-    return ferror(f) ? -1 : 0;
+    return out_status(f, err);
 }
 
 /* ---------------------------------------------------------------- */

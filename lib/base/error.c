@@ -9,6 +9,8 @@ void tells_error_clear(tells_error *err)
 {
     if (err) {
         err->kind = TELLS_ERR_NONE;
+        err->code = TELLS_E_GENERIC;
+        err->subject[0] = '\0';
         err->file[0] = '\0';
         err->line = 0;
         err->msg[0] = '\0';
@@ -26,6 +28,8 @@ int tells_error_setv(tells_error *err, tells_error_kind kind, const char *file,
     snprintf(name, sizeof name, "%s", file ? file : "");
     memcpy(err->file, name, sizeof name);
     err->kind = kind;
+    err->code = TELLS_E_GENERIC;
+    err->subject[0] = '\0';
     err->line = line;
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     return -1;
@@ -75,12 +79,25 @@ int tells_error_nomem(tells_error *err, const char *file, long line)
     return tells_error_setk(err, TELLS_ERR_NOMEM, file, line, "out of memory");
 }
 
+void tells_error_tag(tells_error *err, tells_error_code code, const char *subject)
+{
+    if (!err)
+        return;
+    err->code = code;
+    snprintf(err->subject, sizeof err->subject, "%s", subject ? subject : "");
+}
+
 void tells_error_prefix(tells_error *err, const char *prefix)
+{
+    tells_error_prefix_sep(err, prefix, ": ");
+}
+
+void tells_error_prefix_sep(tells_error *err, const char *prefix, const char *sep)
 {
     if (!err)
         return;
     char msg[sizeof err->msg * 2];
-    snprintf(msg, sizeof msg, "%s: %s", prefix, err->msg);
+    snprintf(msg, sizeof msg, "%s%s%s", prefix, sep, err->msg);
     size_t n = strlen(msg);
     if (n >= sizeof err->msg)
         n = sizeof err->msg - 1;

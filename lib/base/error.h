@@ -21,8 +21,21 @@ typedef enum tells_error_kind {
     TELLS_ERR_NOMEM       /* out of memory */
 } tells_error_kind;
 
+/* Conditions on which a program may advise in terms of its own options
+   (see cli_hint): the library's message stays about the data. */
+typedef enum tells_error_code {
+    TELLS_E_GENERIC = 0,
+    TELLS_E_NOT_PREPARED,   /* the first line is no prepared-TSV header */
+    TELLS_E_NOT_COUNTS,     /* not a counts file */
+    TELLS_E_NO_FILL,        /* a placeholder without values; subject: its name */
+    TELLS_E_NOT_A_CLASS,    /* a test label the model does not have */
+    TELLS_E_FEW_ANSWERS     /* a predictions file ended before the cases */
+} tells_error_code;
+
 typedef struct tells_error {
     tells_error_kind kind;
+    tells_error_code code;
+    char subject[128];  /* what the code is about (a name), or "" */
     char file[1024];  /* "" when the error is not about a file */
     long line;        /* 0 when not about one line */
     char msg[1024];
@@ -52,8 +65,14 @@ int tells_error_io(tells_error *err, const char *file, long line,
 /* "out of memory", at file and line when they are known. */
 int tells_error_nomem(tells_error *err, const char *file, long line);
 
+/* Marks the error just set as condition code about subject (may be
+   NULL); the setters above reset both. */
+void tells_error_tag(tells_error *err, tells_error_code code, const char *subject);
+
 /* Puts "prefix: " before the message (an option name, a context). */
 void tells_error_prefix(tells_error *err, const char *prefix);
+/* Puts prefix and sep before the message ("--sample" " " "drug=5: ..."). */
+void tells_error_prefix_sep(tells_error *err, const char *prefix, const char *sep);
 /* Formats "FILE:LINE: msg", "FILE: msg" or "msg" into buf. */
 void tells_error_format(const tells_error *err, char *buf, size_t size);
 

@@ -106,7 +106,7 @@ int idfile_write(const char *path, const char *const *ids, size_t n, tells_error
         bad = fprintf(sum.fp, "  %s\n", slash ? slash + 1 : path) < 0;
     int rc = 0;
     if (bad) {
-        rc = tells_error_set(err, path, 0, "write error");
+        rc = tells_error_io(err, path, 0, "write error");
         out_abort(&data);
         out_abort(&sum);
     } else if (out_commit(&data, err) < 0) {

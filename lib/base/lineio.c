@@ -20,7 +20,7 @@ int line_reader_open_at(line_reader *r, const char *path, size_t max_line,
     if (offset && fseeko(r->fp, (off_t)offset, SEEK_SET) != 0) {
         int e = errno;
         line_reader_close(r);
-        return tells_error_set(err, display_name(path), 0, "cannot seek: %s",
+        return tells_error_io(err, display_name(path), 0, "cannot seek: %s",
                                strerror(e));
     }
     r->pos = offset;
@@ -37,7 +37,7 @@ int line_reader_open(line_reader *r, const char *path, size_t max_line,
     } else {
         r->fp = fopen(path, "rb");
         if (!r->fp)
-            return tells_error_set(err, r->name, 0, "cannot open: %s",
+            return tells_error_io(err, r->name, 0, "cannot open: %s",
                                    strerror(errno));
         r->owns_fp = true;
     }
@@ -80,7 +80,7 @@ static long refill(line_reader *r, tells_error *err)
     }
     size_t n = fread(r->buf + r->end, 1, r->cap - 1 - r->end, r->fp);
     if (n == 0 && ferror(r->fp))
-        return tells_error_set(err, r->name, r->lineno + 1, "read error: %s",
+        return tells_error_io(err, r->name, r->lineno + 1, "read error: %s",
                                strerror(errno));
     r->end += n;
     return (long)n;

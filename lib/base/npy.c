@@ -151,7 +151,7 @@ static int read_items(FILE *fp, float *dst, size_t count, const npy_header *hd,
     return 0;
 short_read:
     if (ferror(fp))
-        return tells_error_set(err, name, 0, "read error: %s", strerror(errno));
+        return tells_error_io(err, name, 0, "read error: %s", strerror(errno));
     return tells_error_set(err, name, 0, "truncated .npy file: %zu of %zu bytes of data",
                            *done_bytes, expected_bytes);
 }
@@ -163,7 +163,7 @@ int npy_read(const char *path, npy_matrix *m, tells_error *err)
     bool is_stdin = !path || strcmp(path, "-") == 0;
     FILE *fp = is_stdin ? stdin : fopen(path, "rb");
     if (!fp)
-        return tells_error_set(err, name, 0, "cannot open: %s", strerror(errno));
+        return tells_error_io(err, name, 0, "cannot open: %s", strerror(errno));
     unsigned char pre[12];
     char *h = NULL;
     float *data = NULL;

@@ -23,8 +23,28 @@ int out_commit(out_file *o, tells_error *err);
 void out_abort(out_file *o);
 
 /* Opens path, lets write fill it, and commits; on failure nothing is
-   left behind. write returns -1 on failure. */
-typedef int (*out_writer)(FILE *fp, void *ctx);
+   left behind. write returns -1 on failure, with err set (or, when it
+   leaves err clear, a write error on path is reported). */
+typedef int (*out_writer)(FILE *fp, void *ctx, tells_error *err);
 int out_write(const char *path, out_writer write, void *ctx, tells_error *err);
+
+/* For writers: 0, or -1 with a write error (naming no file: out_write
+   names it) when fp is in error. */
+int out_status(FILE *fp, tells_error *err);
+
+/* Several outputs of one run, committed together at its end: a failure
+   before that leaves none of them written. */
+enum { OUT_SET_MAX = 8 };
+typedef struct out_set {
+    out_file f[OUT_SET_MAX];
+    size_t n;
+} out_set;
+
+/* Opens one more output (out_open); NULL with err set on failure. */
+FILE *out_set_open(out_set *s, const char *path, tells_error *err);
+/* Commits every output in order; after a failure the rest are
+   discarded. */
+int out_set_commit(out_set *s, tells_error *err);
+void out_set_abort(out_set *s);
 
 #endif

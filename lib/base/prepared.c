@@ -44,11 +44,13 @@ static int read_header(prepared_reader *r, tells_error *err)
                                "empty input: expected a prepared TSV header");
     size_t hl = strlen(PREPARED_HEADER);
     if (len < hl || memcmp(line, PREPARED_HEADER, hl) != 0 ||
-        (len > hl && line[hl] != '\t'))
-        return tells_error_set(err, r->lr.name, 1,
-                               "not a prepared TSV: the header must start with "
-                               "'id<TAB>split<TAB>label<TAB>premise<TAB>hypothesis'"
-                               " (--no-header for headerless input)");
+        (len > hl && line[hl] != '\t')) {
+        tells_error_set(err, r->lr.name, 1,
+                        "not a prepared TSV: the header must start with "
+                        "'id<TAB>split<TAB>label<TAB>premise<TAB>hypothesis'");
+        tells_error_tag(err, TELLS_E_NOT_PREPARED, NULL);
+        return -1;
+    }
     if (len > hl) {
         r->extra_header = strdup(line + hl + 1);
         if (!r->extra_header)

@@ -113,7 +113,7 @@ ft_model *fasttext_train_rows(const dataset *d, const size_t *rows, size_t n,
              tmpdir && *tmpdir ? tmpdir : "/tmp");
     int fd = mkstemp(path);
     if (fd < 0) {
-        tells_error_set(err, path, 0, "cannot create: %s", strerror(errno));
+        tells_error_io(err, path, 0, "cannot create: %s", strerror(errno));
         return NULL;
     }
     FILE *fp = fdopen(fd, "w");
@@ -128,7 +128,7 @@ ft_model *fasttext_train_rows(const dataset *d, const size_t *rows, size_t n,
     ft_model *m = NULL;
     char msg[512] = "";
     if (bad)
-        tells_error_set(err, path, 0, "write error: %s", strerror(errno));
+        tells_error_io(err, path, 0, "write error: %s", strerror(errno));
     else if (!(m = ft_train(path, args, msg, sizeof msg)))
         tells_error_set(err, NULL, 0, "%s", msg);
     unlink(path);
@@ -205,7 +205,7 @@ int fasttext_save(ft_model *m, const char *path, tells_error *err)
     if (fd < 0) {
         int e = errno;
         free(tmp);
-        return tells_error_set(err, path, 0, "cannot create: %s", strerror(e));
+        return tells_error_io(err, path, 0, "cannot create: %s", strerror(e));
     }
     /* mkstemp makes the file 0600; give it the mode a plain create would. */
     mode_t mask = umask(0);
@@ -217,7 +217,7 @@ int fasttext_save(ft_model *m, const char *path, tells_error *err)
     if (ft_save(m, tmp, msg, sizeof msg) < 0)
         rc = tells_error_set(err, path, 0, "%s", msg);
     else if (rename(tmp, path) != 0)
-        rc = tells_error_set(err, path, 0, "cannot write: %s", strerror(errno));
+        rc = tells_error_io(err, path, 0, "cannot write: %s", strerror(errno));
     if (rc < 0)
         unlink(tmp);
     free(tmp);

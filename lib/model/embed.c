@@ -368,7 +368,7 @@ int embed_train_vectors(const dataset *d, const char *path, const ft_train_args 
     snprintf(tmp, sizeof tmp, "%s/tells-vectors.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
     int fd = mkstemp(tmp);
     if (fd < 0)
-        return tells_error_set(err, tmp, 0, "cannot create: %s", strerror(errno));
+        return tells_error_io(err, tmp, 0, "cannot create: %s", strerror(errno));
     FILE *fp = fdopen(fd, "w");
     vocab *seen = vocab_new();
     bool bad = !fp || !seen;
@@ -389,7 +389,7 @@ int embed_train_vectors(const dataset *d, const char *path, const ft_train_args 
     vocab_free(seen);
     int rc = 0;
     if (bad) {
-        rc = tells_error_set(err, tmp, 0, "write error: %s", strerror(errno));
+        rc = tells_error_io(err, tmp, 0, "write error: %s", strerror(errno));
     } else {
         ft_train_args a = *args;
         a.mode = "skipgram";

@@ -211,7 +211,7 @@ int model_cmd_start(model_cmd **out, const char *command, tells_error *err)
     m->out_fd = out_pipe[0];
     if (e) {
         free_model(m);
-        return tells_error_set(err, NULL, 0,
+        return tells_error_io(err, NULL, 0,
                                "cannot start the model command: %s",
                                strerror(e));
     }
@@ -284,7 +284,7 @@ static int read_some(model_cmd *m, tells_error *err)
         m->out_eof = true;
         close_fd(&m->out_fd);
     } else if (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK) {
-        return tells_error_set(err, NULL, 0,
+        return tells_error_io(err, NULL, 0,
                                "cannot read from the model command: %s",
                                strerror(errno));
     }
@@ -366,7 +366,7 @@ static int query_io(model_cmd *m, const char *const *lines, size_t n,
         if (poll(p, (nfds_t)np, -1) < 0) {
             if (errno == EINTR)
                 continue;
-            return tells_error_set(err, NULL, 0,
+            return tells_error_io(err, NULL, 0,
                                    "cannot wait for the model command: %s",
                                    strerror(errno));
         }
@@ -383,7 +383,7 @@ static int query_io(model_cmd *m, const char *const *lines, size_t n,
                 close_fd(&m->in_fd);
             } else if (errno != EINTR && errno != EAGAIN &&
                        errno != EWOULDBLOCK) {
-                return tells_error_set(err, NULL, 0,
+                return tells_error_io(err, NULL, 0,
                                        "cannot write to the model command: %s",
                                        strerror(errno));
             }
@@ -453,7 +453,7 @@ int model_cmd_finish(model_cmd *m, tells_error *err)
         if (poll(&p, 1, -1) < 0) {
             if (errno == EINTR)
                 continue;
-            rc = tells_error_set(err, NULL, 0,
+            rc = tells_error_io(err, NULL, 0,
                                  "cannot wait for the model command: %s",
                                  strerror(errno));
             break;
@@ -465,7 +465,7 @@ int model_cmd_finish(model_cmd *m, tells_error *err)
         else if (r == 0)
             m->out_eof = true;
         else if (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK) {
-            rc = tells_error_set(err, NULL, 0,
+            rc = tells_error_io(err, NULL, 0,
                                  "cannot read from the model command: %s",
                                  strerror(errno));
             break;

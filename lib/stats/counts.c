@@ -258,7 +258,7 @@ int counts_add_prepared(token_counts *tc, const char *path, bool no_header,
             rc = -1;
         job->opened = rc == 0;
         if (rc == 0 && pthread_create(&tid[k], NULL, count_range, job) != 0)
-            rc = tells_error_set(err, first.lr.name, 0, "cannot start a thread");
+            rc = tells_error_io(err, first.lr.name, 0, "cannot start a thread");
         if (rc == 0)
             started++;
     }
@@ -372,8 +372,8 @@ int counts_merge_file(token_counts *tc, const char *path, tells_error *err)
             break;
         } else if (r.lineno == 1) {
             if (n != 2 || strcmp(f[0], "tells-counts") != 0 || strcmp(f[1], "1") != 0) {
-                tells_error_set(err, r.name, 1, "not a tells counts file "
-                                "(made by tells-pmi --emit-counts)");
+                tells_error_set(err, r.name, 1, "not a tells counts file");
+                tells_error_tag(err, TELLS_E_NOT_COUNTS, NULL);
                 break;
             }
         } else if (!in_rows && n == 2 && strcmp(f[0], "field") == 0) {

@@ -3,21 +3,18 @@
 
 #include <getopt.h>
 #include <limits.h>
-#include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "analysis/aflite.h"
-#include "cli.h"
 #include "base/dataset.h"
-#include "model/embed.h"
-#include "base/idfile.h"
-#include "base/lineio.h"
 #include "base/npy.h"
 #include "base/outfile.h"
+#include "cli.h"
+#include "model/embed.h"
+#include "model/logreg.h"
 
 static void usage(void)
 {
@@ -74,6 +71,12 @@ static void usage(void)
 "id, score, held_out, removed_in_round (score with 6 decimals; '-' for an\n"
 "example never removed). The model is scikit-learn's LogisticRegression()\n"
 "(multinomial, L2 penalty with C = 1, intercept), trained by L-BFGS.\n"
+"\n"
+"Environment: an OpenBLAS older than the CPU (Debian 12's) may choose its\n"
+"slow SSE3 kernels (Prescott); on a CPU with AVX2 or AVX-512, tells-aflite\n"
+"then restarts itself at once with OPENBLAS_CORETYPE=Haswell or SkylakeX,\n"
+"about five times faster. It does not when OPENBLAS_CORETYPE is set: set it\n"
+"to choose (Prescott keeps OpenBLAS's choice). --progress names the kernels.\n"
 "\n"
 "Exit status: 0 success, 1 bad data or runtime failure, 2 usage error.\n"
 "\n"
@@ -232,26 +235,14 @@ static void parse_args(int argc, char **argv, config *cfg)
         cfg->eo.progress = progress;
 }
 
-/* ---- what the rounds leave behind ---- */
-
-typedef struct round_row {
-    size_t round, examples, at_tau, removed, remaining;
-} round_row;
+/* ---- the run ---- */
 
 typedef struct run_state {
     const config *cfg;
-    const dataset *d;
-    round_row *rounds;
-    size_t nrounds, cap;
-    FILE *spool;            /* --scores: binary (row, correct, held) records */
+    aflite_record rec;
     out_file splits;        /* --write-splits, committed at the end */
     bool splits_open;
 } run_state;
-
-typedef struct spool_record {
-    uint32_t round, correct, held;
-    uint64_t row;
-} spool_record;
 
 /* "13049" as "13,049". */
 static const char *grouped(size_t v, char *buf, size_t size)
@@ -270,24 +261,8 @@ static const char *grouped(size_t v, char *buf, size_t size)
 static int round_done(const aflite_round *r, void *user, tells_error *err)
 {
     run_state *st = user;
-    if (st->nrounds == st->cap) {
-        size_t cap = st->cap ? 2 * st->cap : 16;
-        round_row *v = realloc(st->rounds, cap * sizeof *v);
-        if (!v)
-            return tells_error_nomem(err, NULL, 0);
-        st->rounds = v;
-        st->cap = cap;
-    }
-    st->rounds[st->nrounds++] = (round_row){r->round, r->examples, r->at_tau, r->removed,
-                                            r->remaining};
-    if (st->spool) {
-        for (size_t i = 0; i < r->examples; i++) {
-            spool_record rec = {(uint32_t)r->round, r->correct[i], r->held[i], r->rows[i]};
-            if (fwrite(&rec, sizeof rec, 1, st->spool) != 1)
-                return tells_error_io(err, st->cfg->scores, 0, "cannot write a temporary "
-                                       "file for the scores");
-        }
-    }
+    if (aflite_record_round(r, &st->rec, err) < 0)
+        return -1;
     if (r->round == 1 && st->cfg->write_splits) {
         if (out_open(&st->splits, st->cfg->write_splits, err) < 0)
             return -1;
@@ -303,83 +278,27 @@ static int round_done(const aflite_round *r, void *user, tells_error *err)
     return 0;
 }
 
-static int write_rounds(FILE *fp, void *ctx, tells_error *err)
+/* OpenBLAS picks its kernels once, when the program loads it, from the
+   CPU's model number, and they cannot be changed afterwards. An OpenBLAS
+   older than the CPU (Debian 12's 0.3.21 on a 2023 Xeon) does not know it
+   and falls back to its slowest, SSE3 kernels ("Prescott"), with which
+   AFLite runs five times slower. When that happened on a CPU that runs
+   better ones (logreg_blas_better_core), the program starts itself again,
+   same process, same arguments, with OPENBLAS_CORETYPE naming them, before
+   it has read anything: the user sees only the speed (--progress names the
+   kernels in use). OPENBLAS_CORETYPE set by the user, to anything, is
+   left alone and there is no restart (that is how to turn it off); if
+   the restart fails, the run goes on with the slow kernels. */
+static void use_fast_blas_kernels(char **argv)
 {
-    (void)err;
-    const run_state *st = ctx;
-    if (fputs("round\texamples\tat_tau\tremoved\tremaining\n", fp) == EOF)
-        return -1;
-    for (size_t i = 0; i < st->nrounds; i++) {
-        const round_row *r = &st->rounds[i];
-        if (fprintf(fp, "%zu\t%zu\t%zu\t%zu\t%zu\n", r->round, r->examples, r->at_tau,
-                    r->removed, r->remaining) < 0)
-            return -1;
-    }
-    return 0;
-}
-
-typedef struct scores_ctx {
-    run_state *st;
-    const aflite_result *res;
-} scores_ctx;
-
-static int write_scores(FILE *fp, void *ctx, tells_error *err)
-{
-    (void)err;
-    scores_ctx *sc = ctx;
-    const dataset *d = sc->st->d;
-    if (fputs("round\tid\tscore\theld_out\tremoved_in_round\n", fp) == EOF)
-        return -1;
-    rewind(sc->st->spool);
-    spool_record rec;
-    while (fread(&rec, sizeof rec, 1, sc->st->spool) == 1) {
-        size_t removed = sc->res->removed_in[rec.row];
-        double score = rec.held ? (double)rec.correct / rec.held : 0.0;
-        int n = removed ? fprintf(fp, "%u\t%s\t%.6f\t%u\t%zu\n", rec.round, d->ex[rec.row].id,
-                                  score, rec.held, removed)
-                        : fprintf(fp, "%u\t%s\t%.6f\t%u\t-\n", rec.round, d->ex[rec.row].id,
-                                  score, rec.held);
-        if (n < 0)
-            return -1;
-    }
-    return ferror(sc->st->spool) ? -1 : 0;
-}
-
-/* ---- the matrix ---- */
-
-static int load_matrix(const config *cfg, const dataset *d, npy_matrix *x, tells_error *err)
-{
-    if (cfg->vectors) {
-        embed_stats es;
-        embed_options eo = cfg->eo;
-        if (embed_dataset(d, cfg->vectors, &eo, &x->data, &x->cols, &es, err) < 0)
-            return -1;
-        x->rows = d->n;
-        return 0;
-    }
-    if (npy_read(cfg->embeddings, x, err) < 0)
-        return -1;
-    const char *name = display_name(cfg->embeddings);
-    if (x->rows != d->n)
-        return tells_error_set(err, name, 0, "%zu rows, but %s has %zu examples", x->rows,
-                               d->source, d->n);
-    if (x->cols == 0)
-        return tells_error_set(err, name, 0, "a matrix without columns");
-    size_t r, c;
-    if (npy_find_nonfinite(x->data, x->rows, x->cols, &r, &c)) {
-        float v = x->data[r * x->cols + c];
-        return tells_error_set(err, name, 0, "row %zu (id %s), column %zu is %s", r,
-                               d->ex[r].id, c, isnan(v) ? "NaN" : "infinite");
-    }
-    return 0;
+    const char *core = logreg_blas_better_core();
+    if (core && !getenv("OPENBLAS_CORETYPE") && setenv("OPENBLAS_CORETYPE", core, 1) == 0)
+        execv("/proc/self/exe", argv);
 }
 
 int main(int argc, char **argv)
 {
-    /* Before anything is read: OpenBLAS chose its kernels at load time. */
-    const char *core = logreg_blas_better_core();
-    if (core && !getenv("OPENBLAS_CORETYPE") && setenv("OPENBLAS_CORETYPE", core, 1) == 0)
-        execv("/proc/self/exe", argv);   /* on failure, go on with the slow kernels */
+    use_fast_blas_kernels(argv);
     cli_init(argv, "tells-aflite");
     config cfg = {0};
     parse_args(argc, argv, &cfg);
@@ -387,27 +306,15 @@ int main(int argc, char **argv)
     tells_error err;
     tells_error_clear(&err);
     dataset d;
-    if (dataset_load(&d, cfg.input, &err) < 0) {
-        cli_report(&err);
-        return EXIT_DATA;
-    }
+    if (dataset_load(&d, cfg.input, &err) < 0)
+        cli_fail(&err);
     npy_matrix x = {0};
     int *y = NULL;
-    size_t *splits = NULL, *byte_rank = NULL;
-    aflite_result res = {0};
-    run_state st = {.cfg = &cfg, .d = &d};
-    size_t nclass = vocab_size(d.labels);
-    int rc = 0;
-    if (d.n == 0)
-        rc = tells_error_set(&err, d.source, 0, "no examples in the input");
-    else if (nclass < 2)
-        rc = tells_error_set(&err, d.source, 0, "one class only ('%s'): nothing to "
-                             "classify", vocab_str(d.labels, 0));
-    if (rc == 0 && cfg.train_frac > 0) {
-        cfg.ao.train_size = (size_t)llround(cfg.train_frac * (double)d.n);
-        if (cfg.ao.train_size == 0)
-            cfg.ao.train_size = 1;
-    }
+    size_t classes = 0, *splits = NULL;
+    run_state st = {.cfg = &cfg};
+    int rc = aflite_classes(&d, &y, &classes, &err);
+    if (rc == 0 && cfg.train_frac > 0)
+        cfg.ao.train_size = aflite_train_size(cfg.train_frac, d.n);
     if (rc == 0 && cfg.ao.train_size >= d.n)
         rc = tells_error_set(&err, d.source, 0, "the training size m = %zu is not smaller "
                              "than the %zu examples (give -m or --train-frac)",
@@ -416,76 +323,46 @@ int main(int argc, char **argv)
         rc = aflite_read_splits(cfg.splits, cfg.ao.models, cfg.ao.train_size, d.n, &splits,
                                 &err);
     if (rc == 0)
-        rc = load_matrix(&cfg, &d, &x, &err);
-    if (rc == 0) {
-        /* Classes in byte order of their names, as scikit-learn sorts them. */
-        byte_rank = vocab_sorted_ids(d.labels);
-        int *rank_of = malloc(nclass * sizeof *rank_of);
-        y = malloc(d.n * sizeof *y);
-        if (!byte_rank || !rank_of || !y) {
-            rc = tells_error_nomem(&err, NULL, 0);
-        } else {
-            for (size_t k = 0; k < nclass; k++)
-                rank_of[byte_rank[k]] = (int)k;
-            for (size_t i = 0; i < d.n; i++)
-                y[i] = rank_of[d.ex[i].label];
-        }
-        free(rank_of);
-    }
-    if (rc == 0 && cfg.scores && !(st.spool = tmpfile()))
-        rc = tells_error_io(&err, cfg.scores, 0, "cannot create a temporary file");
+        rc = aflite_matrix(&d, cfg.embeddings, cfg.vectors, &cfg.eo, &x, &err);
+    if (rc == 0)
+        rc = aflite_record_init(&st.rec, &d, cfg.scores, &err);
+    const aflite_result *res = &st.rec.result;
     if (rc == 0) {
         cfg.ao.first_splits = splits;
         cfg.ao.round_done = round_done;
         cfg.ao.user = &st;
-        rc = aflite_run(x.data, x.rows, x.cols, y, nclass, &cfg.ao, &res, &err);
+        rc = aflite_run(x.data, x.rows, x.cols, y, classes, &cfg.ao, &st.rec.result, &err);
     }
     if (rc == 0 && cfg.show_progress) {
-        double s = res.stats.seconds > 0 ? res.stats.seconds : 1e-9;
+        double s = res->stats.seconds > 0 ? res->stats.seconds : 1e-9;
         cli_warn("%zu easy, %zu difficult; solver: %.1f GFLOP in %.1f s (%.1f GFLOP/s, "
                  "OpenBLAS %s kernels, %d threads), %ld passes, at most %ld iterations per "
-                 "model, %zu unconverged", res.easy, d.n - res.easy, res.stats.flops * 1e-9,
-                 res.stats.seconds, res.stats.flops * 1e-9 / s, logreg_blas_core(),
-                 cfg.ao.lr.threads, res.stats.passes, res.stats.max_iterations,
-                 res.stats.unconverged);
+                 "model, %zu unconverged", res->easy, d.n - res->easy, res->stats.flops * 1e-9,
+                 res->stats.seconds, res->stats.flops * 1e-9 / s, logreg_blas_core(),
+                 cfg.ao.lr.threads, res->stats.passes, res->stats.max_iterations,
+                 res->stats.unconverged);
     }
     /* Outputs: every file is complete before the next one is started. */
-    const char **ids = NULL;
-    if (rc == 0 && (cfg.easy || cfg.difficult) && !(ids = malloc(d.n * sizeof *ids + 1)))
-        rc = tells_error_nomem(&err, NULL, 0);
-    for (int part = 0; rc == 0 && part < 2; part++) {
-        const char *path = part == 0 ? cfg.easy : cfg.difficult;
-        if (!path)
-            continue;
-        size_t n = 0;
-        for (size_t i = 0; i < d.n; i++)
-            if ((res.removed_in[i] != 0) == (part == 0))
-                ids[n++] = d.ex[i].id;
-        rc = idfile_write(path, ids, n, &err);
-    }
-    free(ids);
-    if (rc == 0 && cfg.scores) {
-        scores_ctx sc = {&st, &res};
-        rc = out_write(cfg.scores, write_scores, &sc, &err);
-    }
+    if (rc == 0 && cfg.easy)
+        rc = aflite_write_ids(cfg.easy, &st.rec, true, &err);
+    if (rc == 0 && cfg.difficult)
+        rc = aflite_write_ids(cfg.difficult, &st.rec, false, &err);
+    if (rc == 0 && cfg.scores)
+        rc = out_write(cfg.scores, aflite_write_scores, &st.rec, &err);
     if (rc == 0 && st.splits_open) {
         rc = out_commit(&st.splits, &err);
         st.splits_open = false;
     }
     if (rc == 0)
-        rc = out_write(cfg.output, write_rounds, &st, &err);
+        rc = out_write(cfg.output, aflite_write_rounds, &st.rec, &err);
     if (st.splits_open)
         out_abort(&st.splits);
-    if (rc < 0)
-        cli_report(&err);
-    if (st.spool)
-        fclose(st.spool);
-    free(st.rounds);
+    aflite_record_free(&st.rec);
     free(splits);
-    free(byte_rank);
     free(y);
     npy_free(&x);
-    aflite_result_free(&res);
     dataset_free(&d);
-    return rc < 0 ? EXIT_DATA : 0;
+    if (rc < 0)
+        cli_fail(&err);
+    return 0;
 }

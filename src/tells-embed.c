@@ -95,18 +95,6 @@ static void progress(const char *msg, void *user)
     cli_warn("%s", msg);
 }
 
-typedef struct matrix_out {
-    const float *data;
-    size_t rows, cols;
-} matrix_out;
-
-static int write_matrix(FILE *fp, void *ctx, tells_error *err)
-{
-    (void)err;
-    const matrix_out *m = ctx;
-    return npy_write(fp, m->data, m->rows, m->cols);
-}
-
 int main(int argc, char **argv)
 {
     cli_init(argv, "tells-embed");
@@ -160,10 +148,8 @@ int main(int argc, char **argv)
     tells_error err;
     tells_error_clear(&err);
     dataset d;
-    if (dataset_load(&d, argv[optind], &err) < 0) {
-        cli_report(&err);
-        return EXIT_DATA;
-    }
+    if (dataset_load(&d, argv[optind], &err) < 0)
+        cli_fail(&err);
     int rc = 0;
     if (d.n == 0)
         rc = tells_error_set(&err, d.source, 0, "no examples in the input");
@@ -173,22 +159,20 @@ int main(int argc, char **argv)
         rc = embed_train_vectors(&d, train_vectors, &ta, &err);
         vectors = train_vectors;
     }
-    float *m = NULL;
-    size_t cols = 0;
+    npy_matrix m = {0};
     embed_stats st;
     if (rc == 0)
-        rc = embed_dataset(&d, vectors, &eo, &m, &cols, &st, &err);
+        rc = embed_dataset(&d, vectors, &eo, &m, &st, &err);
     if (rc == 0) {
         if (eo.progress)
             cli_warn("%zu rows x %zu: %zu of %zu tokens (%zu of %zu types) without a vector, "
-                     "%zu empty texts", d.n, cols, st.oov_tokens, st.tokens, st.oov_types,
+                     "%zu empty texts", m.rows, m.cols, st.oov_tokens, st.tokens, st.oov_types,
                      st.types, st.empty);
-        matrix_out mo = {m, d.n, cols};
-        rc = out_write(output, write_matrix, &mo, &err);
+        rc = out_write(output, npy_write_matrix, &m, &err);
     }
-    if (rc < 0)
-        cli_report(&err);
-    free(m);
+    npy_free(&m);
     dataset_free(&d);
-    return rc < 0 ? EXIT_DATA : 0;
+    if (rc < 0)
+        cli_fail(&err);
+    return 0;
 }

@@ -1,12 +1,16 @@
 #include <config.h>
 #include "analysis/aflite.h"
 
+#include <errno.h>
 #include <gsl/gsl_rng.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "base/alloc.h"
+#include "base/idfile.h"
 #include "base/lineio.h"
 
 void aflite_options_default(aflite_options *o)
@@ -38,14 +42,13 @@ typedef struct rank_ctx {
     const unsigned *correct, *held;
 } rank_ctx;
 
-static rank_ctx rank;   /* qsort has no context argument */
-
-static int by_score(const void *pa, const void *pb)
+static int by_score(const void *pa, const void *pb, void *ctx)
 {
+    const rank_ctx *rank = ctx;
     size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
     /* score 0 when never held out: 0 / 1 */
-    uint64_t ca = rank.correct[a], ha = rank.held[a] ? rank.held[a] : 1;
-    uint64_t cb = rank.correct[b], hb = rank.held[b] ? rank.held[b] : 1;
+    uint64_t ca = rank->correct[a], ha = rank->held[a] ? rank->held[a] : 1;
+    uint64_t cb = rank->correct[b], hb = rank->held[b] ? rank->held[b] : 1;
     uint64_t l = ca * hb, r = cb * ha;
     if (l != r)
         return l > r ? -1 : 1;
@@ -64,12 +67,12 @@ int aflite_run(float *x, size_t rows, size_t dim, int *y, size_t classes,
     size_t n = o->models, m = o->train_size;
     size_t stop = o->target > m ? o->target : m;
     if (n == 0 || m == 0)
-        return tells_error_set(err, NULL, 0, "the ensemble needs models and a training size");
+        return tells_error_usage(err, "the ensemble needs models and a training size");
     if (m >= rows)
         return tells_error_set(err, NULL, 0, "the training size m = %zu is not smaller than "
                                "the %zu examples", m, rows);
     res->rows = rows;
-    res->removed_in = calloc(rows + 1, sizeof *res->removed_in);
+    res->removed_in = array_new(rows, sizeof *res->removed_in);
     size_t *alive = malloc(rows * sizeof *alive);          /* input row of each example */
     size_t *perm = malloc(rows * sizeof *perm);
     size_t *order = malloc(rows * sizeof *order);
@@ -89,7 +92,7 @@ int aflite_run(float *x, size_t rows, size_t dim, int *y, size_t classes,
     /* Centre the columns: the intercept absorbs the shift, so the models
        and their predictions are the same, but float32 products no longer
        lose digits to large common offsets. */
-    double *mean = calloc(dim + 1, sizeof *mean);
+    double *mean = array_new(dim, sizeof *mean);
     if (!mean) {
         rc = tells_error_nomem(err, NULL, 0);
         goto done;
@@ -145,8 +148,8 @@ int aflite_run(float *x, size_t rows, size_t dim, int *y, size_t classes,
             order[i] = i;
             r.at_tau += score_of(correct[i], held[i]) >= o->tau;
         }
-        rank = (rank_ctx){correct, held};
-        qsort(order, nalive, sizeof *order, by_score);
+        rank_ctx rank = {correct, held};
+        qsort_r(order, nalive, sizeof *order, by_score, &rank);
         size_t k = 0;
         while (k < o->cutoff && k < nalive && score_of(correct[order[k]], held[order[k]]) >= o->tau)
             k++;
@@ -290,4 +293,172 @@ int aflite_write_splits(FILE *fp, const aflite_round *r)
             return -1;
     }
     return 0;
+}
+
+/* ---- a dataset's run ---- */
+
+size_t aflite_train_size(double fraction, size_t n)
+{
+    size_t m = (size_t)llround(fraction * (double)n);
+    return m ? m : 1;
+}
+
+int aflite_classes(const dataset *d, int **y, size_t *classes, tells_error *err)
+{
+    *y = NULL;
+    *classes = vocab_size(d->labels);
+    if (d->n == 0)
+        return tells_error_set(err, d->source, 0, "no examples in the input");
+    if (*classes < 2)
+        return tells_error_set(err, d->source, 0, "one class only ('%s'): nothing to "
+                               "classify", vocab_str(d->labels, 0));
+    size_t *byte_rank = vocab_sorted_ids(d->labels);
+    int *rank_of = malloc(*classes * sizeof *rank_of);
+    int *cls = malloc(d->n * sizeof *cls);
+    int rc = 0;
+    if (!byte_rank || !rank_of || !cls) {
+        rc = tells_error_nomem(err, NULL, 0);
+        free(cls);
+    } else {
+        for (size_t k = 0; k < *classes; k++)
+            rank_of[byte_rank[k]] = (int)k;
+        for (size_t i = 0; i < d->n; i++)
+            cls[i] = rank_of[d->ex[i].label];
+        *y = cls;
+    }
+    free(byte_rank);
+    free(rank_of);
+    return rc;
+}
+
+int aflite_check_matrix(const npy_matrix *x, const char *name, const dataset *d,
+                        tells_error *err)
+{
+    if (x->rows != d->n)
+        return tells_error_set(err, name, 0, "%zu rows, but %s has %zu examples", x->rows,
+                               d->source, d->n);
+    if (x->cols == 0)
+        return tells_error_set(err, name, 0, "a matrix without columns");
+    size_t r, c;
+    if (npy_find_nonfinite(x->data, x->rows, x->cols, &r, &c)) {
+        float v = x->data[r * x->cols + c];
+        return tells_error_set(err, name, 0, "row %zu (id %s), column %zu is %s", r,
+                               d->ex[r].id, c, isnan(v) ? "NaN" : "infinite");
+    }
+    return 0;
+}
+
+int aflite_matrix(const dataset *d, const char *embeddings, const char *vectors,
+                  const embed_options *eo, npy_matrix *x, tells_error *err)
+{
+    if (!embeddings) {
+        embed_stats es;
+        return embed_dataset(d, vectors, eo, x, &es, err);
+    }
+    if (npy_read(embeddings, x, err) < 0)
+        return -1;
+    if (aflite_check_matrix(x, display_name(embeddings), d, err) < 0) {
+        npy_free(x);
+        return -1;
+    }
+    return 0;
+}
+
+/* A score as the spool keeps it: an example's counts in one round. */
+typedef struct spool_record {
+    uint32_t round, correct, held;
+    uint64_t row;
+} spool_record;
+
+int aflite_record_init(aflite_record *rec, const dataset *d, const char *scores_name,
+                       tells_error *err)
+{
+    memset(rec, 0, sizeof *rec);
+    rec->d = d;
+    rec->scores_name = scores_name;
+    if (scores_name && !(rec->spool = tmpfile()))
+        return tells_error_io(err, scores_name, 0, "cannot create a temporary file");
+    return 0;
+}
+
+int aflite_record_round(const aflite_round *r, void *user, tells_error *err)
+{
+    aflite_record *rec = user;
+    if (ARRAY_RESERVE(rec->rounds, rec->cap, rec->nrounds + 1) < 0)
+        return tells_error_nomem(err, NULL, 0);
+    rec->rounds[rec->nrounds++] = (aflite_round_row){r->round, r->examples, r->at_tau,
+                                                     r->removed, r->remaining};
+    for (size_t i = 0; rec->spool && i < r->examples; i++) {
+        spool_record s = {(uint32_t)r->round, r->correct[i], r->held[i], r->rows[i]};
+        if (fwrite(&s, sizeof s, 1, rec->spool) != 1)
+            return tells_error_io(err, rec->scores_name, 0, "cannot write a temporary file "
+                                  "for the scores");
+    }
+    return 0;
+}
+
+void aflite_record_free(aflite_record *rec)
+{
+    if (rec->spool)
+        fclose(rec->spool);
+    free(rec->rounds);
+    aflite_result_free(&rec->result);
+    memset(rec, 0, sizeof *rec);
+}
+
+int aflite_write_rounds(FILE *fp, void *record, tells_error *err)
+{
+    (void)err;
+    const aflite_record *rec = record;
+    if (fputs("round\texamples\tat_tau\tremoved\tremaining\n", fp) == EOF)
+        return -1;
+    for (size_t i = 0; i < rec->nrounds; i++) {
+        const aflite_round_row *r = &rec->rounds[i];
+        if (fprintf(fp, "%zu\t%zu\t%zu\t%zu\t%zu\n", r->round, r->examples, r->at_tau,
+                    r->removed, r->remaining) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+int aflite_write_scores(FILE *fp, void *record, tells_error *err)
+{
+    const aflite_record *rec = record;
+    const dataset *d = rec->d;
+    if (!rec->spool)
+        return tells_error_usage(err, "the run kept no scores");
+    if (fputs("round\tid\tscore\theld_out\tremoved_in_round\n", fp) == EOF)
+        return -1;
+    rewind(rec->spool);
+    spool_record s;
+    while (fread(&s, sizeof s, 1, rec->spool) == 1) {
+        size_t removed = rec->result.removed_in[s.row];
+        double score = s.held ? (double)s.correct / s.held : 0.0;
+        int n = removed ? fprintf(fp, "%u\t%s\t%.6f\t%u\t%zu\n", s.round, d->ex[s.row].id,
+                                  score, s.held, removed)
+                        : fprintf(fp, "%u\t%s\t%.6f\t%u\t-\n", s.round, d->ex[s.row].id,
+                                  score, s.held);
+        if (n < 0)
+            return -1;
+    }
+    if (ferror(rec->spool))
+        return tells_error_io(err, NULL, 0, "cannot read back a temporary file of the "
+                              "scores: %s", strerror(errno));
+    return 0;
+}
+
+int aflite_write_ids(const char *path, const aflite_record *rec, bool easy,
+                     tells_error *err)
+{
+    const dataset *d = rec->d;
+    const char **ids = array_new(d->n, sizeof *ids);
+    if (!ids)
+        return tells_error_nomem(err, NULL, 0);
+    size_t n = 0;
+    for (size_t i = 0; i < d->n; i++)
+        if ((rec->result.removed_in[i] != 0) == easy)
+            ids[n++] = d->ex[i].id;
+    int rc = idfile_write(path, ids, n, err);
+    free(ids);
+    return rc;
 }

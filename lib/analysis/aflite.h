@@ -15,7 +15,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "base/dataset.h"
 #include "base/error.h"
+#include "base/npy.h"
+#include "model/embed.h"
 #include "model/logreg.h"
 
 typedef struct aflite_round {
@@ -80,7 +83,69 @@ int aflite_run(float *x, size_t rows, size_t dim, int *y, size_t classes,
    row indices below rows, separated by spaces. */
 int aflite_read_splits(const char *path, size_t models, size_t train_size, size_t rows,
                        size_t **out, tells_error *err);
-/* Writes a round's training sets in that format (input rows). */
+/* Writes a round's training sets in that format (input rows); fails on a
+   write only, so callers check the stream (out_status). */
 int aflite_write_splits(FILE *fp, const aflite_round *r);
+
+/* ---- a dataset's run: its input and its reports ---- */
+
+/* The training size for a fraction of n examples: rounded, at least 1. */
+size_t aflite_train_size(double fraction, size_t n);
+
+/* The classes of d's examples for aflite_run: *y (caller frees) gives each
+   example the rank of its label among d's labels in byte order, as
+   scikit-learn sorts class names. A data error when d has no examples or
+   one class only. */
+int aflite_classes(const dataset *d, int **y, size_t *classes, tells_error *err);
+
+/* Whether the matrix x, read from the file `name`, fits d: a row per
+   example, at least one column, every value finite. */
+int aflite_check_matrix(const npy_matrix *x, const char *name, const dataset *d,
+                        tells_error *err);
+
+/* d's matrix: read from the .npy file embeddings and checked against d, or,
+   when embeddings is NULL, computed from the vectors file as embed_dataset
+   does with eo. */
+int aflite_matrix(const dataset *d, const char *embeddings, const char *vectors,
+                  const embed_options *eo, npy_matrix *x, tells_error *err);
+
+/* A run's tables, row by row: a round's counts. */
+typedef struct aflite_round_row {
+    size_t round, examples, at_tau, removed, remaining;
+} aflite_round_row;
+
+/* What a run over a dataset leaves for its reports: the rounds, the
+   result, and, when asked for, every example's score in every round it
+   was in. The scores wait in a temporary file: a large corpus times many
+   rounds need not fit in memory. */
+typedef struct aflite_record {
+    const dataset *d;
+    aflite_result result;      /* aflite_run fills it */
+    aflite_round_row *rounds;
+    size_t nrounds, cap;
+    FILE *spool;               /* the scores, or NULL when not kept */
+    const char *scores_name;   /* the scores' file, for messages */
+} aflite_record;
+
+/* An empty record of a run over d; scores_name is the file the scores
+   table will go to (named in messages about the temporary file), or NULL
+   to keep no scores. */
+int aflite_record_init(aflite_record *rec, const dataset *d, const char *scores_name,
+                       tells_error *err);
+/* Records a round; an aflite_options.round_done with rec as its user. */
+int aflite_record_round(const aflite_round *r, void *rec, tells_error *err);
+void aflite_record_free(aflite_record *rec);
+
+/* The rounds table (an out_writer over an aflite_record): header round,
+   examples, at_tau, removed, remaining. Fails on a write only. */
+int aflite_write_rounds(FILE *fp, void *rec, tells_error *err);
+/* The scores table (an out_writer over an aflite_record that kept them):
+   header round, id, score, held_out, removed_in_round; score with 6
+   decimals, '-' for an example never removed. */
+int aflite_write_scores(FILE *fp, void *rec, tells_error *err);
+/* The ids of the easy (removed) or else difficult (remaining) examples, in
+   input order, as idfile_write writes them (with a checksum file). */
+int aflite_write_ids(const char *path, const aflite_record *rec, bool easy,
+                     tells_error *err);
 
 #endif

@@ -120,6 +120,17 @@ static int parse_header(const char *h, npy_header *hd, const char *name,
     return 0;
 }
 
+static int read_error(tells_error *err, const char *name)
+{
+    return tells_error_io(err, name, 0, "read error: %s", strerror(errno));
+}
+
+static int matrix_nomem(tells_error *err, const char *name, size_t rows, size_t cols)
+{
+    return tells_error_setk(err, TELLS_ERR_NOMEM, name, 0, "out of memory for a %zu x %zu "
+                            "matrix", rows, cols);
+}
+
 /* Reads count items into dst as float32: converts byte order and width. */
 static int read_items(FILE *fp, float *dst, size_t count, const npy_header *hd,
                       const char *name, size_t expected_bytes, size_t *done_bytes,
@@ -151,7 +162,7 @@ static int read_items(FILE *fp, float *dst, size_t count, const npy_header *hd,
     return 0;
 short_read:
     if (ferror(fp))
-        return tells_error_io(err, name, 0, "read error: %s", strerror(errno));
+        return read_error(err, name);
     return tells_error_set(err, name, 0, "truncated .npy file: %zu of %zu bytes of data",
                            *done_bytes, expected_bytes);
 }
@@ -169,7 +180,7 @@ int npy_read(const char *path, npy_matrix *m, tells_error *err)
     float *data = NULL;
     int rc = 0;
     if (fread(pre, 1, 10, fp) < 10 || memcmp(pre, npy_magic, 6) != 0) {
-        rc = tells_error_set(err, name, 0, "not a .npy file");
+        rc = ferror(fp) ? read_error(err, name) : tells_error_set(err, name, 0, "not a .npy file");
         goto done;
     }
     size_t hlen;
@@ -177,7 +188,8 @@ int npy_read(const char *path, npy_matrix *m, tells_error *err)
         hlen = pre[8] | (size_t)pre[9] << 8;
     } else if (pre[6] == 2 || pre[6] == 3) {
         if (fread(pre + 10, 1, 2, fp) < 2) {
-            rc = tells_error_set(err, name, 0, "truncated .npy header");
+            rc = ferror(fp) ? read_error(err, name)
+                            : tells_error_set(err, name, 0, "truncated .npy header");
             goto done;
         }
         hlen = pre[8] | (size_t)pre[9] << 8 | (size_t)pre[10] << 16 | (size_t)pre[11] << 24;
@@ -186,12 +198,17 @@ int npy_read(const char *path, npy_matrix *m, tells_error *err)
                              pre[6], pre[7]);
         goto done;
     }
-    if (hlen > NPY_MAX_HEADER || !(h = malloc(hlen + 1))) {
+    if (hlen > NPY_MAX_HEADER) {
         rc = tells_error_set(err, name, 0, "malformed .npy header: %zu bytes long", hlen);
         goto done;
     }
+    if (!(h = malloc(hlen + 1))) {
+        rc = tells_error_nomem(err, name, 0);
+        goto done;
+    }
     if (fread(h, 1, hlen, fp) < hlen) {
-        rc = tells_error_set(err, name, 0, "truncated .npy header");
+        rc = ferror(fp) ? read_error(err, name)
+                        : tells_error_set(err, name, 0, "truncated .npy header");
         goto done;
     }
     h[hlen] = '\0';
@@ -207,7 +224,7 @@ int npy_read(const char *path, npy_matrix *m, tells_error *err)
     size_t expected = count * hd.itemsize, done_bytes = 0;
     data = malloc(count ? count * sizeof *data : 1);
     if (!data) {
-        rc = tells_error_set(err, name, 0, "out of memory for a %zu x %zu matrix", rows, cols);
+        rc = matrix_nomem(err, name, rows, cols);
         goto done;
     }
     if (!hd.fortran || rows <= 1 || cols <= 1) {
@@ -216,8 +233,7 @@ int npy_read(const char *path, npy_matrix *m, tells_error *err)
         /* Column-major on disk: read, then transpose. */
         float *t = malloc(count * sizeof *t);
         if (!t) {
-            rc = tells_error_set(err, name, 0, "out of memory for a %zu x %zu matrix",
-                                 rows, cols);
+            rc = matrix_nomem(err, name, rows, cols);
             goto done;
         }
         rc = read_items(fp, t, count, &hd, name, expected, &done_bytes, err);
@@ -229,6 +245,8 @@ int npy_read(const char *path, npy_matrix *m, tells_error *err)
     if (rc == 0 && getc(fp) != EOF)
         rc = tells_error_set(err, name, 0, "trailing data after the %zu x %zu matrix",
                              rows, cols);
+    if (rc == 0 && ferror(fp))
+        rc = read_error(err, name);
     if (rc == 0) {
         m->data = data;
         m->rows = rows;
@@ -294,6 +312,13 @@ int npy_write(FILE *fp, const float *data, size_t rows, size_t cols)
     if (npy_write_header(fp, rows, cols) < 0)
         return -1;
     return npy_write_rows(fp, data, rows * cols);
+}
+
+int npy_write_matrix(FILE *fp, void *matrix, tells_error *err)
+{
+    (void)err;
+    const npy_matrix *m = matrix;
+    return npy_write(fp, m->data, m->rows, m->cols);
 }
 
 bool npy_find_nonfinite(const float *data, size_t rows, size_t cols, size_t *row,

@@ -23,6 +23,9 @@ typedef struct npy_matrix {
 int npy_read(const char *path, npy_matrix *m, tells_error *err);
 void npy_free(npy_matrix *m);
 
+/* The writers fail on a write only: they return -1 and leave the error to
+   the caller (out_status). */
+
 /* Writes the header of a rows x cols float32 matrix; the caller then
    writes rows * cols floats with npy_write_rows. */
 int npy_write_header(FILE *fp, size_t rows, size_t cols);
@@ -30,6 +33,8 @@ int npy_write_header(FILE *fp, size_t rows, size_t cols);
 int npy_write_rows(FILE *fp, const float *data, size_t count);
 /* Header and data in one call. */
 int npy_write(FILE *fp, const float *data, size_t rows, size_t cols);
+/* npy_write as an out_writer: matrix is an npy_matrix; err stays clear. */
+int npy_write_matrix(FILE *fp, void *matrix, tells_error *err);
 
 /* The first value that is NaN or infinite, in row-major order: returns
    false when there is none, else sets *row and *col. */

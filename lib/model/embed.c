@@ -9,10 +9,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/baseline.h"
+#include "base/alloc.h"
 #include "base/lineio.h"
 #include "base/utf8.h"
 #include "base/vocab.h"
+#include "model/baseline.h"
 
 /* Vector text files have long lines: 300 numbers of up to ~15 characters. */
 enum { VEC_MAX_LINE = 1 << 22 };
@@ -85,8 +86,8 @@ static void type_vectors_free(type_vectors *tv)
 static int type_vectors_alloc(type_vectors *tv, size_t ntypes, size_t dim)
 {
     tv->dim = dim;
-    tv->v = calloc(ntypes * dim + 1, sizeof *tv->v);
-    tv->has = calloc(ntypes + 1, sizeof *tv->has);
+    tv->v = array_new(ntypes * dim, sizeof *tv->v);
+    tv->has = array_new(ntypes, sizeof *tv->has);
     if (!tv->v || !tv->has) {
         type_vectors_free(tv);
         return -1;
@@ -295,10 +296,9 @@ static void mean_into(const char *text, const vocab *types, const type_vectors *
 }
 
 int embed_dataset(const dataset *d, const char *vectors_path, const embed_options *o,
-                  float **out, size_t *cols, embed_stats *st, tells_error *err)
+                  npy_matrix *out, embed_stats *st, tells_error *err)
 {
-    *out = NULL;
-    *cols = 0;
+    memset(out, 0, sizeof *out);
     memset(st, 0, sizeof *st);
     vocab *types = vocab_new();
     type_vectors tv = {0};
@@ -320,15 +320,15 @@ int embed_dataset(const dataset *d, const char *vectors_path, const embed_option
     }
     size_t dim = tv.dim;
     size_t width = o->input == EMBED_PAIR && o->pair == EMBED_PAIR_CONCAT ? 2 * dim : dim;
-    float *m = calloc(d->n * width + 1, sizeof *m);
+    float *m = array_new(d->n * width, sizeof *m);
     double *acc = malloc(dim * sizeof *acc + 1);
     if (!m || !acc) {
         free(m);
         free(acc);
         type_vectors_free(&tv);
         vocab_free(types);
-        return tells_error_set(err, NULL, 0, "out of memory for a %zu x %zu matrix", d->n,
-                               width);
+        return tells_error_setk(err, TELLS_ERR_NOMEM, NULL, 0, "out of memory for a %zu x %zu "
+                                "matrix", d->n, width);
     }
     st->types = vocab_size(types);
     for (size_t t = 0; t < st->types; t++)
@@ -353,8 +353,7 @@ int embed_dataset(const dataset *d, const char *vectors_path, const embed_option
     free(acc);
     type_vectors_free(&tv);
     vocab_free(types);
-    *out = m;
-    *cols = width;
+    *out = (npy_matrix){m, d->n, width};
     return 0;
 }
 
@@ -371,26 +370,28 @@ int embed_train_vectors(const dataset *d, const char *path, const ft_train_args 
         return tells_error_io(err, tmp, 0, "cannot create: %s", strerror(errno));
     FILE *fp = fdopen(fd, "w");
     vocab *seen = vocab_new();
-    bool bad = !fp || !seen;
-    for (size_t i = 0; !bad && i < d->n; i++) {
+    int rc = 0;
+    if (!fp) {
+        rc = tells_error_io(err, tmp, 0, "cannot open: %s", strerror(errno));
+        close(fd);
+    } else if (!seen) {
+        rc = tells_error_nomem(err, NULL, 0);
+    }
+    for (size_t i = 0; rc == 0 && i < d->n; i++) {
         const char *text[2] = {d->ex[i].premise, d->ex[i].hypothesis};
-        for (int s = 0; s < 2 && !bad; s++) {
+        for (int s = 0; s < 2 && rc == 0; s++) {
             size_t before = vocab_size(seen);
-            long id = vocab_intern(seen, text[s], strlen(text[s]));
-            bad = id < 0;
-            if (!bad && vocab_size(seen) > before)
-                bad = fputs(text[s], fp) == EOF || putc('\n', fp) == EOF;
+            if (vocab_intern(seen, text[s], strlen(text[s])) < 0)
+                rc = tells_error_nomem(err, NULL, 0);
+            else if (vocab_size(seen) > before &&
+                     (fputs(text[s], fp) == EOF || putc('\n', fp) == EOF))
+                rc = tells_error_io(err, tmp, 0, "write error: %s", strerror(errno));
         }
     }
-    if (fp && fclose(fp) != 0)
-        bad = true;
-    else if (!fp)
-        close(fd);
-    vocab_free(seen);
-    int rc = 0;
-    if (bad) {
+    if (fp && fclose(fp) != 0 && rc == 0)
         rc = tells_error_io(err, tmp, 0, "write error: %s", strerror(errno));
-    } else {
+    vocab_free(seen);
+    if (rc == 0) {
         ft_train_args a = *args;
         a.mode = "skipgram";
         char msg[512] = "";

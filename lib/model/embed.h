@@ -19,6 +19,7 @@
 
 #include "base/dataset.h"
 #include "base/error.h"
+#include "base/npy.h"
 #include "model/ftshim.h"
 
 typedef enum { EMBED_HYPOTHESIS, EMBED_PREMISE, EMBED_PAIR } embed_input;
@@ -26,6 +27,8 @@ typedef enum { EMBED_HYPOTHESIS, EMBED_PREMISE, EMBED_PAIR } embed_input;
    two means side by side (twice the dimensions). */
 typedef enum { EMBED_PAIR_SUM, EMBED_PAIR_CONCAT } embed_pair;
 
+/* The mode named name; -1 (no error: the caller knows where the name came
+   from) when there is none. */
 int embed_input_parse(const char *name, embed_input *in);
 int embed_pair_parse(const char *name, embed_pair *p);
 
@@ -45,10 +48,10 @@ typedef struct embed_stats {
                                     under skip_oov): zero vectors */
 } embed_stats;
 
-/* The n x cols matrix of d (row-major, rows in d's order); caller frees
-   *out. */
+/* The matrix of d: a row per example, in d's order; caller frees it
+   (npy_free). */
 int embed_dataset(const dataset *d, const char *vectors_path, const embed_options *o,
-                  float **out, size_t *cols, embed_stats *st, tells_error *err);
+                  npy_matrix *out, embed_stats *st, tells_error *err);
 
 /* Trains fastText skipgram vectors (args->mode is ignored) on the distinct
    premises and hypotheses of d, one text per line, and saves the model

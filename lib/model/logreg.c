@@ -10,6 +10,8 @@
 #include <strings.h>
 #include <time.h>
 
+#include "base/alloc.h"
+
 enum {
     TASK_MIN_ROWS = 512,   /* rows per task, at least */
     MAX_TASKS = 64,        /* tasks per pass, at most */
@@ -369,7 +371,7 @@ static int solver_alloc(solver *s, size_t nm, size_t outs, size_t dim)
     s->D1 = dim + 1;
     s->P = outs * s->D1;
     size_t P = s->P;
-#define ALLOC(x, n) ((x) = calloc((n) > 0 ? (n) : 1, sizeof *(x)))
+#define ALLOC(x, n) ((x) = array_new((n), sizeof *(x)))
     if (!ALLOC(s->w, nm * P) || !ALLOC(s->g, nm * P) || !ALLOC(s->dir, nm * P) ||
         !ALLOC(s->wt, nm * P) || !ALLOC(s->gt, nm * P) || !ALLOC(s->f, nm) ||
         !ALLOC(s->ft, nm) || !ALLOC(s->gd, nm) || !ALLOC(s->step, nm) ||
@@ -478,7 +480,7 @@ static int evaluate(solver *s, const batch *b, const int *local, const size_t *l
     p.ft = malloc(nt * n * sizeof *p.ft);
     p.bt = malloc(nt * cols * sizeof *p.bt);
     p.z = malloc(threads * BLOCK_ROWS * cols * sizeof *p.z);
-    double *acc = calloc(cols * dim + 1, sizeof *acc);
+    double *acc = array_new(cols * dim, sizeof *acc);
     int rc = gm && wf && p.gt && p.ft && p.bt && p.z && acc ? 0 : -1;
     if (rc == 0) {
         for (size_t l = 0; l < n; l++) {
@@ -711,10 +713,10 @@ logreg_fit *logreg_train(const logreg_data *d, const unsigned char *in_train,
     openblas_set_num_threads(1);   /* threads are ours: see logreg.h */
     size_t K = d->classes, dim = d->dim, D1 = dim + 1;
     logreg_fit *f = calloc(1, sizeof *f);
-    bool *present = calloc(models * K + 1, sizeof *present);
+    bool *present = array_new(models * K, sizeof *present);
     double *gram = malloc(D1 * D1 * sizeof *gram);
     size_t *gm = malloc((models ? models : 1) * sizeof *gm);
-    bool *done = calloc(models + 1, sizeof *done);
+    bool *done = array_new(models, sizeof *done);
     int *local = malloc((K ? K : 1) * sizeof *local);
     if (!f || !present || !gram || !gm || !done || !local)
         goto oom;
@@ -722,10 +724,10 @@ logreg_fit *logreg_train(const logreg_data *d, const unsigned char *in_train,
     f->threads = clamp_threads(o->threads);
     f->dim = dim;
     f->classes = K;
-    f->nclass = calloc(models + 1, sizeof *f->nclass);
-    f->cls = calloc(models * K + 1, sizeof *f->cls);
-    f->outs = calloc(models + 1, sizeof *f->outs);
-    f->coef = calloc(models + 1, sizeof *f->coef);
+    f->nclass = array_new(models, sizeof *f->nclass);
+    f->cls = array_new(models * K, sizeof *f->cls);
+    f->outs = array_new(models, sizeof *f->outs);
+    f->coef = array_new(models, sizeof *f->coef);
     if (!f->nclass || !f->cls || !f->outs || !f->coef)
         goto oom;
     for (size_t i = 0; i < d->rows; i++)

@@ -274,6 +274,20 @@ int main(void)
         fclose(ref);
     CHECK(n == size && memcmp(buf, want, n) == 0);
     free(buf);
+    /* The same through the out_writer. */
+    mem = open_memstream(&buf, &size);
+    npy_matrix mm = {mat, 3, 4};
+    CHECK(npy_write_matrix(mem, &mm, &err) == 0);
+    fclose(mem);
+    CHECK(n == size && memcmp(buf, want, n) == 0);
+    free(buf);
+
+    /* What cannot be read is an io error, what is no .npy a data error. */
+    npy_matrix none;
+    CHECK(npy_read(data_path("."), &none, &err) == -1 && err.kind == TELLS_ERR_IO);
+    CHECK(strncmp(err.msg, "read error: ", 12) == 0 && none.data == NULL);
+    CHECK(npy_read(data_path("logreg-y.txt"), &none, &err) == -1 && err.kind == TELLS_ERR_DATA);
+    CHECK_STR(err.msg, "not a .npy file");
 
     float bad[4] = {0, 1, NAN, INFINITY};
     size_t r, c;

@@ -1,0 +1,289 @@
+/* AFLite over a dataset: the training size of a fraction, classes in byte
+   order, the matrix checked against the dataset, removal by score with
+   ties in input order, and the record of a run with its tables and id
+   files. */
+#include <config.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/aflite.h"
+#include "base/outfile.h"
+#include "check.h"
+
+static char *data_path(const char *rel)
+{
+    static char buf[4096];
+    const char *top = getenv("top_srcdir");
+    snprintf(buf, sizeof buf, "%s/tests/data/%s", top ? top : ".", rel);
+    return buf;
+}
+
+/* A scratch folder for the test's files. */
+static char tmpdir[1024];
+
+static const char *tmp_path(const char *name)
+{
+    static char buf[4][4096];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
+    return buf[k];
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "w");
+    CHECK(fp != NULL);
+    if (fp) {
+        fputs(text, fp);
+        fclose(fp);
+    }
+}
+
+static size_t count_lines(const char *path)
+{
+    FILE *fp = fopen(path, "r");
+    size_t n = 0;
+    int c;
+    while (fp && (c = getc(fp)) != EOF)
+        n += c == '\n';
+    if (fp)
+        fclose(fp);
+    return n;
+}
+
+/* The record's tables, written to memory. */
+static char *written(out_writer write, aflite_record *rec, int *rc, tells_error *err)
+{
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&buf, &size);
+    *rc = write(mem, rec, err);
+    fclose(mem);
+    return buf;
+}
+
+#define HEADER "id\tsplit\tlabel\tpremise\thypothesis\n"
+
+static void test_classes(void)
+{
+    tells_error err;
+    dataset d;
+    /* Byte order: "Contradiction" < "entailment" < "neutral", whatever the
+       order of appearance. */
+    write_file(tmp_path("three.tsv"), HEADER "a\tt\tneutral\tx\ty\nb\tt\tentailment\tx\ty\n"
+               "c\tt\tContradiction\tx\ty\nd\tt\tneutral\tx\ty\n");
+    CHECK(dataset_load(&d, tmp_path("three.tsv"), &err) == 0);
+    int *y;
+    size_t classes;
+    CHECK(aflite_classes(&d, &y, &classes, &err) == 0);
+    CHECK(classes == 3);
+    CHECK(y && y[0] == 2 && y[1] == 1 && y[2] == 0 && y[3] == 2);
+    free(y);
+    dataset_free(&d);
+
+    write_file(tmp_path("one.tsv"), HEADER "a\tt\tneutral\tx\ty\nb\tt\tneutral\tx\ty\n");
+    CHECK(dataset_load(&d, tmp_path("one.tsv"), &err) == 0);
+    CHECK(aflite_classes(&d, &y, &classes, &err) == -1);
+    CHECK(y == NULL && err.kind == TELLS_ERR_DATA);
+    CHECK_STR(err.msg, "one class only ('neutral'): nothing to classify");
+    CHECK_STR(err.file, tmp_path("one.tsv"));
+    dataset_free(&d);
+
+    write_file(tmp_path("none.tsv"), HEADER);
+    CHECK(dataset_load(&d, tmp_path("none.tsv"), &err) == 0);
+    CHECK(aflite_classes(&d, &y, &classes, &err) == -1);
+    CHECK_STR(err.msg, "no examples in the input");
+    dataset_free(&d);
+}
+
+static void test_train_size(void)
+{
+    CHECK(aflite_train_size(0.4, 600) == 240);
+    CHECK(aflite_train_size(0.25, 6) == 2);     /* 1.5, rounded away from 0 */
+    CHECK(aflite_train_size(0.001, 10) == 1);   /* never 0 */
+}
+
+static void test_check_matrix(void)
+{
+    tells_error err;
+    dataset d;
+    write_file(tmp_path("two.tsv"), HEADER "a\tt\tneutral\tx\ty\nb\tt\tentailment\tx\ty\n");
+    CHECK(dataset_load(&d, tmp_path("two.tsv"), &err) == 0);
+    float v[6] = {0, 1, 2, 3, 4, 5};
+    npy_matrix x = {v, 2, 3};
+    CHECK(aflite_check_matrix(&x, "m.npy", &d, &err) == 0);
+    npy_matrix three = {v, 3, 2};
+    CHECK(aflite_check_matrix(&three, "m.npy", &d, &err) == -1);
+    CHECK_STR(err.file, "m.npy");
+    char want[8192];
+    snprintf(want, sizeof want, "3 rows, but %s has 2 examples", tmp_path("two.tsv"));
+    CHECK_STR(err.msg, want);
+    npy_matrix empty = {v, 2, 0};
+    CHECK(aflite_check_matrix(&empty, "m.npy", &d, &err) == -1);
+    CHECK_STR(err.msg, "a matrix without columns");
+    v[4] = NAN;
+    CHECK(aflite_check_matrix(&x, "m.npy", &d, &err) == -1);
+    CHECK_STR(err.msg, "row 1 (id b), column 1 is NaN");
+    v[2] = -INFINITY;
+    CHECK(aflite_check_matrix(&x, "m.npy", &d, &err) == -1);
+    CHECK_STR(err.msg, "row 0 (id a), column 2 is infinite");
+    CHECK(err.kind == TELLS_ERR_DATA);
+    dataset_free(&d);
+}
+
+/* round_done for the run below: records the round, and checks that the
+   removed ones are the best scores, ties in input order. */
+typedef struct checked_run {
+    aflite_record rec;
+    double tau;
+    size_t cutoff, bad;
+} checked_run;
+
+static int check_round(const aflite_round *r, void *user, tells_error *err)
+{
+    checked_run *cr = user;
+    bool *removed = calloc(r->examples + 1, sizeof *removed);
+    for (size_t i = 0; removed && i < r->removed; i++) {
+        size_t a = r->chosen[i];
+        removed[a] = true;
+        double sa = r->held[a] ? (double)r->correct[a] / r->held[a] : 0;
+        cr->bad += sa < cr->tau;
+        if (i > 0) {
+            size_t p = r->chosen[i - 1];
+            double sp = r->held[p] ? (double)r->correct[p] / r->held[p] : 0;
+            cr->bad += sp < sa || (sp == sa && p > a);
+        }
+    }
+    /* Nothing kept reaches tau when fewer than k were removed ... */
+    for (size_t i = 0; removed && r->removed < cr->cutoff && i < r->examples; i++)
+        cr->bad += !removed[i] && r->held[i] &&
+                   (double)r->correct[i] / r->held[i] >= cr->tau;
+    /* ... or beats the last removed one. */
+    if (removed && r->removed == cr->cutoff) {
+        size_t l = r->chosen[r->removed - 1];
+        double sl = r->held[l] ? (double)r->correct[l] / r->held[l] : 0;
+        for (size_t i = 0; i < r->examples; i++) {
+            double s = r->held[i] ? (double)r->correct[i] / r->held[i] : 0;
+            if (!removed[i] && (s > sl || (s == sl && i < l)))
+                cr->bad++;
+        }
+    }
+    free(removed);
+    return aflite_record_round(r, &cr->rec, err);
+}
+
+static void test_run_and_record(void)
+{
+    tells_error err;
+    dataset d;
+    CHECK(dataset_load(&d, data_path("aflite.tsv"), &err) == 0);
+    npy_matrix x;
+    embed_options eo = {0};
+    CHECK(aflite_matrix(&d, data_path("aflite-x.npy"), NULL, &eo, &x, &err) == 0);
+    int *y;
+    size_t classes;
+    CHECK(aflite_classes(&d, &y, &classes, &err) == 0);
+    checked_run cr = {.tau = 0.75, .cutoff = 50};
+    CHECK(aflite_record_init(&cr.rec, &d, "scores.tsv", &err) == 0);
+    aflite_options o;
+    aflite_options_default(&o);
+    o.models = 8;
+    o.train_size = 240;
+    o.cutoff = cr.cutoff;
+    o.seed = 7;
+    o.round_done = check_round;
+    o.user = &cr;
+    CHECK(aflite_run(x.data, x.rows, x.cols, y, classes, &o, &cr.rec.result, &err) == 0);
+    CHECK(cr.bad == 0);
+    const aflite_record *rec = &cr.rec;
+    CHECK(rec->nrounds == rec->result.rounds && rec->nrounds > 1);
+
+    /* The rounds table: a row per round, chained. */
+    int rc;
+    char *rounds = written(aflite_write_rounds, &cr.rec, &rc, &err);
+    CHECK(rc == 0);
+    CHECK(strncmp(rounds, "round\texamples\tat_tau\tremoved\tremaining\n1\t600\t", 41) == 0);
+    size_t lines = 0, examples = 0, removed = 0;
+    for (char *p = strchr(rounds, '\n'); p && p[1]; p = strchr(p + 1, '\n')) {
+        size_t r, e, a, k, left;
+        CHECK(sscanf(p + 1, "%zu\t%zu\t%zu\t%zu\t%zu", &r, &e, &a, &k, &left) == 5);
+        CHECK(r == ++lines && e == 600 - removed && left == e - k && k <= a);
+        examples += e;
+        removed += k;
+    }
+    CHECK(lines == rec->nrounds && removed == rec->result.easy);
+    free(rounds);
+
+    /* The scores table: a line per example per round. */
+    char *scores = written(aflite_write_scores, &cr.rec, &rc, &err);
+    CHECK(rc == 0);
+    size_t slines = 0, dashes = 0;
+    for (char *p = scores; (p = strchr(p, '\n')); p++) {
+        slines++;
+        dashes += p[-1] == '-';
+    }
+    CHECK(slines == examples + 1);
+    /* Examples never removed appear in every round. */
+    CHECK(dashes == (600 - removed) * rec->nrounds);
+    CHECK(strncmp(scores, "round\tid\tscore\theld_out\tremoved_in_round\n1\tg-00000\t", 50) == 0);
+    free(scores);
+
+    /* The partitions. */
+    CHECK(aflite_write_ids(tmp_path("easy.ids"), rec, true, &err) == 0);
+    CHECK(aflite_write_ids(tmp_path("difficult.ids"), rec, false, &err) == 0);
+    CHECK(count_lines(tmp_path("easy.ids")) == removed);
+    CHECK(count_lines(tmp_path("difficult.ids")) == 600 - removed);
+    CHECK(count_lines(tmp_path("easy.ids.sha256")) == 1);
+
+    aflite_record_free(&cr.rec);
+    free(y);
+    npy_free(&x);
+    dataset_free(&d);
+}
+
+static void test_record(void)
+{
+    tells_error err;
+    dataset d = {0};
+    aflite_record rec;
+    CHECK(aflite_record_init(&rec, &d, NULL, &err) == 0);
+    /* Rounds beyond any first capacity. */
+    for (size_t i = 1; i <= 40; i++) {
+        aflite_round r = {.round = i, .examples = 0, .at_tau = i, .removed = 1,
+                          .remaining = 100 - i};
+        CHECK(aflite_record_round(&r, &rec, &err) == 0);
+    }
+    CHECK(rec.nrounds == 40 && rec.rounds[39].at_tau == 40 && rec.rounds[0].round == 1);
+    /* No scores were kept. */
+    int rc;
+    tells_error_clear(&err);
+    free(written(aflite_write_scores, &rec, &rc, &err));
+    CHECK(rc == -1 && err.kind == TELLS_ERR_USAGE);
+    aflite_record_free(&rec);
+}
+
+int main(void)
+{
+    const char *t = getenv("TMPDIR");
+    snprintf(tmpdir, sizeof tmpdir, "%s/test-aflite.XXXXXX", t && *t ? t : "/tmp");
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_train_size();
+    test_classes();
+    test_check_matrix();
+    test_run_and_record();
+    test_record();
+    const char *names[] = {"three.tsv", "one.tsv", "none.tsv", "two.tsv", "easy.ids",
+                           "easy.ids.sha256", "difficult.ids", "difficult.ids.sha256"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        unlink(tmp_path(names[i]));
+    rmdir(tmpdir);
+    CHECK_DONE();
+}

@@ -3,21 +3,19 @@
 #include <config.h>
 
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/capability.h"
-#include "model/classifier.h"
-#include "cli.h"
-#include "base/dataset.h"
-#include "base/idfile.h"
-#include "base/outfile.h"
 #include "analysis/templates.h"
 #include "analysis/testtree.h"
+#include "base/alloc.h"
+#include "base/dataset.h"
+#include "base/outfile.h"
+#include "cli.h"
+#include "model/classifier.h"
 #include "text/tokenize.h"
-#include "base/vocab.h"
 
 static void usage(void)
 {
@@ -80,8 +78,8 @@ static void usage(void)
 "                           [hypothesis]\n"
 "      --partition NAME=IDFILE  score the full set and the rows whose id is in\n"
 "                           IDFILE; repeatable\n"
-"      --eval-output FILE   where that table goes with --templates or --tree\n"
-"                           [stdout when neither is given]\n"
+"      --eval-output FILE   where the held-out table goes (with --templates or\n"
+"                           --tree, which need it for --partition) [as -o]\n"
 "\n"
 "Test trees:\n"
 "      --tree FILE          AdaTest CSV (topic, input, output, label columns;\n"
@@ -195,16 +193,18 @@ typedef struct options {
     double fail_under;
     size_t batch;
     model_spec model, before;
-    char **part_names;
-    id_set *parts;
-    size_t nparts;
+    partition *parts;
+    size_t nparts, parts_cap;
     tree_compare_options cmp;
 } options;
 
-static void fatal(const tells_error *err)
+/* Fails with err; a usage error is about the value of option opt, which
+   goes in front of the message, followed by sep. */
+static void fail_value(const char *opt, const char *sep, tells_error *err)
 {
-    cli_report(err);
-    exit(EXIT_DATA);
+    if (err->kind == TELLS_ERR_USAGE)
+        tells_error_prefix_sep(err, opt, sep);
+    cli_fail(err);
 }
 
 static void set_model(model_spec *m, int kind, const char *arg, const char *option)
@@ -221,32 +221,27 @@ static void add_sample(options *o, const char *spec)
     const char *eq = strchr(spec, '=');
     if (!eq || eq == spec)
         cli_usage_error("--sample: expected NAME=N, not '%s'", spec);
-    sample_spec *s = realloc(o->expand.samples, (o->expand.nsamples + 1) * sizeof *s);
-    if (!s || !(s[o->expand.nsamples].name = strndup(spec, (size_t)(eq - spec)))) {
-        cli_warn("out of memory");
-        exit(EXIT_DATA);
-    }
-    s[o->expand.nsamples].n = (size_t)cli_long("--sample", eq + 1, 1, 1000000000L);
-    o->expand.samples = s;
-    o->expand.nsamples++;
+    size_t n = (size_t)cli_long("--sample", eq + 1, 1, 1000000000L);
+    tells_error err;
+    tells_error_clear(&err);
+    if (expand_add_sample(&o->expand, spec, (size_t)(eq - spec), n, &err) < 0)
+        cli_fail(&err);
 }
 
 static void add_per_base(options *o, const char *spec)
 {
     const char *eq = strchr(spec, '=');
     const char *num = eq ? eq + 1 : spec;
-    base_sample *b = realloc(o->expand.per_base, (o->expand.nper_base + 1) * sizeof *b);
-    if (!b) {
-        cli_warn("out of memory");
-        exit(EXIT_DATA);
-    }
-    o->expand.per_base = b;
-    b += o->expand.nper_base++;
-    b->capability = eq ? strndup(spec, (size_t)(eq - spec)) : NULL;
     if (eq == spec)
         cli_usage_error("--sample-per-base: expected [CAPABILITY=]N, not '%s'", spec);
-    b->n = strcmp(num, "all") == 0 ? 0
-                                   : (size_t)cli_long("--sample-per-base", num, 1, 1000000000L);
+    size_t n = strcmp(num, "all") == 0
+                   ? 0
+                   : (size_t)cli_long("--sample-per-base", num, 1, 1000000000L);
+    tells_error err;
+    tells_error_clear(&err);
+    if (expand_add_per_base(&o->expand, eq ? spec : NULL, eq ? (size_t)(eq - spec) : 0, n,
+                            &err) < 0)
+        cli_fail(&err);
 }
 
 static void add_partition(options *o, const char *spec)
@@ -254,21 +249,14 @@ static void add_partition(options *o, const char *spec)
     const char *eq = strchr(spec, '=');
     if (!eq || eq == spec || !eq[1])
         cli_usage_error("--partition: expected NAME=IDFILE, not '%s'", spec);
-    char **names = realloc(o->part_names, (o->nparts + 1) * sizeof *names);
-    id_set *parts = names ? realloc(o->parts, (o->nparts + 1) * sizeof *parts) : NULL;
-    if (names)
-        o->part_names = names;
-    if (!names || !parts) {
-        cli_warn("out of memory");
-        exit(EXIT_DATA);
-    }
-    o->parts = parts;
     tells_error err;
     tells_error_clear(&err);
-    if (!(o->part_names[o->nparts] = strndup(spec, (size_t)(eq - spec))) ||
-        id_set_load(&o->parts[o->nparts], eq + 1, &err) < 0)
-        fatal(&err);
-    o->nparts++;
+    if (ARRAY_RESERVE(o->parts, o->parts_cap, o->nparts + 1) < 0)
+        tells_error_nomem(&err, NULL, 0);
+    else if (partition_load(&o->parts[o->nparts], spec, (size_t)(eq - spec), eq + 1, &err) == 0)
+        o->nparts++;
+    if (err.kind != TELLS_ERR_NONE)
+        cli_fail(&err);
 }
 
 static void parse_options(int argc, char **argv, options *o)
@@ -287,11 +275,8 @@ static void parse_options(int argc, char **argv, options *o)
         case OPT_BASES: o->bases = optarg; break;
         case OPT_FILL:
         case OPT_PAIRS:
-            if (fill_add(&o->fills, optarg, c == OPT_PAIRS, &err) < 0) {
-                if (err.file[0] || err.line)
-                    fatal(&err);
-                cli_usage_error("%s: %s", c == OPT_PAIRS ? "--pairs" : "--fill", err.msg);
-            }
+            if (fill_add(&o->fills, optarg, c == OPT_PAIRS, &err) < 0)
+                fail_value(c == OPT_PAIRS ? "--pairs" : "--fill", ": ", &err);
             break;
         case OPT_SAMPLE: add_sample(o, optarg); break;
         case OPT_PER_BASE: add_per_base(o, optarg); break;
@@ -309,7 +294,7 @@ static void parse_options(int argc, char **argv, options *o)
         case OPT_CLASSES: o->classes = optarg; break;
         case OPT_LABELS:
             if (label_map_parse(&o->labels, optarg, &err) < 0)
-                cli_usage_error("%s", err.msg);
+                fail_value("--labels", ": ", &err);
             break;
         case OPT_TOKENIZER:
             o->raw_text = strcmp(optarg, "none") == 0;
@@ -379,363 +364,207 @@ static void parse_options(int argc, char **argv, options *o)
         cli_usage_error("--by-template and --by-fill: give one");
 }
 
-/* ---- classes ---- */
-
-typedef struct strings {
-    char **v;
-    size_t n;
-} strings;
-
-static void strings_add(strings *s, const char *x)
+static void options_free(options *o)
 {
-    for (size_t i = 0; i < s->n; i++)
-        if (strcmp(s->v[i], x) == 0)
-            return;
-    char **v = realloc(s->v, (s->n + 1) * sizeof *v);
-    if (!v || !(v[s->n] = strdup(x))) {
-        cli_warn("out of memory");
-        exit(EXIT_DATA);
-    }
-    s->v = v;
-    s->n++;
+    fill_set_free(&o->fills);
+    expand_options_free(&o->expand);
+    label_map_free(&o->labels);
+    for (size_t p = 0; p < o->nparts; p++)
+        partition_free(&o->parts[p]);
+    free(o->parts);
 }
 
-static void strings_free(strings *s)
+/* What a run holds: freed at its end; on failure the model is stopped
+   and the outputs discarded before the error is reported. */
+typedef struct run {
+    template_set ts, bases;
+    case_set cs;
+    test_tree tr;
+    dataset d;
+    input_lines lines;
+    class_list classes;
+    heldout h;
+    double *recall;
+    out_set outs;
+    classifier *c;
+} run;
+
+static void run_fail(run *r, tells_error *err)
 {
-    for (size_t i = 0; i < s->n; i++)
-        free(s->v[i]);
-    free(s->v);
+    classifier_abort(r->c);
+    out_set_abort(&r->outs);
+    cli_fail(err);
 }
 
-static int cmp_str(const void *a, const void *b)
+static void run_free(run *r)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    free(r->recall);
+    heldout_free(&r->h);
+    input_lines_free(&r->lines);
+    class_list_free(&r->classes);
+    cases_free(&r->cs);
+    templates_free(&r->ts);
+    templates_free(&r->bases);
+    tree_free(&r->tr);
+    dataset_free(&r->d);
 }
 
-/* The classes of a command or predictions file: --classes, else every
-   label the tests and the held-out data name, in byte order. */
-static void default_classes(const options *o, const template_set *ts, const test_tree *tr,
-                            const dataset *d, strings *out)
-{
-    if (o->classes) {
-        char *copy = strdup(o->classes), *save = NULL;
-        for (char *c = strtok_r(copy, ",", &save); c; c = strtok_r(NULL, ",", &save))
-            strings_add(out, c);
-        free(copy);
-        if (out->n == 0)
-            cli_usage_error("--classes: no class named");
-        return;
-    }
-    for (size_t i = 0; ts && i < ts->n; i++) {
-        if (ts->row[i].type == TEST_MFT)
-            strings_add(out, label_map_apply(&o->labels, ts->row[i].label));
-        if (ts->row[i].type == TEST_DIR)
-            strings_add(out, ts->row[i].dir_class);
-    }
-    for (size_t i = 0; tr && i < tr->n; i++)
-        strings_add(out, tr->t[i].output);
-    for (size_t i = 0; d && i < vocab_size(d->labels); i++)
-        strings_add(out, vocab_str(d->labels, i));
-    qsort(out->v, out->n, sizeof *out->v, cmp_str);
-}
-
-static classifier *open_model(const model_spec *m, const strings *classes)
+static FILE *open_output(run *r, const char *path)
 {
     tells_error err;
     tells_error_clear(&err);
-    classifier *c = NULL;
-    int rc = m->kind == 'm' ? classifier_open_fasttext(&c, m->arg, &err)
+    FILE *fp = out_set_open(&r->outs, path, &err);
+    if (!fp)
+        run_fail(r, &err);
+    return fp;
+}
+
+/* Opens the model m names as r->c. */
+static void open_model(run *r, const model_spec *m)
+{
+    tells_error err;
+    tells_error_clear(&err);
+    const class_list *k = &r->classes;
+    int rc = m->kind == 'm' ? classifier_open_fasttext(&r->c, m->arg, &err)
              : m->kind == OPT_MODEL_CMD
-                 ? classifier_open_command(&c, m->arg, classes->v, classes->n, &err)
-                 : classifier_open_predictions(&c, m->arg, classes->v, classes->n, &err);
-    if (rc < 0)
-        fatal(&err);
-    return c;
+                 ? classifier_open_command(&r->c, m->arg, k->name, k->n, &err)
+                 : classifier_open_predictions(&r->c, m->arg, k->name, k->n, &err);
+    if (rc < 0) {
+        r->c = NULL;
+        run_fail(r, &err);
+    }
 }
 
-/* ---- outputs, committed together at the end ---- */
-
-typedef struct outputs {
-    out_file f[4];
-    size_t n;
-} outputs;
-
-static FILE *output_open(outputs *outs, const char *path)
+/* Checks the model's end (a command's exit, a predictions file used up). */
+static void finish_model(run *r)
 {
     tells_error err;
     tells_error_clear(&err);
-    out_file *f = &outs->f[outs->n];
-    if (out_open(f, path, &err) < 0) {
-        for (size_t i = 0; i < outs->n; i++)
-            out_abort(&outs->f[i]);
-        fatal(&err);
-    }
-    outs->n++;
-    return f->fp;
+    classifier *c = r->c;
+    r->c = NULL;
+    if (c && classifier_finish(c, &err) < 0)
+        run_fail(r, &err);
 }
 
-static void outputs_abort(outputs *outs)
-{
-    for (size_t i = 0; i < outs->n; i++)
-        out_abort(&outs->f[i]);
-}
-
-static void outputs_commit(outputs *outs)
+/* Which tests of the tree the model m fails. */
+static bool *tree_model_failures(run *r, const options *o, const model_spec *m)
 {
     tells_error err;
     tells_error_clear(&err);
-    for (size_t i = 0; i < outs->n; i++)
-        if (out_commit(&outs->f[i], &err) < 0) {
-            for (size_t j = i + 1; j < outs->n; j++)
-                out_abort(&outs->f[j]);
-            fatal(&err);
-        }
-}
-
-static void fail_with(outputs *outs, const tells_error *err)
-{
-    outputs_abort(outs);
-    fatal(err);
-}
-
-static int write_lines(FILE *fp, void *ctx, tells_error *err)
-{
-    (void)err;
-    const case_set *cs = ((void **)ctx)[0];
-    char **lines = ((void **)ctx)[1];
-    for (size_t i = 0; i < cs->n; i++)
-        fprintf(fp, "%s\n", lines[i]);
-    return ferror(fp) ? -1 : 0;
-}
-
-/* ---- the runs ---- */
-
-/* Predicted class names of lines, for test trees. */
-static char **predict_names(classifier *c, char *const *lines, size_t n, size_t batch,
-                            tells_error *err)
-{
-    size_t K = classifier_nclasses(c);
-    size_t *label = malloc((n ? n : 1) * sizeof *label);
-    double *prob = malloc((batch * K) * sizeof *prob);
-    char **names = calloc(n ? n : 1, sizeof *names);
-    if (!label || !prob || !names) {
-        tells_error_nomem(err, NULL, 0);
-        goto fail;
-    }
-    for (size_t i = 0; i < n; i += batch) {
-        size_t b = n - i < batch ? n - i : batch;
-        if (classifier_predict(c, (const char *const *)lines + i, b, label + i, prob, err) < 0)
-            goto fail;
-    }
-    for (size_t i = 0; i < n; i++)
-        names[i] = (char *)classifier_class(c, label[i]);
-    free(label);
-    free(prob);
-    return names;
-fail:
-    free(label);
-    free(prob);
-    free(names);
-    return NULL;
-}
-
-static bool *tree_failures(const options *o, const model_spec *m, const test_tree *tr,
-                           char *const *lines, const strings *classes, outputs *outs)
-{
-    tells_error err;
-    tells_error_clear(&err);
-    classifier *c = open_model(m, classes);
-    char **names = predict_names(c, lines, tr->n, o->batch, &err);
-    bool *failed = malloc(tr->n * sizeof *failed);
-    if (!names || !failed) {
-        if (names && !failed)
-            tells_error_nomem(&err, NULL, 0);
-        classifier_abort(c);
-        fail_with(outs, &err);
-    }
-    tree_outcomes(tr, names, failed);
-    free(names);
-    if (classifier_finish(c, &err) < 0)
-        fail_with(outs, &err);
+    bool *failed = NULL;
+    open_model(r, m);
+    if (tree_failures(&r->tr, r->c, r->lines.v, o->batch, &failed, &err) < 0)
+        run_fail(r, &err);
+    finish_model(r);
     return failed;
+}
+
+/* The capability tests' reports; *below counts the summary rows under
+   --fail-under, whatever table is shown. */
+static void report_templates(run *r, const options *o, FILE *out, FILE *fail_out,
+                             size_t *below)
+{
+    tells_error err;
+    tells_error_clear(&err);
+    run_results res;
+    if (run_cases(&res, &r->cs, &r->ts, &o->labels, r->c, r->lines.v, o->batch, &err) < 0)
+        run_fail(r, &err);
+    report_context x = {&r->ts, &r->cs, &res, &o->labels, r->c, o->eval ? r->recall : NULL};
+    int rc = o->by_template ? report_by_template(out, &x, &err)
+             : o->by_fill   ? report_by_fill(out, &x, o->by_fill, &err)
+                            : report_summary(out, &x, &err);
+    summary sm;
+    if (rc == 0 && o->fail_under >= 0 && (rc = summary_compute(&sm, &x, &err)) == 0) {
+        *below = summary_below(&sm, o->fail_under);
+        summary_free(&sm);
+    }
+    if (rc == 0 && fail_out)
+        report_failures(fail_out, &x);
+    run_results_free(&res);
+    if (rc < 0) {
+        /* report_by_fill's data error is about the placeholder --by-fill named. */
+        if (o->by_fill && err.kind == TELLS_ERR_DATA)
+            tells_error_prefix_sep(&err, "--by-fill", " ");
+        run_fail(r, &err);
+    }
 }
 
 int main(int argc, char **argv)
 {
     cli_init(argv, "tells-run");
+    cli_hint(TELLS_E_NO_FILL, "give --fill %s=FILE");
+    cli_hint(TELLS_E_NOT_A_CLASS, "map it with --labels");
+    cli_hint(TELLS_E_FEW_ANSWERS, "the cases of --emit-cases, one line each");
     options o;
     parse_options(argc, argv, &o);
     tells_error err;
     tells_error_clear(&err);
     const tok_options *tok = o.raw_text ? NULL : &o.tok;
-
-    template_set ts = {0}, bases = {0};
-    case_set cs = {0};
-    test_tree tr = {0};
-    dataset d = {0};
-    char **lines = NULL;
-    size_t nlines = 0;
-    strings classes = {0};
-    double *recall = NULL;
-    heldout h = {0};
+    run r;
+    memset(&r, 0, sizeof r);
     size_t below = 0;
+
     if (o.templates) {
-        if (templates_load(&ts, o.templates, &err) < 0)
-            fatal(&err);
-        if (o.bases && (templates_load(&bases, o.bases, &err) < 0 ||
-                        templates_assign_bases(&ts, &bases, &err) < 0))
-            fatal(&err);
-        if (cases_expand(&cs, &ts, &o.fills, &o.expand, &err) < 0) {
-            if (!err.file[0] && !err.line && strncmp(err.msg, "--sample", 8) == 0)
-                cli_usage_error("%s", err.msg);
-            fatal(&err);
-        }
-        if (cs.n == 0) {
-            tells_error_set(&err, ts.source, 0, "the templates give no cases");
-            fatal(&err);
-        }
-        if (case_lines(&cs, tok, &lines, &err) < 0)
-            fatal(&err);
-        nlines = cs.n;
-        if (o.emit) {
-            void *ctx[2] = {&cs, lines};
-            if (out_write(o.emit, write_lines, ctx, &err) < 0)
-                fatal(&err);
-        }
-        if (!o.model.kind)
-            goto done;
+        if (templates_load(&r.ts, o.templates, &err) < 0 ||
+            (o.bases && (templates_load(&r.bases, o.bases, &err) < 0 ||
+                         templates_assign_bases(&r.ts, &r.bases, &err) < 0)))
+            cli_fail(&err);
+        if (samples_check(&o.fills, &o.expand, &err) < 0)
+            fail_value("--sample", " ", &err);
+        if (cases_expand(&r.cs, &r.ts, &o.fills, &o.expand, &err) < 0 ||
+            case_lines(&r.cs, tok, &r.lines, &err) < 0 ||
+            (o.emit && input_lines_write(o.emit, &r.lines, &err) < 0))
+            cli_fail(&err);
     }
-    if (o.tree) {
-        if (tree_load(&tr, o.tree, &err) < 0)
-            fatal(&err);
-        lines = calloc(tr.n, sizeof *lines);
-        for (size_t i = 0; lines && i < tr.n; i++)
-            if (!(lines[i] = input_line(tok, tr.t[i].input))) {
-                lines_free(lines, i);
-                lines = NULL;
-            }
-        if (!lines) {
-            tells_error_nomem(&err, NULL, 0);
-            fatal(&err);
-        }
-        nlines = tr.n;
+    if (o.tree &&
+        (tree_load(&r.tr, o.tree, &err) < 0 || tree_lines(&r.tr, tok, &r.lines, &err) < 0))
+        cli_fail(&err);
+    if (!o.model.kind) {  /* only --emit-cases */
+        run_free(&r);
+        options_free(&o);
+        return 0;
     }
-    if (o.eval && dataset_load(&d, o.eval, &err) < 0)
-        fatal(&err);
+    if (o.eval && dataset_load(&r.d, o.eval, &err) < 0)
+        cli_fail(&err);
+    if (class_list_default(&r.classes, o.classes, o.templates ? &r.ts : NULL, &o.labels,
+                           o.tree ? &r.tr : NULL, o.eval ? &r.d : NULL, &err) < 0)
+        fail_value("--classes", ": ", &err);
 
-    default_classes(&o, o.templates ? &ts : NULL, o.tree ? &tr : NULL, o.eval ? &d : NULL,
-                    &classes);
-    outputs outs = {0};
-    FILE *main_out = (o.templates || o.tree || !o.eval_output) ? output_open(&outs, o.output)
-                                                                : NULL;
-    FILE *eval_out = !o.nparts ? NULL
-                     : (o.templates || o.tree) ? output_open(&outs, o.eval_output)
-                                               : main_out;
-    FILE *fail_out = o.failures ? output_open(&outs, o.failures) : NULL;
+    /* Held-out data alone: its table goes to --eval-output, else -o. */
+    bool tests = o.templates || o.tree;
+    FILE *out = open_output(&r, tests || !o.eval_output ? o.output : o.eval_output);
+    FILE *eval_out = !o.nparts ? NULL : tests ? open_output(&r, o.eval_output) : out;
+    FILE *fail_out = o.failures ? open_output(&r, o.failures) : NULL;
 
-    classifier *c = NULL;
     if (o.templates || o.eval)
-        c = open_model(&o.model, &classes);
-    if (o.eval) {
-        recall = malloc(classifier_nclasses(c) * sizeof *recall);
-        if (!recall)
-            tells_error_nomem(&err, NULL, 0);
-        if (!recall || heldout_predict(&h, &d, o.eval_split, o.pair, c, o.batch, &err) < 0 ||
-            heldout_recall(&h, c, recall, &err) < 0) {
-            classifier_abort(c);
-            fail_with(&outs, &err);
-        }
-        for (size_t p = 0; p < o.nparts; p++)
-            (void)id_set_unseen(&o.parts[p]);
-        if (o.nparts && report_partitions(eval_out, &h, o.part_names, o.parts, o.nparts, &err) < 0) {
-            classifier_abort(c);
-            fail_with(&outs, &err);
-        }
-    }
-    if (o.templates) {
-        run_results r;
-        if (run_cases(&r, &cs, &ts, &o.labels, c, lines, o.batch, &err) < 0) {
-            classifier_abort(c);
-            fail_with(&outs, &err);
-        }
-        report_context x = {&ts, &cs, &r, &o.labels, c, o.eval ? recall : NULL};
-        int rc = o.by_template ? report_by_template(main_out, &x)
-                 : o.by_fill   ? report_by_fill(main_out, &x, o.by_fill, &err)
-                               : report_summary(main_out, &x, o.fail_under, &below);
-        if (rc == 0 && fail_out)
-            rc = report_failures(fail_out, &x);
-        if (rc == 0 && (o.by_template || o.by_fill) && o.fail_under >= 0) {
-            /* --fail-under reads the summary rows whatever table is shown. */
-            FILE *null = fopen("/dev/null", "w");
-            rc = null ? report_summary(null, &x, o.fail_under, &below) : -1;
-            if (null)
-                fclose(null);
-        }
-        run_results_free(&r);
-        if (rc < 0) {
-            if (!err.msg[0])
-                tells_error_nomem(&err, NULL, 0);
-            classifier_abort(c);
-            fail_with(&outs, &err);
-        }
-    } else if (o.eval && !o.nparts && !o.tree) {
-        /* Only held-out data: its per-class recall. */
-        fputs("class\trecall\n", main_out);
-        for (size_t k = 0; k < classifier_nclasses(c); k++) {
-            if (isnan(recall[k]))
-                fprintf(main_out, "%s\t-\n", classifier_class(c, k));
-            else
-                fprintf(main_out, "%s\t%.6f\n", classifier_class(c, k), recall[k]);
-        }
-    }
-    if (c && classifier_finish(c, &err) < 0)
-        fail_with(&outs, &err);
+        open_model(&r, &o.model);
+    if (o.eval &&
+        (heldout_predict(&r.h, &r.d, o.eval_split, o.pair, r.c, o.batch, &err) < 0 ||
+         heldout_recall(&r.h, r.c, &r.recall, &err) < 0 ||
+         (o.nparts && report_partitions(eval_out, &r.h, o.parts, o.nparts, &err) < 0)))
+        run_fail(&r, &err);
+    if (o.templates)
+        report_templates(&r, &o, out, fail_out, &below);
+    else if (o.eval && !o.nparts && !o.tree)
+        report_recall(out, r.c, r.recall);
+    finish_model(&r);
     if (o.tree) {
-        bool *after = tree_failures(&o, &o.model, &tr, lines, &classes, &outs);
-        int rc;
-        if (o.before.kind) {
-            bool *before = tree_failures(&o, &o.before, &tr, lines, &classes, &outs);
-            rc = tree_compare(main_out, &tr, before, after, &o.cmp, &err);
-            free(before);
-        } else
-            rc = tree_report(main_out, &tr, after);
+        bool *after = tree_model_failures(&r, &o, &o.model);
+        bool *before = o.before.kind ? tree_model_failures(&r, &o, &o.before) : NULL;
+        int rc = before ? tree_compare(out, &r.tr, before, after, &o.cmp, &err)
+                        : tree_report(out, &r.tr, after, &err);
+        free(before);
         free(after);
-        if (rc < 0) {
-            if (!err.msg[0])
-                tells_error_nomem(&err, NULL, 0);
-            fail_with(&outs, &err);
-        }
-        if (!o.quiet && tr.skipped)
-            cli_warn("%s: %zu rows skipped (topic markers, or labelled neither pass nor fail)",
-                     tr.source, tr.skipped);
+        if (rc < 0)
+            run_fail(&r, &err);
+        if (!o.quiet && r.tr.skipped)
+            cli_warn("%s: %zu rows skipped (topic markers, or labelled neither pass "
+                     "nor fail)", r.tr.source, r.tr.skipped);
     }
-    outputs_commit(&outs);
-
-done:
-    free(recall);
-    heldout_free(&h);
-    lines_free(lines, nlines);
-    strings_free(&classes);
-    cases_free(&cs);
-    templates_free(&ts);
-    templates_free(&bases);
-    tree_free(&tr);
-    if (o.eval)
-        dataset_free(&d);
-    fill_set_free(&o.fills);
-    label_map_free(&o.labels);
-    for (size_t i = 0; i < o.expand.nsamples; i++)
-        free(o.expand.samples[i].name);
-    free(o.expand.samples);
-    for (size_t i = 0; i < o.expand.nper_base; i++)
-        free(o.expand.per_base[i].capability);
-    free(o.expand.per_base);
-    for (size_t p = 0; p < o.nparts; p++) {
-        free(o.part_names[p]);
-        id_set_free(&o.parts[p]);
-    }
-    free(o.part_names);
-    free(o.parts);
+    if (out_set_commit(&r.outs, &err) < 0)
+        cli_fail(&err);
+    run_free(&r);
+    options_free(&o);
     if (o.fail_under >= 0 && below > 0) {
         cli_warn("%zu test%s below --fail-under %g", below, below == 1 ? "" : "s",
                  o.fail_under);

@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/baseline.h"
+#include "base/alloc.h"
 #include "base/csvrec.h"
+#include "base/outfile.h"
+#include "model/baseline.h"
 #include "model/evaluate.h"
 #include "base/vocab.h"
 
@@ -15,11 +17,10 @@
 void label_map_free(label_map *m)
 {
     for (size_t i = 0; i < m->n; i++) {
-        free(m->from[i]);
-        free(m->to[i]);
+        free(m->pair[i].from);
+        free(m->pair[i].to);
     }
-    free(m->from);
-    free(m->to);
+    free(m->pair);
     memset(m, 0, sizeof *m);
 }
 
@@ -28,46 +29,118 @@ int label_map_parse(label_map *m, const char *spec, tells_error *err)
     char *copy = strdup(spec), *save = NULL;
     if (!copy)
         return tells_error_nomem(err, NULL, 0);
-    for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+    int rc = 0;
+    for (char *item = strtok_r(copy, ",", &save); item && rc == 0;
+         item = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(item, '=');
         if (!eq || eq == item || !eq[1]) {
-            tells_error_set(err, NULL, 0, "--labels: expected FROM=TO, not '%s'", item);
-            free(copy);
-            return -1;
+            rc = tells_error_usage(err, "expected FROM=TO, not '%s'", item);
+            break;
         }
         *eq = '\0';
-        char **from = realloc(m->from, (m->n + 1) * sizeof *from);
-        char **to = from ? realloc(m->to, (m->n + 1) * sizeof *to) : NULL;
-        if (from)
-            m->from = from;
-        if (to)
-            m->to = to;
-        if (!from || !to || !(m->from[m->n] = strdup(item)) ||
-            !(m->to[m->n] = strdup(eq + 1))) {
-            free(copy);
-            return tells_error_nomem(err, NULL, 0);
+        if (ARRAY_RESERVE(m->pair, m->cap, m->n + 1) < 0) {
+            rc = tells_error_nomem(err, NULL, 0);
+            break;
+        }
+        label_pair *p = &m->pair[m->n];
+        p->from = strdup(item);
+        p->to = strdup(eq + 1);
+        if (!p->from || !p->to) {
+            free(p->from);
+            free(p->to);
+            rc = tells_error_nomem(err, NULL, 0);
+            break;
         }
         m->n++;
     }
     free(copy);
-    return 0;
+    return rc;
 }
 
 const char *label_map_apply(const label_map *m, const char *label)
 {
     for (size_t i = m->n; i-- > 0;)
-        if (strcmp(m->from[i], label) == 0)
-            return m->to[i];
+        if (strcmp(m->pair[i].from, label) == 0)
+            return m->pair[i].to;
     return label;
+}
+
+/* ---- classes ---- */
+
+void class_list_free(class_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->name[i]);
+    free(l->name);
+    memset(l, 0, sizeof *l);
+}
+
+/* Adds name unless the list has it. */
+static int class_add(class_list *l, const char *name, tells_error *err)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->name[i], name) == 0)
+            return 0;
+    if (ARRAY_RESERVE(l->name, l->cap, l->n + 1) < 0 || !(l->name[l->n] = strdup(name)))
+        return tells_error_nomem(err, NULL, 0);
+    l->n++;
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int classes_of_spec(class_list *out, const char *spec, tells_error *err)
+{
+    char *copy = strdup(spec), *save = NULL;
+    if (!copy)
+        return tells_error_nomem(err, NULL, 0);
+    int rc = 0;
+    for (char *c = strtok_r(copy, ",", &save); c && rc == 0; c = strtok_r(NULL, ",", &save))
+        rc = class_add(out, c, err);
+    free(copy);
+    if (rc == 0 && out->n == 0)
+        rc = tells_error_usage(err, "no class named");
+    return rc;
+}
+
+int class_list_default(class_list *out, const char *spec, const template_set *ts,
+                       const label_map *m, const test_tree *tr, const dataset *d,
+                       tells_error *err)
+{
+    memset(out, 0, sizeof *out);
+    int rc = 0;
+    if (spec)
+        rc = classes_of_spec(out, spec, err);
+    else {
+        for (size_t i = 0; ts && rc == 0 && i < ts->n; i++) {
+            if (ts->row[i].type == TEST_MFT)
+                rc = class_add(out, label_map_apply(m, ts->row[i].label), err);
+            if (rc == 0 && ts->row[i].type == TEST_DIR)
+                rc = class_add(out, ts->row[i].dir_class, err);
+        }
+        for (size_t i = 0; tr && rc == 0 && i < tr->n; i++)
+            rc = class_add(out, tr->t[i].output, err);
+        for (size_t i = 0; d && rc == 0 && i < vocab_size(d->labels); i++)
+            rc = class_add(out, vocab_str(d->labels, i), err);
+        if (rc == 0 && out->n)
+            qsort(out->name, out->n, sizeof *out->name, cmp_str);
+    }
+    if (rc < 0)
+        class_list_free(out);
+    return rc;
 }
 
 /* ---- input lines ---- */
 
-void lines_free(char **lines, size_t n)
+void input_lines_free(input_lines *l)
 {
-    for (size_t i = 0; lines && i < n; i++)
-        free(lines[i]);
-    free(lines);
+    for (size_t i = 0; l->v && i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+    memset(l, 0, sizeof *l);
 }
 
 static char *tokenized(const tok_options *tok, const char *text, token_list *tl)
@@ -89,51 +162,80 @@ static char *tokenized(const tok_options *tok, const char *text, token_list *tl)
     return buf;
 }
 
-char *input_line(const tok_options *tok, const char *text)
+/* The line of one text, or of a premise (may be NULL) and a text. */
+static char *input_line(const tok_options *tok, const char *premise, const char *text,
+                        token_list *tl)
 {
-    token_list tl;
-    token_list_init(&tl);
-    char *line = tokenized(tok, text, &tl);
-    token_list_free(&tl);
+    char *h = tokenized(tok, text, tl);
+    if (!premise || !h)
+        return h;
+    char *p = tokenized(tok, premise, tl);
+    char *line = NULL;
+    if (p) {
+        size_t n = strlen(p) + strlen(h) + 2;
+        if ((line = malloc(n)))
+            snprintf(line, n, "%s\t%s", p, h);
+    }
+    free(h);
+    free(p);
     return line;
 }
 
-int case_lines(const case_set *cs, const tok_options *tok, char ***out, tells_error *err)
+/* The lines of n texts (and premises when premise is not NULL), read
+   through the accessors. */
+typedef const char *(*text_at)(const void *items, size_t i, bool premise);
+
+static int make_lines(input_lines *out, const void *items, size_t n, text_at at,
+                      const tok_options *tok, tells_error *err)
 {
-    char **lines = calloc(cs->n ? cs->n : 1, sizeof *lines);
     token_list tl;
     token_list_init(&tl);
-    if (!lines)
-        return tells_error_nomem(err, NULL, 0);
-    for (size_t i = 0; i < cs->n; i++) {
-        const test_case *c = &cs->c[i];
-        char *h = tokenized(tok, c->text, &tl);
-        char *p = c->premise ? tokenized(tok, c->premise, &tl) : NULL;
-        if (!h || (c->premise && !p)) {
-            free(h);
-            free(p);
-            lines_free(lines, cs->n);
-            token_list_free(&tl);
-            return tells_error_nomem(err, NULL, 0);
-        }
-        if (p) {
-            size_t n = strlen(p) + strlen(h) + 2;
-            lines[i] = malloc(n);
-            if (lines[i])
-                snprintf(lines[i], n, "%s\t%s", p, h);
-            free(h);
-            free(p);
-        } else
-            lines[i] = h;
-        if (!lines[i]) {
-            lines_free(lines, cs->n);
-            token_list_free(&tl);
-            return tells_error_nomem(err, NULL, 0);
-        }
-    }
+    out->v = array_new(n, sizeof *out->v);  /* zeroed: freeable at any point */
+    out->n = out->v ? n : 0;
+    int rc = out->v ? 0 : tells_error_nomem(err, NULL, 0);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        if (!(out->v[i] = input_line(tok, at(items, i, true), at(items, i, false), &tl)))
+            rc = tells_error_nomem(err, NULL, 0);
     token_list_free(&tl);
-    *out = lines;
+    if (rc < 0)
+        input_lines_free(out);
+    return rc;
+}
+
+static const char *case_text(const void *items, size_t i, bool premise)
+{
+    const test_case *c = &((const case_set *)items)->c[i];
+    return premise ? c->premise : c->text;
+}
+
+static const char *tree_text(const void *items, size_t i, bool premise)
+{
+    return premise ? NULL : ((const test_tree *)items)->t[i].input;
+}
+
+int case_lines(const case_set *cs, const tok_options *tok, input_lines *out, tells_error *err)
+{
+    return make_lines(out, cs, cs->n, case_text, tok, err);
+}
+
+int tree_lines(const test_tree *tr, const tok_options *tok, input_lines *out,
+               tells_error *err)
+{
+    return make_lines(out, tr, tr->n, tree_text, tok, err);
+}
+
+static int write_lines(FILE *fp, void *ctx, tells_error *err)
+{
+    (void)err;
+    const input_lines *l = ctx;
+    for (size_t i = 0; i < l->n; i++)
+        fprintf(fp, "%s\n", l->v[i]);
     return 0;
+}
+
+int input_lines_write(const char *path, const input_lines *l, tells_error *err)
+{
+    return out_write(path, write_lines, (void *)l, err);
 }
 
 /* ---- scoring ---- */
@@ -155,11 +257,12 @@ static int expected_classes(run_results *r, const case_set *cs, const template_s
         r->expected[i] = -1;
         if (t->type == TEST_MFT) {
             const char *want = label_map_apply(m, t->label);
-            if ((r->expected[i] = classifier_find(c, want)) < 0)
-                return tells_error_set(err, s->source, t->line,
-                                       "label '%s' is not a class of the model (map it "
-                                       "with --labels)",
-                                       want);
+            if ((r->expected[i] = classifier_find(c, want)) < 0) {
+                tells_error_set(err, s->source, t->line, "label '%s' is not a class of the model",
+                                want);
+                tells_error_tag(err, TELLS_E_NOT_A_CLASS, want);
+                return -1;
+            }
         } else if (t->type == TEST_DIR && classifier_find(c, t->dir_class) < 0)
             return tells_error_set(err, s->source, t->line,
                                    "class '%s' is not a class of the model", t->dir_class);
@@ -240,15 +343,10 @@ int run_cases(run_results *r, const case_set *cs, const template_set *s, const l
         run_results_free(r);
         return tells_error_nomem(err, NULL, 0);
     }
-    if (expected_classes(r, cs, s, m, c, err) < 0)
-        goto fail;
-    for (size_t i = 0; i < n; i += batch) {
-        size_t b = n - i < batch ? n - i : batch;
-        if (classifier_predict(c, (const char *const *)lines + i, b, r->pred + i,
-                               r->prob + i * K, err) < 0)
-            goto fail;
-    }
-    if (score_groups(r, cs, s, c, err) < 0)
+    if (expected_classes(r, cs, s, m, c, err) < 0 ||
+        classifier_predict_all(c, (const char *const *)lines, n, batch, r->pred, r->prob,
+                               err) < 0 ||
+        score_groups(r, cs, s, c, err) < 0)
         goto fail;
     return 0;
 fail:
@@ -266,58 +364,88 @@ static void put_rate(FILE *fp, size_t passed, size_t n)
         fputs("\t-", fp);
 }
 
-int report_summary(FILE *fp, const report_context *x, double fail_under, size_t *below)
+void summary_free(summary *sm)
 {
-    const template_set *s = x->s;
-    vocab *keys = vocab_new();
-    size_t *key_of = malloc((s->n ? s->n : 1) * sizeof *key_of);
-    size_t *tmpl_n = calloc(s->n ? s->n : 1, sizeof *tmpl_n);
-    size_t *case_n = calloc(s->n ? s->n : 1, sizeof *case_n);
-    size_t *pass_n = calloc(s->n ? s->n : 1, sizeof *pass_n);
-    size_t *first = calloc(s->n ? s->n : 1, sizeof *first);
-    int rc = -1;
-    *below = 0;
-    if (!keys || !key_of || !tmpl_n || !case_n || !pass_n || !first)
-        goto done;
-    for (size_t i = 0; i < s->n; i++) {
-        const template_row *t = &s->row[i];
-        char *slots = template_slot_set(t);
-        if (!slots)
-            goto done;
-        size_t len = strlen(t->capability) + strlen(t->label) + strlen(slots) + 16;
-        char *key = malloc(len);
-        if (!key) {
-            free(slots);
-            goto done;
-        }
+    free(sm->row);
+    vocab_free(sm->keys);
+    memset(sm, 0, sizeof *sm);
+}
+
+/* The summary key of template t ("Neg\t0\tMFT\tade,drug"); NULL when
+   out of memory. */
+static char *summary_key(const template_row *t)
+{
+    char *slots = template_slot_set(t);
+    if (!slots)
+        return NULL;
+    size_t len = strlen(t->capability) + strlen(t->label) + strlen(slots) + 16;
+    char *key = malloc(len);
+    if (key)
         snprintf(key, len, "%s\t%s\t%s\t%s", t->capability, t->label[0] ? t->label : "-",
                  test_type_name(t->type), slots);
-        size_t before = vocab_size(keys);
-        long k = vocab_intern(keys, key, strlen(key));
+    free(slots);
+    return key;
+}
+
+int summary_compute(summary *sm, const report_context *x, tells_error *err)
+{
+    const template_set *s = x->s;
+    memset(sm, 0, sizeof *sm);
+    size_t *row_of = array_new(s->n, sizeof *row_of);
+    if (!row_of || !(sm->keys = vocab_new()))
+        goto nomem;
+    for (size_t i = 0; i < s->n; i++) {
+        char *key = summary_key(&s->row[i]);
+        long k = key ? vocab_intern(sm->keys, key, strlen(key)) : -1;
         free(key);
-        free(slots);
         if (k < 0)
-            goto done;
-        if ((size_t)k == before)
-            first[k] = i;
-        key_of[i] = (size_t)k;
-        if (x->cs->selected[i])
-            tmpl_n[k]++;
+            goto nomem;
+        if ((size_t)k == sm->n) {
+            if (ARRAY_RESERVE(sm->row, sm->cap, sm->n + 1) < 0)
+                goto nomem;
+            sm->row[sm->n++] = (summary_row){NULL, 0, 0, 0, i};
+        }
+        row_of[i] = (size_t)k;
+        sm->row[k].templates += x->cs->selected[i];
     }
+    /* Keys are read only now: the vocabulary may move them while it grows. */
+    for (size_t k = 0; k < sm->n; k++)
+        sm->row[k].key = vocab_str(sm->keys, k);
     for (size_t i = 0; i < x->cs->n; i++) {
-        size_t k = key_of[x->cs->c[i].tmpl];
-        case_n[k]++;
-        pass_n[k] += x->r->pass[i];
+        summary_row *row = &sm->row[row_of[x->cs->c[i].tmpl]];
+        row->cases++;
+        row->passed += x->r->pass[i];
     }
+    free(row_of);
+    return 0;
+nomem:
+    free(row_of);
+    summary_free(sm);
+    return tells_error_nomem(err, NULL, 0);
+}
+
+size_t summary_below(const summary *sm, double rate)
+{
+    size_t below = 0;
+    for (size_t k = 0; k < sm->n; k++)
+        below += sm->row[k].cases &&
+                 (double)sm->row[k].passed / (double)sm->row[k].cases < rate;
+    return below;
+}
+
+int report_summary(FILE *fp, const report_context *x, tells_error *err)
+{
+    summary sm;
+    if (summary_compute(&sm, x, err) < 0)
+        return -1;
     fputs("capability\tlabel\ttype\tplaceholders\ttemplates\tcases\tpassed\tpass_rate", fp);
     fputs(x->heldout_recall ? "\theldout_recall\n" : "\n", fp);
-    for (size_t k = 0; k < vocab_size(keys); k++) {
-        fprintf(fp, "%s\t%zu\t%zu\t%zu", vocab_str(keys, k), tmpl_n[k], case_n[k], pass_n[k]);
-        put_rate(fp, pass_n[k], case_n[k]);
-        if (fail_under >= 0 && case_n[k] && (double)pass_n[k] / (double)case_n[k] < fail_under)
-            (*below)++;
+    for (size_t k = 0; k < sm.n; k++) {
+        const summary_row *row = &sm.row[k];
+        fprintf(fp, "%s\t%zu\t%zu\t%zu", row->key, row->templates, row->cases, row->passed);
+        put_rate(fp, row->passed, row->cases);
         if (x->heldout_recall) {
-            const template_row *t = &s->row[first[k]];
+            const template_row *t = &x->s->row[row->first];
             long cls = t->type == TEST_MFT
                            ? classifier_find(x->c, label_map_apply(x->m, t->label))
                            : -1;
@@ -328,26 +456,19 @@ int report_summary(FILE *fp, const report_context *x, double fail_under, size_t 
         }
         putc('\n', fp);
     }
-    rc = 0;
-done:
-    vocab_free(keys);
-    free(key_of);
-    free(tmpl_n);
-    free(case_n);
-    free(pass_n);
-    free(first);
-    return rc;
+    summary_free(&sm);
+    return 0;
 }
 
-int report_by_template(FILE *fp, const report_context *x)
+int report_by_template(FILE *fp, const report_context *x, tells_error *err)
 {
     const template_set *s = x->s;
-    size_t *case_n = calloc(s->n ? s->n : 1, sizeof *case_n);
-    size_t *pass_n = calloc(s->n ? s->n : 1, sizeof *pass_n);
+    size_t *case_n = array_new(s->n, sizeof *case_n);
+    size_t *pass_n = array_new(s->n, sizeof *pass_n);
     if (!case_n || !pass_n) {
         free(case_n);
         free(pass_n);
-        return -1;
+        return tells_error_nomem(err, NULL, 0);
     }
     for (size_t i = 0; i < x->cs->n; i++) {
         case_n[x->cs->c[i].tmpl]++;
@@ -376,17 +497,19 @@ int report_by_template(FILE *fp, const report_context *x)
     return 0;
 }
 
+/* Cases and passes of one row of a report. */
+typedef struct tally {
+    size_t cases, passed;
+} tally;
+
 int report_by_fill(FILE *fp, const report_context *x, const char *name, tells_error *err)
 {
     vocab *keys = vocab_new();
-    size_t cap = 256;
-    size_t *case_n = calloc(cap, sizeof *case_n), *pass_n = calloc(cap, sizeof *pass_n);
-    int rc = -1;
+    tally *row = NULL;
+    size_t nrows = 0, cap = 0;
     bool any = false;
-    if (!keys || !case_n || !pass_n) {
-        tells_error_nomem(err, NULL, 0);
-        goto done;
-    }
+    if (!keys)
+        goto nomem;
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < x->cs->n; i++) {
             const test_case *c = &x->cs->c[i];
@@ -399,55 +522,43 @@ int report_by_fill(FILE *fp, const report_context *x, const char *name, tells_er
                 const char *cap_name = pass == 0 ? t->capability : "all";
                 size_t len = strlen(cap_name) + strlen(v) + 2;
                 char *key = malloc(len);
-                if (!key) {
-                    tells_error_nomem(err, NULL, 0);
-                    goto done;
-                }
+                if (!key)
+                    goto nomem;
                 snprintf(key, len, "%s\t%s", cap_name, v);
                 long id = vocab_intern(keys, key, strlen(key));
                 free(key);
-                if (id < 0) {
-                    tells_error_nomem(err, NULL, 0);
-                    goto done;
+                if (id < 0)
+                    goto nomem;
+                if ((size_t)id == nrows) {
+                    if (ARRAY_RESERVE(row, cap, nrows + 1) < 0)
+                        goto nomem;
+                    row[nrows++] = (tally){0, 0};
                 }
-                if ((size_t)id >= cap) {
-                    size_t ncap = cap * 2;
-                    size_t *a = realloc(case_n, ncap * sizeof *a);
-                    if (a)
-                        case_n = a;
-                    size_t *b = a ? realloc(pass_n, ncap * sizeof *b) : NULL;
-                    if (!a || !b) {
-                        tells_error_nomem(err, NULL, 0);
-                        goto done;
-                    }
-                    pass_n = b;
-                    memset(case_n + cap, 0, (ncap - cap) * sizeof *case_n);
-                    memset(pass_n + cap, 0, (ncap - cap) * sizeof *pass_n);
-                    cap = ncap;
-                }
-                case_n[id]++;
-                pass_n[id] += x->r->pass[i];
+                row[id].cases++;
+                row[id].passed += x->r->pass[i];
             }
         }
-    if (!any) {
-        tells_error_set(err, NULL, 0, "--by-fill %s: no template uses {%s}", name, name);
-        goto done;
+    int rc = 0;
+    if (!any)
+        rc = tells_error_set(err, NULL, 0, "%s: no template uses {%s}", name, name);
+    else {
+        fprintf(fp, "capability\t%s\tcases\tpassed\tpass_rate\n", name);
+        for (size_t k = 0; k < nrows; k++) {
+            fprintf(fp, "%s\t%zu\t%zu", vocab_str(keys, k), row[k].cases, row[k].passed);
+            put_rate(fp, row[k].passed, row[k].cases);
+            putc('\n', fp);
+        }
     }
-    fprintf(fp, "capability\t%s\tcases\tpassed\tpass_rate\n", name);
-    for (size_t k = 0; k < vocab_size(keys); k++) {
-        fprintf(fp, "%s\t%zu\t%zu", vocab_str(keys, k), case_n[k], pass_n[k]);
-        put_rate(fp, pass_n[k], case_n[k]);
-        putc('\n', fp);
-    }
-    rc = 0;
-done:
     vocab_free(keys);
-    free(case_n);
-    free(pass_n);
+    free(row);
     return rc;
+nomem:
+    vocab_free(keys);
+    free(row);
+    return tells_error_nomem(err, NULL, 0);
 }
 
-int report_failures(FILE *fp, const report_context *x)
+void report_failures(FILE *fp, const report_context *x)
 {
     const run_results *r = x->r;
     fputs("case,template,capability,label,type,expected,predicted", fp);
@@ -455,8 +566,7 @@ int report_failures(FILE *fp, const report_context *x)
         fputs(",", fp);
         char name[512];
         snprintf(name, sizeof name, "p_%s", classifier_class(x->c, k));
-        if (csv_write_field(fp, name) < 0)
-            return -1;
+        csv_write_field(fp, name);
     }
     fputs(",premise,text\n", fp);
     for (size_t i = 0; i < x->cs->n; i++) {
@@ -488,7 +598,6 @@ int report_failures(FILE *fp, const report_context *x)
         csv_write_field(fp, c->text);
         putc('\n', fp);
     }
-    return ferror(fp) ? -1 : 0;
 }
 
 /* ---- held-out evaluation ---- */
@@ -577,22 +686,58 @@ static int heldout_scores(const heldout *h, id_set *subset, scores *s)
     return scores_compute(s, h->d, &p, subset);
 }
 
-int heldout_recall(const heldout *h, const classifier *c, double *recall, tells_error *err)
+int heldout_recall(const heldout *h, const classifier *c, double **recall, tells_error *err)
 {
     scores s;
-    if (heldout_scores(h, NULL, &s) < 0)
+    double *r = array_new(classifier_nclasses(c), sizeof *r);
+    if (!r || heldout_scores(h, NULL, &s) < 0) {
+        free(r);
         return tells_error_nomem(err, NULL, 0);
+    }
     for (size_t k = 0; k < classifier_nclasses(c); k++) {
         const char *name = classifier_class(c, k);
         long l = vocab_find(h->d->labels, name, strlen(name));
-        recall[k] = l >= 0 && s.support[l] ? s.recall[l] : NAN;
+        r[k] = l >= 0 && s.support[l] ? s.recall[l] : NAN;
     }
     scores_free(&s);
+    *recall = r;
     return 0;
 }
 
-int report_partitions(FILE *fp, const heldout *h, char *const *names, id_set *parts,
-                      size_t nparts, tells_error *err)
+void report_recall(FILE *fp, const classifier *c, const double *recall)
+{
+    fputs("class\trecall\n", fp);
+    for (size_t k = 0; k < classifier_nclasses(c); k++) {
+        if (isnan(recall[k]))
+            fprintf(fp, "%s\t-\n", classifier_class(c, k));
+        else
+            fprintf(fp, "%s\t%.6f\n", classifier_class(c, k), recall[k]);
+    }
+}
+
+int partition_load(partition *p, const char *name, size_t len, const char *path,
+                   tells_error *err)
+{
+    memset(p, 0, sizeof *p);
+    if (!(p->name = strndup(name, len)))
+        return tells_error_nomem(err, NULL, 0);
+    if (id_set_load(&p->ids, path, err) < 0) {
+        free(p->name);
+        p->name = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+void partition_free(partition *p)
+{
+    free(p->name);
+    id_set_free(&p->ids);
+    memset(p, 0, sizeof *p);
+}
+
+int report_partitions(FILE *fp, const heldout *h, partition *parts, size_t nparts,
+                      tells_error *err)
 {
     const dataset *d = h->d;
     size_t L = vocab_size(d->labels);
@@ -609,14 +754,14 @@ int report_partitions(FILE *fp, const heldout *h, char *const *names, id_set *pa
     for (size_t i = 0; i < h->n; i++)
         gold_seen[d->ex[h->rows[i]].label] = 1;
     for (size_t p = 0; p <= nparts; p++) {
-        if (heldout_scores(h, p ? &parts[p - 1] : NULL, &s[p]) < 0) {
+        if (heldout_scores(h, p ? &parts[p - 1].ids : NULL, &s[p]) < 0) {
             tells_error_nomem(err, NULL, 0);
             goto done;
         }
         done_n = p + 1;
         if (p && s[p].n == 0) {
             tells_error_set(err, NULL, 0, "partition '%s': none of its ids is an evaluated row",
-                            names[p - 1]);
+                            parts[p - 1].name);
             goto done;
         }
     }
@@ -631,7 +776,7 @@ int report_partitions(FILE *fp, const heldout *h, char *const *names, id_set *pa
     putc('\n', fp);
     for (size_t p = 0; p <= nparts; p++) {
         const scores *a = &s[p], *f = &s[0];
-        fprintf(fp, "%s\t%zu\t%.6f\t%.6f\t%.6f", p ? names[p - 1] : "full", a->n, a->accuracy,
+        fprintf(fp, "%s\t%zu\t%.6f\t%.6f\t%.6f", p ? parts[p - 1].name : "full", a->n, a->accuracy,
                 a->micro_f1, a->macro_f1);
         for (size_t j = 0; j < L; j++)
             if (gold_seen[order[j]]) {

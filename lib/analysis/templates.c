@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/csvrec.h"
 #include "base/lineio.h"
 #include "base/utf8.h"
@@ -55,30 +56,31 @@ static size_t placeholder_at(const char *s, const char **name, size_t *len,
     return i + 1;
 }
 
-static int add_slots(template_row *t, const char *text)
+/* The placeholders of the premise (may be NULL), then of the text. */
+static int add_slots(template_row *t, const char *premise, const char *text)
 {
-    for (const char *p = text; *p; p++) {
-        const char *name;
-        size_t len;
-        bool art;
-        size_t k = placeholder_at(p, &name, &len, &art);
-        if (!k)
-            continue;
-        bool seen = false;
-        for (size_t j = 0; j < t->nslots; j++)
-            if (strlen(t->slots[j]) == len && memcmp(t->slots[j], name, len) == 0)
-                seen = true;
-        if (!seen) {
-            char **s = realloc(t->slots, (t->nslots + 1) * sizeof *s);
-            if (!s)
-                return -1;
-            t->slots = s;
-            if (!(s[t->nslots] = strndup(name, len)))
-                return -1;
-            t->nslots++;
+    size_t cap = 0;
+    const char *texts[2] = {premise, text};
+    for (int i = 0; i < 2; i++)
+        for (const char *p = texts[i]; p && *p; p++) {
+            const char *name;
+            size_t len;
+            bool art;
+            size_t k = placeholder_at(p, &name, &len, &art);
+            if (!k)
+                continue;
+            bool seen = false;
+            for (size_t j = 0; j < t->nslots; j++)
+                if (strlen(t->slots[j]) == len && memcmp(t->slots[j], name, len) == 0)
+                    seen = true;
+            if (!seen) {
+                if (ARRAY_RESERVE(t->slots, cap, t->nslots + 1) < 0 ||
+                    !(t->slots[t->nslots] = strndup(name, len)))
+                    return -1;
+                t->nslots++;
+            }
+            p += k - 1;
         }
-        p += k - 1;
-    }
     return 0;
 }
 
@@ -245,7 +247,7 @@ static int parse_row(template_row *t, char **f, const long *col, const char *fil
             return tells_error_set(err, file, line, "tolerance '%s' is not a number in [0, 1]",
                                    tol);
     }
-    if ((t->premise && add_slots(t, t->premise) < 0) || add_slots(t, t->text) < 0)
+    if (add_slots(t, t->premise, t->text) < 0)
         return tells_error_nomem(err, file, line);
     return row_check(t, file, err);
 }
@@ -262,7 +264,7 @@ int templates_load(template_set *s, const char *path, tells_error *err)
     csv_rec rec;
     long col[NCOL];
     size_t ncol = 0, cap = 0;
-    int rc = csv_rec_next(r, &rec, err);
+    int rc = s->source ? csv_rec_next(r, &rec, err) : tells_error_nomem(err, file, 0);
     if (rc == 0)
         rc = tells_error_set(err, file, 0, "empty input: expected a header row");
     if (rc < 0)
@@ -279,14 +281,9 @@ int templates_load(template_set *s, const char *path, tells_error *err)
         }
     ncol = rec.n;
     while ((rc = csv_rec_next_row(r, &rec, ncol, err)) > 0) {
-        if (s->n == cap) {
-            cap = cap ? 2 * cap : 128;
-            template_row *row = realloc(s->row, cap * sizeof *row);
-            if (!row) {
-                rc = tells_error_nomem(err, file, rec.line);
-                goto fail;
-            }
-            s->row = row;
+        if (ARRAY_RESERVE(s->row, cap, s->n + 1) < 0) {
+            rc = tells_error_nomem(err, file, rec.line);
+            goto fail;
         }
         template_row *t = &s->row[s->n];
         memset(t, 0, sizeof *t);
@@ -314,9 +311,10 @@ fail:
    punctuation characters and whole placeholders. */
 static size_t text_tokens(const char *s, vocab *v, long **out)
 {
-    size_t n = 0, cap = 16;
-    long *tok = malloc(cap * sizeof *tok);
-    for (const char *p = s; tok && *p;) {
+    size_t n = 0, cap = 0;
+    long *tok = NULL;
+    bool failed = ARRAY_RESERVE(tok, cap, 1) < 0;
+    for (const char *p = s; !failed && *p;) {
         const char *name;
         size_t len, k;
         bool art;
@@ -332,21 +330,21 @@ static size_t text_tokens(const char *s, vocab *v, long **out)
             continue;
         } else
             len = 1;
-        if (n == cap) {
-            long *t = realloc(tok, (cap *= 2) * sizeof *t);
-            if (!t) {
-                free(tok);
-                tok = NULL;
-                break;
-            }
-            tok = t;
-        }
         char low[256];
         size_t m = len < sizeof low ? len : sizeof low - 1;
         for (size_t i = 0; i < m; i++)
             low[i] = (char)tolower((unsigned char)p[i]);
-        tok[n++] = vocab_intern(v, low, m);
+        long id = vocab_intern(v, low, m);
+        if (id < 0 || ARRAY_RESERVE(tok, cap, n + 1) < 0) {
+            failed = true;
+            break;
+        }
+        tok[n++] = id;
         p += len;
+    }
+    if (failed) {
+        free(tok);
+        tok = NULL;
     }
     *out = tok;
     return tok ? n : (size_t)-1;
@@ -475,14 +473,8 @@ void fill_set_free(fill_set *s)
 static int push_value(fill_list *l, const char *v, size_t *cap)
 {
     size_t nv = l->nvalues;
-    if (nv + 2 > *cap) {
-        size_t c = *cap ? *cap * 2 : 64;
-        char **vals = realloc(l->values, c * sizeof *vals);
-        if (!vals)
-            return -1;
-        l->values = vals;
-        *cap = c;
-    }
+    if (ARRAY_RESERVE(l->values, *cap, nv + 1) < 0)
+        return -1;
     if (!(l->values[nv] = strdup(v)))
         return -1;
     l->nvalues++;
@@ -498,11 +490,11 @@ static int fill_builtin(fill_list *l, const char *what, tells_error *err)
     char a[32], b[32];
     bool pairs = strcmp(what, FILL_TIME_PAIRS) == 0;
     if (!pairs && strcmp(what, FILL_TIME) != 0)
-        return tells_error_set(err, NULL, 0, "unknown generator '%s' (%s or %s)", what,
-                               FILL_TIME, FILL_TIME_PAIRS);
+        return tells_error_usage(err, "unknown generator '%s' (%s or %s)", what, FILL_TIME,
+                                 FILL_TIME_PAIRS);
     if (pairs != (l->names[1] != NULL))
-        return tells_error_set(err, NULL, 0, "%s fills %s", what,
-                               pairs ? "two placeholders (--pairs)" : "one placeholder (--fill)");
+        return tells_error_usage(err, "%s fills %s", what,
+                                 pairs ? "two placeholders together" : "one placeholder");
     for (int u = 0; u < 3; u++)
         for (int i = 1; i <= 25; i++) {
             snprintf(a, sizeof a, "%d %s%s", i, time_units[u], i == 1 ? "" : "s");
@@ -575,35 +567,29 @@ static int fill_read(fill_list *l, const char *path, tells_error *err)
 int fill_add(fill_set *s, const char *spec, bool pair, tells_error *err)
 {
     const char *eq = strchr(spec, '=');
-    if (!eq || eq == spec || !eq[1])
-        return tells_error_set(err, NULL, 0, "expected %s, not '%s'",
-                               pair ? "[CAPABILITY:]A,B=FILE" : "[CAPABILITY:]NAME=FILE", spec);
+    const char *colon = eq ? memchr(spec, ':', (size_t)(eq - spec)) : NULL;
+    const char *names = colon ? colon + 1 : spec;
+    const char *comma = eq ? memchr(names, ',', (size_t)(eq - names)) : NULL;
+    if (!eq || eq == spec || !eq[1] || pair != (comma != NULL) || names == eq ||
+        (comma && (comma == names || comma + 1 == eq)))
+        return tells_error_usage(err, "expected %s, not '%s'",
+                                 pair ? "[CAPABILITY:]A,B=FILE" : "[CAPABILITY:]NAME=FILE", spec);
     fill_list l = {0};
-    const char *colon = memchr(spec, ':', (size_t)(eq - spec));
-    const char *names = spec;
-    if (colon) {
-        l.capability = strndup(spec, (size_t)(colon - spec));
-        names = colon + 1;
-    }
-    const char *comma = memchr(names, ',', (size_t)(eq - names));
-    if (pair != (comma != NULL) || names == eq || (comma && (comma == names || comma + 1 == eq))) {
-        fill_list_free(&l);
-        return tells_error_set(err, NULL, 0, "expected %s, not '%s'",
-                               pair ? "[CAPABILITY:]A,B=FILE" : "[CAPABILITY:]NAME=FILE", spec);
-    }
+    l.capability = colon ? strndup(spec, (size_t)(colon - spec)) : NULL;
     l.names[0] = strndup(names, (size_t)((comma ? comma : eq) - names));
-    if (comma)
-        l.names[1] = strndup(comma + 1, (size_t)(eq - comma - 1));
+    l.names[1] = comma ? strndup(comma + 1, (size_t)(eq - comma - 1)) : NULL;
     l.source = strdup(eq + 1);
-    int rc = eq[1] == '@' ? fill_builtin(&l, eq + 1, err) : fill_read(&l, eq + 1, err);
-    fill_list *list = rc == 0 ? realloc(s->list, (s->n + 1) * sizeof *list) : NULL;
-    if (!list) {
-        if (rc == 0)
-            tells_error_nomem(err, NULL, 0);
+    int rc;
+    if ((colon && !l.capability) || !l.names[0] || (comma && !l.names[1]) || !l.source)
+        rc = tells_error_nomem(err, NULL, 0);
+    else
+        rc = eq[1] == '@' ? fill_builtin(&l, eq + 1, err) : fill_read(&l, eq + 1, err);
+    if (rc == 0 && ARRAY_RESERVE(s->list, s->cap, s->n + 1) < 0)
+        rc = tells_error_nomem(err, NULL, 0);
+    if (rc < 0) {
         fill_list_free(&l);
         return -1;
     }
-    s->list = list;
     s->list[s->n++] = l;
     return 0;
 }
@@ -633,6 +619,44 @@ static const fill_list *find_fill(const fill_set *f, const char *cap, const char
 
 /* ---- expansion ---- */
 
+int expand_add_sample(expand_options *o, const char *name, size_t len, size_t n,
+                      tells_error *err)
+{
+    if (ARRAY_RESERVE(o->samples, o->samples_cap, o->nsamples + 1) < 0)
+        return tells_error_nomem(err, NULL, 0);
+    sample_spec *s = &o->samples[o->nsamples];
+    if (!(s->name = strndup(name, len)))
+        return tells_error_nomem(err, NULL, 0);
+    s->n = n;
+    o->nsamples++;
+    return 0;
+}
+
+int expand_add_per_base(expand_options *o, const char *capability, size_t len, size_t n,
+                        tells_error *err)
+{
+    if (ARRAY_RESERVE(o->per_base, o->per_base_cap, o->nper_base + 1) < 0)
+        return tells_error_nomem(err, NULL, 0);
+    base_sample *b = &o->per_base[o->nper_base];
+    b->capability = NULL;
+    if (capability && !(b->capability = strndup(capability, len)))
+        return tells_error_nomem(err, NULL, 0);
+    b->n = n;
+    o->nper_base++;
+    return 0;
+}
+
+void expand_options_free(expand_options *o)
+{
+    for (size_t i = 0; i < o->nsamples; i++)
+        free(o->samples[i].name);
+    free(o->samples);
+    for (size_t i = 0; i < o->nper_base; i++)
+        free(o->per_base[i].capability);
+    free(o->per_base);
+    memset(o, 0, sizeof *o);
+}
+
 static unsigned long mix_seed(unsigned long seed, const char *what)
 {
     uint64_t h = vocab_hash(what, strlen(what)) ^ (seed * 0x9E3779B97F4A7C15ULL);
@@ -648,21 +672,48 @@ typedef struct chosen {
     size_t n;
 } chosen;
 
-static int choose_rows(chosen *ch, const fill_list *l, const expand_options *o,
-                       tells_error *err)
+/* How many rows of l to draw: the last sample naming one of its
+   placeholders, else all; *name gets that placeholder (NULL for all). */
+static size_t sample_size(const fill_list *l, const expand_options *o, const char **name)
 {
-    ch->list = l;
     size_t want = l->n;
-    const char *name = NULL;
+    *name = NULL;
     for (size_t i = 0; i < o->nsamples; i++)
         for (size_t c = 0; c < 2; c++)
             if (l->names[c] && strcmp(o->samples[i].name, l->names[c]) == 0) {
                 want = o->samples[i].n;
-                name = l->names[c];
+                *name = l->names[c];
             }
-    if (want > l->n)
-        return tells_error_set(err, NULL, 0, "--sample %s=%zu: only %zu values in %s", name,
-                               want, l->n, l->source);
+    return want;
+}
+
+int samples_check(const fill_set *f, const expand_options *o, tells_error *err)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        const fill_list *l = &f->list[i];
+        const char *name;
+        size_t want = sample_size(l, o, &name);
+        if (want > l->n)
+            return tells_error_usage(err, "%s=%zu: only %zu values in %s", name, want, l->n,
+                                     l->source);
+    }
+    for (size_t i = 0; i < o->nsamples; i++) {
+        bool used = false;
+        for (size_t j = 0; j < f->n; j++)
+            for (size_t c = 0; c < 2; c++)
+                used |= f->list[j].names[c] && strcmp(f->list[j].names[c], o->samples[i].name) == 0;
+        if (!used)
+            return tells_error_usage(err, "%s: no fill-in list of that name", o->samples[i].name);
+    }
+    return 0;
+}
+
+static int choose_rows(chosen *ch, const fill_list *l, const expand_options *o,
+                       tells_error *err)
+{
+    ch->list = l;
+    const char *name;
+    size_t want = sample_size(l, o, &name);
     size_t *all = malloc((l->n ? l->n : 1) * sizeof *all);
     ch->rows = malloc((want ? want : 1) * sizeof *ch->rows);
     if (!all || !ch->rows) {
@@ -763,16 +814,8 @@ typedef struct strbuf {
 
 static int sb_add(strbuf *b, const char *s, size_t n)
 {
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 128;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *p = realloc(b->s, cap);
-        if (!p)
-            return -1;
-        b->s = p;
-        b->cap = cap;
-    }
+    if (ARRAY_RESERVE_MIN(b->s, b->cap, b->len + n + 1, 128) < 0)
+        return -1;
     memcpy(b->s + b->len, s, n);
     b->len += n;
     b->s[b->len] = '\0';
@@ -841,14 +884,8 @@ void cases_free(case_set *cs)
 
 static int push_case(case_set *cs, size_t *cap, test_case *c)
 {
-    if (cs->n == *cap) {
-        size_t n = *cap ? *cap * 2 : 1024;
-        test_case *p = realloc(cs->c, n * sizeof *p);
-        if (!p)
-            return -1;
-        cs->c = p;
-        *cap = n;
-    }
+    if (ARRAY_RESERVE(cs->c, *cap, cs->n + 1) < 0)
+        return -1;
     c->id = cs->n;
     cs->c[cs->n++] = *c;
     return 0;
@@ -885,23 +922,13 @@ int cases_expand(case_set *cs, const template_set *s, const fill_set *f,
             goto done;
         }
     }
+    rc = samples_check(f, o, err);
     for (size_t i = 0; i < f->n && rc == 0; i++)
         rc = choose_rows(&ch[i], &f->list[i], o, err);
     if (rc == 0)
         rc = select_templates(s, o, cs->selected, err);
     if (rc < 0)
         goto done;
-    for (size_t i = 0; i < o->nsamples; i++) {
-        bool used = false;
-        for (size_t j = 0; j < f->n; j++)
-            for (size_t c = 0; c < 2; c++)
-                used |= f->list[j].names[c] && strcmp(f->list[j].names[c], o->samples[i].name) == 0;
-        if (!used) {
-            rc = tells_error_set(err, NULL, 0, "--sample %s: no fill-in list of that name",
-                                 o->samples[i].name);
-            goto done;
-        }
-    }
     for (size_t ti = 0; ti < nt; ti++) {
         const template_row *t = &s->row[ti];
         size_t ns = t->nslots;
@@ -916,9 +943,9 @@ int cases_expand(case_set *cs, const template_set *s, const fill_set *f,
             size_t col = 0;
             const fill_list *l = find_fill(f, t->capability, t->slots[k], &col);
             if (!l) {
-                rc = tells_error_set(err, s->source, t->line,
-                                     "no fill-in list for {%s} (give --fill %s=FILE)",
-                                     t->slots[k], t->slots[k]);
+                rc = tells_error_set(err, s->source, t->line, "no fill-in list for {%s}",
+                                     t->slots[k]);
+                tells_error_tag(err, TELLS_E_NO_FILL, t->slots[k]);
                 goto done;
             }
             cs->slot_fill[ti][k] = l;
@@ -989,6 +1016,8 @@ int cases_expand(case_set *cs, const template_set *s, const fill_set *f,
         }
         cs->ngroups += ngroups;
     }
+    if (cs->n == 0)
+        rc = tells_error_set(err, s->source, 0, "the templates give no cases");
 done:
     for (size_t i = 0; i < f->n; i++)
         free(ch[i].rows);

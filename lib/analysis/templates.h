@@ -72,7 +72,7 @@ typedef struct fill_list {
 
 typedef struct fill_set {
     fill_list *list;
-    size_t n;
+    size_t n, cap;
 } fill_set;
 
 /* Built-in generators: "@time" gives "1 day", "2 days", ... "25 months"
@@ -84,7 +84,9 @@ typedef struct fill_set {
 
 /* Parses "[CAPABILITY:]NAME=FILE" (pair false) or "[CAPABILITY:]A,B=FILE"
    (pair true: a two-column TSV) and reads FILE, one value per line
-   (blank lines skipped), or a built-in generator. */
+   (blank lines skipped), or a built-in generator. A malformed spec, an
+   unknown generator or one of the other arity is a usage error; FILE's
+   problems are errors about FILE. */
 int fill_add(fill_set *s, const char *spec, bool pair, tells_error *err);
 void fill_set_free(fill_set *s);
 
@@ -101,11 +103,24 @@ typedef struct base_sample {
 
 typedef struct expand_options {
     sample_spec *samples;
-    size_t nsamples;
+    size_t nsamples, samples_cap;
     base_sample *per_base;   /* the last matching entry wins */
-    size_t nper_base;
+    size_t nper_base, per_base_cap;
     unsigned long seed;
 } expand_options;
+
+/* Adds a sample of n values of name, or n variations per base for
+   capability (NULL: every capability; n 0: all); copies the names. */
+int expand_add_sample(expand_options *o, const char *name, size_t len, size_t n,
+                      tells_error *err);
+int expand_add_per_base(expand_options *o, const char *capability, size_t len, size_t n,
+                        tells_error *err);
+void expand_options_free(expand_options *o);
+
+/* A usage error when a sample asks for more values than its list has
+   ("NAME=N: only M values in FILE") or names no list ("NAME: no
+   fill-in list of that name"); cases_expand checks the same first. */
+int samples_check(const fill_set *f, const expand_options *o, tells_error *err);
 
 /* One filled-in case. */
 typedef struct test_case {
@@ -132,7 +147,9 @@ typedef struct case_set {
 /* Expands the templates in file order, each as the cartesian product of
    its placeholders' values in order of first appearance (the first
    varying slowest). Sampling uses GSL's mt19937, seeded from seed and the
-   sampled name or base, so one setting does not shift another. */
+   sampled name or base, so one setting does not shift another. A
+   placeholder without a list is an error tagged TELLS_E_NO_FILL with
+   its name; templates that give no case at all are an error too. */
 int cases_expand(case_set *cs, const template_set *s, const fill_set *f,
                  const expand_options *o, tells_error *err);
 void cases_free(case_set *cs);

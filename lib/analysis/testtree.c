@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/csvrec.h"
 #include "base/lineio.h"
 #include "stats/metrics.h"
@@ -37,7 +38,7 @@ int tree_load(test_tree *tr, const char *path, tells_error *err)
     long col[4];
     size_t ncol = 0, cap = 0;
     csv_rec rec;
-    int rc = csv_rec_next(r, &rec, err);
+    int rc = tr->source ? csv_rec_next(r, &rec, err) : tells_error_nomem(err, file, 0);
     if (rc == 0)
         rc = tells_error_set(err, file, 0, "empty input: expected a header row");
     if (rc < 0)
@@ -62,14 +63,9 @@ int tree_load(test_tree *tr, const char *path, tells_error *err)
             rc = tells_error_set(err, file, rec.line, "empty output");
             goto fail;
         }
-        if (tr->n == cap) {
-            cap = cap ? 2 * cap : 64;
-            tree_test *t = realloc(tr->t, cap * sizeof *t);
-            if (!t) {
-                rc = tells_error_nomem(err, file, rec.line);
-                goto fail;
-            }
-            tr->t = t;
+        if (ARRAY_RESERVE(tr->t, cap, tr->n + 1) < 0) {
+            rc = tells_error_nomem(err, file, rec.line);
+            goto fail;
         }
         tree_test *t = &tr->t[tr->n++];
         t->topic = strdup(rec.field[col[0]][0] ? rec.field[col[0]] : "/");
@@ -96,12 +92,35 @@ fail:
     return -1;
 }
 
-void tree_outcomes(const test_tree *tr, char *const *pred, bool *failed)
+void tree_outcomes(const test_tree *tr, const char *const *pred, bool *failed)
 {
     for (size_t i = 0; i < tr->n; i++) {
         bool same = strcmp(pred[i], tr->t[i].output) == 0;
         failed[i] = tr->t[i].expect_pass ? !same : same;
     }
+}
+
+int tree_failures(const test_tree *tr, classifier *c, char *const *lines, size_t batch,
+                  bool **failed, tells_error *err)
+{
+    size_t *label = array_new(tr->n, sizeof *label);
+    const char **names = array_new(tr->n, sizeof *names);
+    bool *f = array_new(tr->n, sizeof *f);
+    int rc = label && names && f ? 0 : tells_error_nomem(err, NULL, 0);
+    if (rc == 0)
+        rc = classifier_predict_all(c, (const char *const *)lines, tr->n, batch, label, NULL,
+                                    err);
+    if (rc == 0) {
+        for (size_t i = 0; i < tr->n; i++)
+            names[i] = classifier_class(c, label[i]);
+        tree_outcomes(tr, names, f);
+        *failed = f;
+        f = NULL;
+    }
+    free(label);
+    free(names);
+    free(f);
+    return rc;
 }
 
 /* Topics in order of first appearance; topic_of[i] per test. */
@@ -119,15 +138,17 @@ static vocab *topics_of(const test_tree *tr, size_t *topic_of)
     return v;
 }
 
-int tree_report(FILE *fp, const test_tree *tr, const bool *failed)
+int tree_report(FILE *fp, const test_tree *tr, const bool *failed, tells_error *err)
 {
     size_t *topic_of = malloc(tr->n * sizeof *topic_of);
     vocab *v = topic_of ? topics_of(tr, topic_of) : NULL;
     size_t T = v ? vocab_size(v) : 0;
     size_t *n = calloc(T + 1, sizeof *n), *f = calloc(T + 1, sizeof *f);
     int rc = -1;
-    if (!v || !n || !f)
+    if (!v || !n || !f) {
+        tells_error_nomem(err, NULL, 0);
         goto done;
+    }
     for (size_t i = 0; i < tr->n; i++) {
         n[topic_of[i]]++;
         f[topic_of[i]] += failed[i];

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "base/error.h"
+#include "model/classifier.h"
 
 typedef struct tree_test {
     char *topic, *input, *output;
@@ -30,10 +31,15 @@ void tree_free(test_tree *tr);
 
 /* failed[i]: whether the model predicting pred[i] (a class name) for
    test i fails it. */
-void tree_outcomes(const test_tree *tr, char *const *pred, bool *failed);
+void tree_outcomes(const test_tree *tr, const char *const *pred, bool *failed);
+
+/* Runs c on lines (the input of each test, in batches of batch) and
+   gives *failed, a new array of tree_outcomes. */
+int tree_failures(const test_tree *tr, classifier *c, char *const *lines, size_t batch,
+                  bool **failed, tells_error *err);
 
 /* topic, tests, failures, failure_rate; the last row "(all)". */
-int tree_report(FILE *fp, const test_tree *tr, const bool *failed);
+int tree_report(FILE *fp, const test_tree *tr, const bool *failed, tells_error *err);
 
 typedef struct tree_compare_options {
     double threshold;       /* failure rate that separates ok from failing */

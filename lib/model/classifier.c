@@ -3,10 +3,12 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "model/baseline.h"
 #include "model/ftshim.h"
 #include "base/lineio.h"
@@ -102,7 +104,7 @@ int classifier_open_fasttext(classifier **out, const char *path, tells_error *er
     int rc = set_classes(c, names, n, err);
     free(names);
     if (rc < 0) {
-        if (!err->file[0])
+        if (err && !err->file[0])
             snprintf(err->file, sizeof err->file, "%s", path);
         classifier_abort(c);
         return -1;
@@ -203,13 +205,8 @@ static int predict_fasttext(classifier *c, const char *line, size_t *label, doub
     if (tab) {
         /* The pair form the baselines train on. */
         size_t need = strlen(line) + sizeof PAIR_SEPARATOR + 2;
-        if (need > c->ft_cap) {
-            char *p = realloc(c->ft_line, need);
-            if (!p)
-                return tells_error_nomem(err, NULL, 0);
-            c->ft_line = p;
-            c->ft_cap = need;
-        }
+        if (ARRAY_RESERVE_MIN(c->ft_line, c->ft_cap, need, 256) < 0)
+            return tells_error_nomem(err, NULL, 0);
         snprintf(c->ft_line, need, "%.*s %s %s", (int)(tab - line), line, PAIR_SEPARATOR,
                  tab + 1);
         text = c->ft_line;
@@ -244,11 +241,12 @@ int classifier_predict(classifier *c, const char *const *lines, size_t n, size_t
             int rc = line_reader_next(&c->pred, &line, &len, err);
             if (rc < 0)
                 return -1;
-            if (rc == 0)
-                return tells_error_set(err, c->pred.name, 0,
-                                       "%zu predictions for more cases (the cases of "
-                                       "--emit-cases, one line each)",
-                                       c->answered);
+            if (rc == 0) {
+                tells_error_set(err, c->pred.name, 0, "%zu predictions for more cases",
+                                c->answered);
+                tells_error_tag(err, TELLS_E_FEW_ANSWERS, NULL);
+                return -1;
+            }
             c->answered++;
             if (text_invalid_offset(line, len) != (size_t)-1)
                 return tells_error_set(err, c->pred.name, c->pred.lineno, "invalid UTF-8");
@@ -274,6 +272,25 @@ int classifier_predict(classifier *c, const char *const *lines, size_t n, size_t
         free(answers[i]);
     free(answers);
     c->answered += n;
+    return rc;
+}
+
+int classifier_predict_all(classifier *c, const char *const *lines, size_t n, size_t batch,
+                           size_t *label, double *prob, tells_error *err)
+{
+    if (batch == 0)
+        batch = n ? n : 1;
+    size_t K = c->nclasses;
+    /* Without prob, one batch's probabilities are read and dropped. */
+    double *scratch = NULL;
+    if (!prob && (batch > SIZE_MAX / K || !(scratch = array_new(batch * K, sizeof *scratch))))
+        return tells_error_nomem(err, NULL, 0);
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < n; i += batch) {
+        size_t b = n - i < batch ? n - i : batch;
+        rc = classifier_predict(c, lines + i, b, label + i, prob ? prob + i * K : scratch, err);
+    }
+    free(scratch);
     return rc;
 }
 

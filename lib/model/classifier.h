@@ -34,9 +34,13 @@ long classifier_find(const classifier *c, const char *name);
    none. An answer is "LABEL" or "LABEL P1 ... PK" (one probability per
    class, in class order; spaces or tabs), as CheckList's pred_only and
    pred_and_softmax files. A predictions file is consumed in order across
-   calls. */
+   calls; one that ends first is an error tagged TELLS_E_FEW_ANSWERS. */
 int classifier_predict(classifier *c, const char *const *lines, size_t n, size_t *label,
                        double *prob, tells_error *err);
+/* classifier_predict on lines[0..n) in batches of batch lines (all at
+   once when batch is 0); prob may be NULL when only labels are wanted. */
+int classifier_predict_all(classifier *c, const char *const *lines, size_t n, size_t batch,
+                           size_t *label, double *prob, tells_error *err);
 /* Checks that a command exited cleanly and a predictions file was used
    up, and frees c. */
 int classifier_finish(classifier *c, tells_error *err);

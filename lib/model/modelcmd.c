@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/alloc.h"
+
 extern char **environ;
 
 enum {
@@ -267,16 +269,8 @@ static int read_some(model_cmd *m, tells_error *err)
         m->end -= m->start;
         m->start = 0;
     }
-    if (m->cap - m->end < READ_CHUNK) {
-        size_t cap = m->cap ? m->cap * 2 : READ_CHUNK * 2;
-        while (cap - m->end < READ_CHUNK)
-            cap *= 2;
-        char *buf = realloc(m->buf, cap);
-        if (!buf)
-            return tells_error_nomem(err, NULL, 0);
-        m->buf = buf;
-        m->cap = cap;
-    }
+    if (ARRAY_RESERVE_MIN(m->buf, m->cap, m->end + READ_CHUNK, 2 * READ_CHUNK) < 0)
+        return tells_error_nomem(err, NULL, 0);
     ssize_t r = read(m->out_fd, m->buf + m->end, m->cap - m->end);
     if (r > 0) {
         m->end += (size_t)r;
@@ -299,15 +293,15 @@ static int ended_early(model_cmd *m, size_t answered, size_t n,
     close_fd(&m->in_fd);  /* a model still reading gets EOF and can exit */
     reap_within(m, EXIT_GRACE_MS);
     if (!m->reaped)
-        return tells_error_set(err, NULL, 0,
-                               "the model command closed its output after "
-                               "answering %zu of %zu %s",
-                               answered, n, unit);
+        return tells_error_io(err, NULL, 0,
+                              "the model command closed its output after "
+                              "answering %zu of %zu %s",
+                              answered, n, unit);
     char how[96];
     describe_status(m->status, how, sizeof how);
-    return tells_error_set(err, NULL, 0,
-                           "the model command %s after answering %zu of %zu %s",
-                           how, answered, n, unit);
+    return tells_error_io(err, NULL, 0,
+                          "the model command %s after answering %zu of %zu %s",
+                          how, answered, n, unit);
 }
 
 /* Where writing stands: line li from byte off, staged bytes in
@@ -402,14 +396,13 @@ int model_cmd_query(model_cmd *m, const char *const *lines, size_t n,
     for (size_t i = 0; i < n; i++)
         answers[i] = NULL;
     if (m->failed)
-        return tells_error_set(err, NULL, 0,
-                               "the model command cannot be used after an "
-                               "earlier error");
+        return tells_error_io(err, NULL, 0,
+                              "the model command cannot be used after an "
+                              "earlier error");
     for (size_t i = 0; i < n; i++)
         if (strpbrk(lines[i], "\r\n"))
-            return tells_error_set(err, NULL, 0,
-                                   "case %zu of %zu contains a line break",
-                                   i + 1, n);
+            return tells_error_usage(err, "case %zu of %zu contains a line break",
+                                     i + 1, n);
     if (n == 0)
         return 0;
 
@@ -439,9 +432,9 @@ int model_cmd_finish(model_cmd *m, tells_error *err)
         return 0;
     if (m->failed) {
         model_cmd_abort(m);
-        return tells_error_set(err, NULL, 0,
-                               "the model command cannot be used after an "
-                               "earlier error");
+        return tells_error_io(err, NULL, 0,
+                              "the model command cannot be used after an "
+                              "earlier error");
     }
     close_fd(&m->in_fd);
     /* Anything printed after the last answer means the answers were out
@@ -484,7 +477,7 @@ int model_cmd_finish(model_cmd *m, tells_error *err)
     } else if (!WIFEXITED(m->status) || WEXITSTATUS(m->status) != 0) {
         char how[96];
         describe_status(m->status, how, sizeof how);
-        rc = tells_error_set(err, NULL, 0, "the model command %s", how);
+        rc = tells_error_io(err, NULL, 0, "the model command %s", how);
     }
     free_model(m);
     return rc;

@@ -44,10 +44,12 @@ static int open_fds(void)
     return count;
 }
 
-/* Queries n lines; returns the error message, or "" on success. */
+static tells_error err;
+
+/* Queries n lines; returns the error message, or "" on success (err
+   keeps the error). */
 static const char *run_failing(const char *command, size_t n)
 {
-    static tells_error err;
     static const char *five[] = { "a", "b", "c", "d", "e" };
     const char **lines = malloc(n * sizeof *lines);
     char **answers = malloc(n * sizeof *answers);
@@ -205,6 +207,7 @@ static void failures(void)
     CHECK_STR(run_failing("exit 3", 5),
               "the model command exited with status 3 after answering 0 of "
               "5 cases");
+    CHECK(err.kind == TELLS_ERR_IO);
     CHECK_STR(run_failing("exec 2>/dev/null; no-such-tells-model-command", 5),
               "the model command exited with status 127 (command not "
               "found) after answering 0 of 5 cases");
@@ -223,6 +226,7 @@ static void failures(void)
                           "echo", 1),
               "the model command's answer to case 1 of 1 is longer than "
               "1048576 bytes");
+    CHECK(err.kind == TELLS_ERR_DATA);
 
     /* SIGPIPE handling is put back after each query. */
     struct sigaction sa;
@@ -283,6 +287,7 @@ static void line_ends(void)
     const char *bad[] = { "ok", "two\nlines", "ok" };
     CHECK(model_cmd_query(m, bad, 3, answers, &err) < 0);
     CHECK_STR(err.msg, "case 2 of 3 contains a line break");
+    CHECK(err.kind == TELLS_ERR_USAGE);
     CHECK(all_null(answers, 3));
     const char *cr[] = { "carriage\rreturn" };
     CHECK(model_cmd_query(m, cr, 1, answers, &err) < 0);

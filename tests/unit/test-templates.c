@@ -1,5 +1,5 @@
-/* Templates: the built-in time generators, articles, bases and the
-   cartesian expansion order. */
+/* Templates: the built-in time generators, articles, bases, the
+   cartesian expansion order, sampling, and the kinds of the errors. */
 #include <config.h>
 
 #include <stdio.h>
@@ -30,7 +30,19 @@ int main(void)
     CHECK_STR(f.list[1].values[1], "2 days");
     CHECK_STR(f.list[1].capability, "Cap");
     CHECK(fill_add(&f, "x=@time-pairs", false, &err) < 0);
+    CHECK(err.kind == TELLS_ERR_USAGE);
+    CHECK_STR(err.msg, "@time-pairs fills two placeholders together");
     CHECK(fill_add(&f, "s,l=@time", true, &err) < 0);
+    CHECK_STR(err.msg, "@time fills one placeholder");
+    CHECK(fill_add(&f, "x=@moon", false, &err) < 0);
+    CHECK(err.kind == TELLS_ERR_USAGE);
+    CHECK(fill_add(&f, "a,b=@time-pairs", false, &err) < 0);
+    CHECK(err.kind == TELLS_ERR_USAGE);
+    CHECK_STR(err.msg, "expected [CAPABILITY:]NAME=FILE, not 'a,b=@time-pairs'");
+    CHECK(fill_add(&f, "x=/no/such/tells/file", false, &err) < 0);
+    CHECK(err.kind == TELLS_ERR_IO);
+    CHECK_STR(err.file, "/no/such/tells/file");
+    CHECK(f.n == 2);
 
     /* Articles and the product order: {b} first appears before {a}. */
     char path[4096];
@@ -63,6 +75,45 @@ int main(void)
     CHECK(cs.c[12].reference && !cs.c[14].reference);
     CHECK_STR(case_value(&cs, &cs.c[6], 0), "effexor");
     cases_free(&cs);
+
+    /* Samples: one drug of two, the same draw each time; too many, or of
+       no list, are usage errors about the sample. */
+    CHECK(expand_add_sample(&o, "drug=1", 4, 1, &err) == 0);
+    CHECK(o.nsamples == 1);
+    CHECK_STR(o.samples[0].name, "drug");
+    CHECK(samples_check(&g, &o, &err) == 0);
+    CHECK(cases_expand(&cs, &s, &g, &o, &err) == 0);
+    CHECK(cs.n == 10);
+    cases_free(&cs);
+    o.samples[0].n = 5;
+    CHECK(samples_check(&g, &o, &err) < 0);
+    CHECK(err.kind == TELLS_ERR_USAGE);
+    snprintf(path, sizeof path, "drug=5: only 2 values in %s/tests/data/run/drug.txt",
+             srcdir());
+    CHECK_STR(err.msg, path);
+    CHECK(cases_expand(&cs, &s, &g, &o, &err) < 0);
+    CHECK(err.kind == TELLS_ERR_USAGE);
+    CHECK(expand_add_sample(&o, "dose", 4, 1, &err) == 0);
+    o.samples[0].n = 1;
+    CHECK(samples_check(&g, &o, &err) < 0);
+    CHECK_STR(err.msg, "dose: no fill-in list of that name");
+    CHECK(expand_add_per_base(&o, NULL, 0, 1, &err) == 0);
+    CHECK(expand_add_per_base(&o, "Robust", 6, 0, &err) == 0);
+    CHECK(o.nper_base == 2 && o.per_base[0].capability == NULL);
+    CHECK_STR(o.per_base[1].capability, "Robust");
+    expand_options_free(&o);
+    CHECK(o.nsamples == 0 && o.samples == NULL);
+
+    /* A placeholder without a list: tagged with its name. */
+    fill_set only_ade = {0};
+    snprintf(path, sizeof path, "ade=%s/tests/data/run/ade.txt", srcdir());
+    CHECK(fill_add(&only_ade, path, false, &err) == 0);
+    CHECK(cases_expand(&cs, &s, &only_ade, &o, &err) < 0);
+    CHECK(err.kind == TELLS_ERR_DATA && err.line == 2);
+    CHECK(err.code == TELLS_E_NO_FILL);
+    CHECK_STR(err.subject, "drug");
+    CHECK_STR(err.msg, "no fill-in list for {drug}");
+    fill_set_free(&only_ade);
     templates_free(&s);
     fill_set_free(&g);
 

@@ -5,9 +5,7 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "base/lineio.h"
 #include "stats/describe.h"
-#include "base/outfile.h"
 
 static void usage(void)
 {
@@ -44,12 +42,6 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0}
 };
 
-static int write_lengths(FILE *fp, void *ctx, tells_error *err)
-{
-    (void)err;
-    return lengths_write(ctx, true, fp);
-}
-
 int main(int argc, char **argv)
 {
     cli_init(argv, "tells-len");
@@ -72,25 +64,11 @@ int main(int argc, char **argv)
         default: cli_try_help();
         }
     }
-    tells_error err;
-    tells_error_clear(&err);
-    length_table lt;
-    if (lengths_init(&lt) < 0) {
-        cli_warn("out of memory");
-        return EXIT_DATA;
-    }
     int nfiles;
     char **files = cli_operands(argc, argv, &nfiles);
-    int rc = 0;
-    for (int i = 0; i < nfiles && rc == 0; i++)
-        rc = lengths_add_prepared(&lt, files[i], field, no_header, &err);
-    if (rc == 0 && vocab_size(lt.classes) == 0)
-        rc = tells_error_set(&err, nfiles == 1 ? display_name(files[0]) : NULL, 0,
-                             "no examples in the input");
-    if (rc == 0)
-        rc = out_write(output, write_lengths, &lt, &err);
-    if (rc < 0)
-        cli_report(&err);
-    lengths_free(&lt);
-    return rc < 0 ? EXIT_DATA : 0;
+    tells_error err;
+    tells_error_clear(&err);
+    if (lengths_run(files, (size_t)nfiles, field, no_header, output, &err) < 0)
+        cli_fail(&err);
+    return 0;
 }

@@ -7,7 +7,6 @@
 
 #include "cli.h"
 #include "text/collocations.h"
-#include "base/outfile.h"
 
 static void usage(void)
 {
@@ -59,17 +58,6 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0}
 };
 
-static int write_plain(FILE *fp, void *ctx, tells_error *err)
-{
-    (void)err;
-    return colloc_write(ctx, false, fp);
-}
-static int write_scored(FILE *fp, void *ctx, tells_error *err)
-{
-    (void)err;
-    return colloc_write(ctx, true, fp);
-}
-
 int main(int argc, char **argv)
 {
     cli_init(argv, "tells-phrases");
@@ -88,7 +76,9 @@ int main(int argc, char **argv)
             break;
         case 'd': opt.delta = cli_double("--delta", optarg, 0.0); break;
         case 't': opt.threshold = cli_double("--threshold", optarg, 0.0); break;
-        case 'm': opt.min_count = (uint64_t)cli_long("--min-count", optarg, 1, LONG_MAX); break;
+        case 'm':
+            opt.min_count = (uint64_t)cli_long("--min-count", optarg, 1, LONG_MAX);
+            break;
         case 'p': opt.passes = (int)cli_long("--passes", optarg, 1, 10); break;
         case OPT_SCORES: scores = true; break;
         case OPT_NO_HEADER: no_header = true; break;
@@ -103,12 +93,7 @@ int main(int argc, char **argv)
     const char *input = optind < argc ? argv[optind] : "-";
     tells_error err;
     tells_error_clear(&err);
-    colloc_result res;
-    int rc = colloc_learn_prepared(input, no_header, &opt, &res, &err);
-    if (rc == 0)
-        rc = out_write(output, scores ? write_scored : write_plain, &res, &err);
-    if (rc < 0)
-        cli_report(&err);
-    colloc_free(&res);
-    return rc < 0 ? EXIT_DATA : 0;
+    if (colloc_run(input, no_header, &opt, scores, output, &err) < 0)
+        cli_fail(&err);
+    return 0;
 }

@@ -4,13 +4,9 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #include "cli.h"
-#include "base/lineio.h"
-#include "stats/counts.h"
-#include "base/outfile.h"
 #include "stats/pmi.h"
 
 static void usage(void)
@@ -77,91 +73,53 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0}
 };
 
-typedef struct table_job {
-    token_counts *tc;
-    pmi_table table;
-    size_t top;
-} table_job;
-
-static int write_counts(FILE *fp, void *ctx, tells_error *err)
-{
-    (void)err;
-    return counts_write(((table_job *)ctx)->tc, fp);
-}
-
-static int write_table(FILE *fp, void *ctx, tells_error *err)
-{
-    (void)err;
-    table_job *job = ctx;
-    return pmi_write(&job->table, job->tc, job->top, true, fp);
-}
-
 int main(int argc, char **argv)
 {
     cli_init(argv, "tells-pmi");
     cli_hint(TELLS_E_NOT_PREPARED, "--no-header for headerless input");
     cli_hint(TELLS_E_NOT_COUNTS, "made by tells-pmi --emit-counts");
-    text_field field = FIELD_HYPOTHESIS;
-    pmi_options popt = {.min_count = 5, .smoothing = 50.0};
-    size_t top = 15;
-    bool no_header = false, emit = false, from = false;
-    const char *output = NULL;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    int threads = cpus < 1 ? 1 : cpus > 8 ? 8 : (int)cpus;
+    pmi_job job = {.field = FIELD_HYPOTHESIS,
+                   .opt = {.min_count = 5, .smoothing = 50.0},
+                   .top = 15,
+                   .threads = cpus < 1 ? 1 : cpus > 8 ? 8 : (int)cpus};
+    const char *output = NULL;
     int c;
     while ((c = getopt_long(argc, argv, "F:bm:k:n:aj:o:", long_options, NULL)) != -1) {
         switch (c) {
         case 'F':
-            if (text_field_parse(optarg, &field) < 0)
+            if (text_field_parse(optarg, &job.field) < 0)
                 cli_usage_error("invalid field '%s' (hypothesis, premise or both)",
                                 optarg);
             break;
-        case 'b': popt.binary = true; break;
-        case 'm': popt.min_count = (uint64_t)cli_long("--min-count", optarg, 0, LONG_MAX); break;
-        case 'k': popt.smoothing = cli_double("--smoothing", optarg, 0.0); break;
-        case 'n': top = (size_t)cli_long("--top", optarg, 1, LONG_MAX); break;
-        case 'a': top = 0; break;
-        case OPT_NO_HEADER: no_header = true; break;
-        case 'j': threads = (int)cli_long("--threads", optarg, 1, 64); break;
-        case OPT_EMIT: emit = true; break;
-        case OPT_FROM: from = true; break;
+        case 'b': job.opt.binary = true; break;
+        case 'm':
+            job.opt.min_count = (uint64_t)cli_long("--min-count", optarg, 0, LONG_MAX);
+            break;
+        case 'k': job.opt.smoothing = cli_double("--smoothing", optarg, 0.0); break;
+        case 'n': job.top = (size_t)cli_long("--top", optarg, 1, LONG_MAX); break;
+        case 'a': job.top = 0; break;
+        case OPT_NO_HEADER: job.no_header = true; break;
+        case 'j': job.threads = (int)cli_long("--threads", optarg, 1, 64); break;
+        case OPT_EMIT: job.emit_counts = true; break;
+        case OPT_FROM: job.from_counts = true; break;
         case 'o': output = optarg; break;
         case OPT_HELP: usage(); return 0;
         case OPT_VERSION: cli_version(); return 0;
         default: cli_try_help();
         }
     }
-    if (emit && from)
+    if (job.emit_counts && job.from_counts)
         cli_usage_error("--emit-counts and --from-counts cannot be combined");
-    if (popt.smoothing == 0.0 && popt.min_count == 0)
+    if (job.opt.smoothing == 0.0 && job.opt.min_count == 0)
         cli_usage_error("--smoothing 0 needs --min-count of at least 1 "
                         "(an unseen token would have PMI -inf)");
 
-    tells_error err;
-    tells_error_clear(&err);
-    token_counts tc;
-    if (counts_init(&tc, field) < 0) {
-        cli_warn("out of memory");
-        return EXIT_DATA;
-    }
-    int rc = 0;
     int nfiles;
     char **files = cli_operands(argc, argv, &nfiles);
-    for (int i = 0; i < nfiles && rc == 0; i++)
-        rc = from ? counts_merge_file(&tc, files[i], &err)
-                  : counts_add_prepared(&tc, files[i], no_header, threads, &err);
-    if (rc == 0 && vocab_size(tc.classes) == 0)
-        rc = tells_error_set(&err, nfiles == 1 ? display_name(files[0]) : NULL, 0,
-                             "no examples in the input");
-
-    table_job job = {.tc = &tc, .top = top};
-    if (rc == 0 && !emit && pmi_compute(&tc, &popt, &job.table) < 0)
-        rc = tells_error_nomem(&err, NULL, 0);
-    if (rc == 0)
-        rc = out_write(output, emit ? write_counts : write_table, &job, &err);
-    if (rc < 0)
-        cli_report(&err);
-    pmi_free(&job.table);
-    counts_free(&tc);
-    return rc < 0 ? EXIT_DATA : 0;
+    tells_error err;
+    tells_error_clear(&err);
+    if (pmi_run(&job, files, (size_t)nfiles, output, &err) < 0)
+        cli_fail(&err);
+    return 0;
 }

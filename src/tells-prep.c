@@ -8,8 +8,6 @@
 
 #include "cli.h"
 #include "base/lineio.h"
-#include "text/mesh.h"
-#include "base/outfile.h"
 #include "text/prep.h"
 
 static void usage(void)
@@ -120,43 +118,6 @@ static void report_counts(const prep_input *in, const prep_file_stats *st, void 
                  st->invalid, st->invalid == 1 ? "" : "s");
 }
 
-typedef struct lexicons {
-    const char **phrase_files;
-    size_t nphrase_files;
-    const char *mesh_file;
-} lexicons;
-
-static int load_lexicons(const lexicons *lx, const tok_options *tok,
-                         phrase_set **out, tells_error *err)
-{
-    *out = NULL;
-    if (lx->nphrase_files == 0 && !lx->mesh_file)
-        return 0;
-    phrase_set *ps = phrase_set_new();
-    if (!ps)
-        return tells_error_nomem(err, NULL, 0);
-    for (size_t i = 0; i < lx->nphrase_files; i++)
-        if (phrase_set_load(ps, lx->phrase_files[i], tok, err) < 0) {
-            phrase_set_free(ps);
-            return -1;
-        }
-    if (lx->mesh_file) {
-        mesh_tree mesh;
-        if (mesh_tree_load(lx->mesh_file, &mesh, err) < 0) {
-            phrase_set_free(ps);
-            return -1;
-        }
-        int rc = mesh_tree_add_terms(&mesh, ps, tok);
-        mesh_tree_free(&mesh);
-        if (rc < 0) {
-            phrase_set_free(ps);
-            return tells_error_nomem(err, lx->mesh_file, 0);
-        }
-    }
-    *out = ps;
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     cli_init(argv, "tells-prep");
@@ -164,15 +125,14 @@ int main(int argc, char **argv)
                         .max_line = LINE_MAX_DEFAULT};
     prep_input *inputs = calloc((size_t)argc, sizeof *inputs);
     const char **phrase_files = calloc((size_t)argc, sizeof *phrase_files);
-    lexicons lx = {.phrase_files = phrase_files};
-    size_t ninputs = 0;
-    int rc = 0;
-    const char *output = NULL;
+    size_t ninputs = 0, nphrase_files = 0;
+    const char *output = NULL, *mesh_file = NULL;
     bool quiet = false;
-    if (!inputs || !phrase_files) {
-        cli_warn("out of memory");
-        return EXIT_DATA;
-    }
+    int rc = 0;
+    tells_error err;
+    tells_error_clear(&err);
+    if (!inputs || !phrase_files)
+        cli_die("out of memory");
     int c;
     /* '+': stop at the first non-option, so FILE after --split NAME is ours. */
     while ((c = getopt_long(argc, argv, "+s:f:t:o:q", long_options, NULL)) != -1) {
@@ -209,8 +169,8 @@ int main(int argc, char **argv)
             break;
         case OPT_KEEP_CASE: opt.tok.keep_case = true; break;
         case OPT_KEEP_PUNCT: opt.tok.keep_punct = true; break;
-        case OPT_PHRASES: phrase_files[lx.nphrase_files++] = optarg; break;
-        case OPT_MESH: lx.mesh_file = optarg; break;
+        case OPT_PHRASES: phrase_files[nphrase_files++] = optarg; break;
+        case OPT_MESH: mesh_file = optarg; break;
         case 'o': output = optarg; break;
         case 'q': quiet = true; break;
         case OPT_HELP: usage(); goto done;
@@ -224,26 +184,17 @@ int main(int argc, char **argv)
     if (ninputs == 0)
         cli_usage_error("no input: give at least one --split NAME FILE");
 
-    tells_error err;
-    tells_error_clear(&err);
-    phrase_set *phrases = NULL;
-    rc = load_lexicons(&lx, &opt.tok, &phrases, &err);
+    phrase_set *phrases;
+    rc = prep_load_phrases(phrase_files, nphrase_files, mesh_file, &opt.tok, &phrases, &err);
     opt.phrases = phrases;
-    out_file out = {0};
     if (rc == 0)
-        rc = out_open(&out, output, &err);
-    if (rc == 0)
-        rc = prep_run(&opt, inputs, ninputs, out.fp, report_counts, &quiet, &err);
-    if (rc == 0)
-        rc = out_commit(&out, &err);
-    else
-        out_abort(&out);
-    if (rc < 0)
-        cli_report(&err);
+        rc = prep_run(&opt, inputs, ninputs, output, report_counts, &quiet, &err);
     phrase_set_free(phrases);
 done:
     free(inputs);
     free(phrase_files);
     free((void *)opt.labels);
-    return rc < 0 ? EXIT_DATA : 0;
+    if (rc < 0)
+        cli_fail(&err);
+    return 0;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/utf8.h"
 
 typedef struct record_buf {
@@ -33,18 +34,13 @@ static void record_clear(record_buf *rec)
 static void on_field(void *data, size_t len, void *user)
 {
     record_buf *rec = user;
-    if (rec->n == rec->cap) {
-        size_t cap = rec->cap ? rec->cap * 2 : 8;
-        char **f = realloc(rec->field, cap * sizeof *f);
-        if (f)
-            rec->field = f;
-        size_t *l = f ? realloc(rec->len, cap * sizeof *l) : NULL;
-        if (!f || !l) {
-            rec->oom = true;
-            return;
-        }
-        rec->len = l;
-        rec->cap = cap;
+    /* field and len share cap: len grows first, on a copy of it, so that
+       cap only counts once both have grown. */
+    size_t len_cap = rec->cap;
+    if (ARRAY_RESERVE_MIN(rec->len, len_cap, rec->n + 1, 8) < 0 ||
+        ARRAY_RESERVE_MIN(rec->field, rec->cap, rec->n + 1, 8) < 0) {
+        rec->oom = true;
+        return;
     }
     char *copy = malloc(len + 1);
     if (!copy) {
@@ -92,7 +88,7 @@ int csv_rec_open(csv_rec_reader **out, const char *path, bool tsv, size_t max_li
 
 static int failure(csv_rec_reader *r, long line, tells_error *err)
 {
-    if (r->rec.oom)
+    if (r->rec.oom || csv_error(&r->csv) == CSV_ENOMEM)
         return tells_error_nomem(err, r->lr.name, line);
     if (csv_error(&r->csv) == CSV_EPARSE)
         return tells_error_set(err, r->lr.name, line,

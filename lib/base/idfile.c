@@ -62,12 +62,22 @@ bool id_set_match(id_set *s, const char *id, size_t len)
     return true;
 }
 
+size_t id_set_size(const id_set *s) { return s->ids ? vocab_size(s->ids) : 0; }
+
 size_t id_set_unseen(const id_set *s)
 {
     size_t n = 0;
-    for (size_t i = 0; i < vocab_size(s->ids); i++)
+    for (size_t i = 0; i < id_set_size(s); i++)
         n += !s->seen[i];
     return n;
+}
+
+int id_set_write_unseen(const id_set *s, FILE *fp)
+{
+    for (size_t i = 0; i < id_set_size(s); i++)
+        if (!s->seen[i] && fprintf(fp, "%s\n", vocab_str(s->ids, i)) < 0)
+            return -1;
+    return 0;
 }
 
 int idfile_write(const char *path, const char *const *ids, size_t n, tells_error *err)
@@ -78,14 +88,12 @@ int idfile_write(const char *path, const char *const *ids, size_t n, tells_error
         return tells_error_nomem(err, path, 0);
     memcpy(sum_path, path, plen);
     memcpy(sum_path + plen, ".sha256", 8);
-    out_file data, sum;
-    if (out_open(&data, path, err) < 0) {
-        free(sum_path);
-        return -1;
-    }
-    if (out_open(&sum, sum_path, err) < 0) {
-        out_abort(&data);
-        free(sum_path);
+    out_set outs = {0};
+    FILE *data = out_set_open(&outs, path, err);
+    FILE *sum = data ? out_set_open(&outs, sum_path, err) : NULL;
+    free(sum_path);
+    if (!sum) {
+        out_set_abort(&outs);
         return -1;
     }
     struct sha256_ctx ctx;
@@ -95,26 +103,18 @@ int idfile_write(const char *path, const char *const *ids, size_t n, tells_error
         size_t len = strlen(ids[i]);
         sha256_update(&ctx, len, (const uint8_t *)ids[i]);
         sha256_update(&ctx, 1, (const uint8_t *)"\n");
-        bad = fwrite(ids[i], 1, len, data.fp) < len || putc('\n', data.fp) == EOF;
+        bad = fwrite(ids[i], 1, len, data) < len || putc('\n', data) == EOF;
     }
     uint8_t digest[SHA256_DIGEST_SIZE];
     sha256_digest(&ctx, sizeof digest, digest);
     for (size_t i = 0; i < sizeof digest && !bad; i++)
-        bad = fprintf(sum.fp, "%02x", digest[i]) < 0;
+        bad = fprintf(sum, "%02x", digest[i]) < 0;
     const char *slash = strrchr(path, '/');
     if (!bad)
-        bad = fprintf(sum.fp, "  %s\n", slash ? slash + 1 : path) < 0;
-    int rc = 0;
+        bad = fprintf(sum, "  %s\n", slash ? slash + 1 : path) < 0;
     if (bad) {
-        rc = tells_error_io(err, path, 0, "write error");
-        out_abort(&data);
-        out_abort(&sum);
-    } else if (out_commit(&data, err) < 0) {
-        out_abort(&sum);
-        rc = -1;
-    } else if (out_commit(&sum, err) < 0) {
-        rc = -1;
+        out_set_abort(&outs);
+        return tells_error_io(err, path, 0, "write error");
     }
-    free(sum_path);
-    return rc;
+    return out_set_commit(&outs, err);
 }

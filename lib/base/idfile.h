@@ -3,6 +3,7 @@
 #define TELLS_IDFILE_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "base/error.h"
 #include "base/vocab.h"
@@ -18,8 +19,13 @@ int id_set_load(id_set *s, const char *path, tells_error *err);
 void id_set_free(id_set *s);
 /* Whether id is in the set; marks it as seen. */
 bool id_set_match(id_set *s, const char *id, size_t len);
+/* Number of ids (0 for a set never loaded: ids NULL). */
+size_t id_set_size(const id_set *s);
 /* Number of ids never matched. */
 size_t id_set_unseen(const id_set *s);
+/* Writes the ids never matched, one per line, in file order; -1 on a
+   write error. */
+int id_set_write_unseen(const id_set *s, FILE *fp);
 
 /* Writes ids[0..n) one per line to path atomically, and beside it
    path.sha256, the file's SHA-256 in sha256sum's format ("HEX  NAME",

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 enum { READ_CHUNK = 1 << 20 };
 
 const char *display_name(const char *path)
@@ -70,14 +72,9 @@ static long refill(line_reader *r, tells_error *err)
         r->start = 0;
         r->end = tail;
     }
-    if (r->cap - 1 - r->end < READ_CHUNK / 2) {
-        size_t cap = r->cap * 2;
-        char *buf = realloc(r->buf, cap);
-        if (!buf)
-            return tells_error_nomem(err, r->name, r->lineno + 1);
-        r->buf = buf;
-        r->cap = cap;
-    }
+    /* Room for half a chunk and the terminating NUL at least. */
+    if (ARRAY_RESERVE(r->buf, r->cap, r->end + 1 + READ_CHUNK / 2) < 0)
+        return tells_error_nomem(err, r->name, r->lineno + 1);
     size_t n = fread(r->buf + r->end, 1, r->cap - 1 - r->end, r->fp);
     if (n == 0 && ferror(r->fp))
         return tells_error_io(err, r->name, r->lineno + 1, "read error: %s",

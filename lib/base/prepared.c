@@ -139,6 +139,20 @@ int prepared_next(prepared_reader *r, prepared_row *row, tells_error *err)
     return 1;
 }
 
+int prepared_write_header(FILE *fp, const prepared_reader *r)
+{
+    if (fputs(PREPARED_HEADER, fp) == EOF ||
+        (r->extra_header && fprintf(fp, "\t%s", r->extra_header) < 0))
+        return -1;
+    return putc('\n', fp) == EOF ? -1 : 0;
+}
+
+int prepared_empty_error(tells_error *err, char *const *paths, size_t npaths)
+{
+    return tells_error_set(err, npaths == 1 ? display_name(paths[0]) : NULL, 0,
+                           "no examples in the input");
+}
+
 int prepared_write_row(FILE *fp, const prepared_row *row)
 {
     for (int f = 0; f < PREP_NFIELDS; f++) {

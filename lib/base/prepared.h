@@ -56,7 +56,13 @@ int prepared_open_range(prepared_reader *r, const char *path,
 int prepared_next(prepared_reader *r, prepared_row *row, tells_error *err);
 void prepared_close(prepared_reader *r);
 
-/* Writes a row back as one line. */
+/* Writes the header of r's input back (with its further columns), and
+   a row back, as one line each; -1 on a write error. */
+int prepared_write_header(FILE *fp, const prepared_reader *r);
 int prepared_write_row(FILE *fp, const prepared_row *row);
+
+/* The error for inputs that held no rows at all, "no examples in the
+   input", naming the file when there is one; returns -1. */
+int prepared_empty_error(tells_error *err, char *const *paths, size_t npaths);
 
 #endif

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 /* Strings live in large arena blocks so that ids stay cheap and
    pointers stay valid while the table grows. */
 enum { ARENA_BLOCK = 1 << 20 };
@@ -145,23 +147,14 @@ static int grow_slots(vocab *v)
     return 0;
 }
 
+/* The three arrays share cap: the first two grow on copies of it, so
+   that cap only counts once all three have grown. */
 static int grow_entries(vocab *v)
 {
-    size_t cap = v->cap ? v->cap * 2 : 256;
-    const char **strs = realloc(v->strs, cap * sizeof *strs);
-    if (!strs)
-        return -1;
-    v->strs = strs;
-    uint32_t *lens = realloc(v->lens, cap * sizeof *lens);
-    if (!lens)
-        return -1;
-    v->lens = lens;
-    uint64_t *hashes = realloc(v->hashes, cap * sizeof *hashes);
-    if (!hashes)
-        return -1;
-    v->hashes = hashes;
-    v->cap = cap;
-    return 0;
+    size_t need = v->n + 1, lens_cap = v->cap, hashes_cap = v->cap;
+    return ARRAY_RESERVE_MIN(v->lens, lens_cap, need, 256) < 0 ||
+           ARRAY_RESERVE_MIN(v->hashes, hashes_cap, need, 256) < 0 ||
+           ARRAY_RESERVE_MIN(v->strs, v->cap, need, 256) < 0 ? -1 : 0;
 }
 
 long vocab_intern(vocab *v, const char *s, size_t len)

@@ -70,24 +70,20 @@ static int ensure_token(token_counts *tc, size_t tok)
 
 static long class_id(token_counts *tc, const char *label, size_t len)
 {
+    /* Room for a new class first, so that every interned class has its
+       arrays (counts_free frees them). count and docs share class_cap:
+       count grows on a copy of it. */
     size_t before = vocab_size(tc->classes);
+    if (before >= tc->class_cap) {
+        size_t cap = array_capacity(tc->class_cap, before + 1, 8), count_cap = tc->class_cap;
+        if (grow_array(&tc->examples, tc->class_cap, cap) < 0 ||
+            ARRAY_RESERVE_MIN(tc->count, count_cap, cap, 8) < 0 ||
+            ARRAY_RESERVE_MIN(tc->docs, tc->class_cap, cap, 8) < 0)
+            return -1;
+    }
     long c = vocab_intern(tc->classes, label, len);
     if (c < 0 || (size_t)c < before)
         return c;
-    if ((size_t)c >= tc->class_cap) {
-        size_t cap = tc->class_cap, cap2 = tc->class_cap;
-        uint64_t **count = array_grow(tc->count, &cap, (size_t)c + 1, sizeof *count, 8);
-        if (!count)
-            return -1;
-        tc->count = count;
-        uint64_t **docs = array_grow(tc->docs, &cap2, cap, sizeof *docs, 8);
-        if (!docs)
-            return -1;
-        tc->docs = docs;
-        if (grow_array(&tc->examples, tc->class_cap, cap) < 0)
-            return -1;
-        tc->class_cap = cap;
-    }
     tc->count[c] = calloc(tc->token_cap ? tc->token_cap : 1, sizeof **tc->count);
     tc->docs[c] = calloc(tc->token_cap ? tc->token_cap : 1, sizeof **tc->docs);
     if (!tc->count[c] || !tc->docs[c])
@@ -290,14 +286,14 @@ int counts_add_prepared(token_counts *tc, const char *path, bool no_header,
     return rc < 0 ? -1 : 0;
 }
 
-int counts_write(const token_counts *tc, FILE *fp)
+int counts_write(const token_counts *tc, FILE *fp, tells_error *err)
 {
     size_t *cls = vocab_sorted_ids(tc->classes);
     size_t *tok = vocab_sorted_ids(tc->tokens);
     if (!cls || !tok) {
         free(cls);
         free(tok);
-        return -1;
+        return tells_error_nomem(err, NULL, 0);
     }
     size_t nc = vocab_size(tc->classes), nt = vocab_size(tc->tokens);
     fprintf(fp, COUNTS_MAGIC "\nfield\t%s\n", text_field_name(tc->field));
@@ -320,7 +316,7 @@ int counts_write(const token_counts *tc, FILE *fp)
     fprintf(fp, "end\t%" PRIu64 "\n", rows);
     free(cls);
     free(tok);
-    return 0;
+    return ferror(fp) ? -1 : 0;
 }
 
 static int parse_u64(const char *s, uint64_t *v)

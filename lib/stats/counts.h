@@ -41,8 +41,10 @@ int counts_add_prepared(token_counts *tc, const char *path, bool no_header,
 int counts_merge(token_counts *tc, const token_counts *other);
 
 /* The mergeable counts file: a "key<TAB>value" header, then
-   token<TAB>class<TAB>count<TAB>docs rows in byte order. */
-int counts_write(const token_counts *tc, FILE *fp);
+   token<TAB>class<TAB>count<TAB>docs rows in byte order. -1 when out of
+   memory (err set) or on a write error (err left alone: out_write names
+   the file). */
+int counts_write(const token_counts *tc, FILE *fp, tells_error *err);
 int counts_merge_file(token_counts *tc, const char *path, tells_error *err);
 
 #endif

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+#include "base/outfile.h"
 #include "base/prepared.h"
 
 int lengths_init(length_table *lt)
@@ -18,10 +20,8 @@ int lengths_init(length_table *lt)
 void lengths_free(length_table *lt)
 {
     for (size_t c = 0; lt->classes && c < vocab_size(lt->classes); c++)
-        free(lt->len[c]);
-    free(lt->len);
-    free(lt->n);
-    free(lt->cap);
+        free(lt->cls[c].len);
+    free(lt->cls);
     vocab_free(lt->classes);
     memset(lt, 0, sizeof *lt);
 }
@@ -37,39 +37,19 @@ static size_t count_tokens(const char *s, size_t len)
 
 static int add_length(length_table *lt, const char *label, size_t llen, double v)
 {
+    /* Room for a new class first, so that every class has its entry. */
     size_t before = vocab_size(lt->classes);
+    if (ARRAY_RESERVE_MIN(lt->cls, lt->cls_cap, before + 1, 8) < 0)
+        return -1;
     long c = vocab_intern(lt->classes, label, llen);
     if (c < 0)
         return -1;
-    if ((size_t)c >= before && (size_t)c >= lt->nclasses_cap) {
-        size_t cap = lt->nclasses_cap ? lt->nclasses_cap * 2 : 8;
-        double **len = realloc(lt->len, cap * sizeof *len);
-        if (!len)
-            return -1;
-        lt->len = len;
-        size_t *n = realloc(lt->n, cap * sizeof *n);
-        if (!n)
-            return -1;
-        lt->n = n;
-        size_t *k = realloc(lt->cap, cap * sizeof *k);
-        if (!k)
-            return -1;
-        lt->cap = k;
-        lt->nclasses_cap = cap;
-    }
-    if ((size_t)c >= before) {
-        lt->len[c] = NULL;
-        lt->n[c] = lt->cap[c] = 0;
-    }
-    if (lt->n[c] == lt->cap[c]) {
-        size_t cap = lt->cap[c] ? lt->cap[c] * 2 : 1024;
-        double *p = realloc(lt->len[c], cap * sizeof *p);
-        if (!p)
-            return -1;
-        lt->len[c] = p;
-        lt->cap[c] = cap;
-    }
-    lt->len[c][lt->n[c]++] = v;
+    length_class *k = &lt->cls[c];
+    if ((size_t)c == before)
+        *k = (length_class){0};
+    if (ARRAY_RESERVE_MIN(k->len, k->cap, k->n + 1, 1024) < 0)
+        return -1;
+    k->len[k->n++] = v;
     return 0;
 }
 
@@ -105,30 +85,52 @@ static void write_row(FILE *fp, const char *name, double *v, size_t n)
     fprintf(fp, "%s\t%zu\t%.6f\t%.6f\t%.6f\n", name, n, mean, median, sd);
 }
 
-int lengths_write(const length_table *lt, bool header, FILE *fp)
+int lengths_write(const length_table *lt, bool header, FILE *fp, tells_error *err)
 {
     size_t nc = vocab_size(lt->classes), total = 0;
     for (size_t c = 0; c < nc; c++)
-        total += lt->n[c];
+        total += lt->cls[c].n;
     double *all = malloc((total ? total : 1) * sizeof *all);
     size_t *order = vocab_sorted_ids(lt->classes);
     if (!all || !order) {
         free(all);
         free(order);
-        return -1;
+        return tells_error_nomem(err, NULL, 0);
     }
     if (header)
         fputs("class\tn\tmean\tmedian\tsd\n", fp);
     size_t k = 0;
     for (size_t i = 0; i < nc; i++) {
-        size_t c = order[i];
-        memcpy(all + k, lt->len[c], lt->n[c] * sizeof *all);
-        k += lt->n[c];
-        write_row(fp, vocab_str(lt->classes, c), lt->len[c], lt->n[c]);
+        const length_class *c = &lt->cls[order[i]];
+        memcpy(all + k, c->len, c->n * sizeof *all);
+        k += c->n;
+        write_row(fp, vocab_str(lt->classes, order[i]), c->len, c->n);
     }
     if (total)
         write_row(fp, "all", all, total);
     free(all);
     free(order);
     return ferror(fp) ? -1 : 0;
+}
+
+static int write_table(FILE *fp, void *ctx, tells_error *err)
+{
+    return lengths_write(ctx, true, fp, err);
+}
+
+int lengths_run(char *const *paths, size_t npaths, text_field field, bool no_header,
+                const char *output, tells_error *err)
+{
+    length_table lt;
+    if (lengths_init(&lt) < 0)
+        return tells_error_nomem(err, NULL, 0);
+    int rc = 0;
+    for (size_t i = 0; i < npaths && rc == 0; i++)
+        rc = lengths_add_prepared(&lt, paths[i], field, no_header, err);
+    if (rc == 0 && vocab_size(lt.classes) == 0)
+        rc = prepared_empty_error(err, paths, npaths);
+    if (rc == 0)
+        rc = out_write(output, write_table, &lt, err);
+    lengths_free(&lt);
+    return rc;
 }

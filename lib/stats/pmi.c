@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/outfile.h"
+
 static int cmp_entries(const void *a, const void *b, void *arg)
 {
     const pmi_entry *x = a, *y = b;
@@ -109,4 +111,41 @@ int pmi_write(const pmi_table *t, const token_counts *tc, size_t top,
         }
     }
     return ferror(fp) ? -1 : 0;
+}
+
+typedef struct pmi_output {
+    const pmi_job *job;
+    const token_counts *tc;
+    pmi_table table;
+} pmi_output;
+
+static int write_output(FILE *fp, void *ctx, tells_error *err)
+{
+    const pmi_output *o = ctx;
+    if (o->job->emit_counts)
+        return counts_write(o->tc, fp, err);
+    return pmi_write(&o->table, o->tc, o->job->top, true, fp);
+}
+
+int pmi_run(const pmi_job *job, char *const *paths, size_t npaths, const char *output,
+            tells_error *err)
+{
+    token_counts tc;
+    if (counts_init(&tc, job->field) < 0)
+        return tells_error_nomem(err, NULL, 0);
+    int rc = 0;
+    for (size_t i = 0; i < npaths && rc == 0; i++)
+        rc = job->from_counts
+             ? counts_merge_file(&tc, paths[i], err)
+             : counts_add_prepared(&tc, paths[i], job->no_header, job->threads, err);
+    if (rc == 0 && vocab_size(tc.classes) == 0)
+        rc = prepared_empty_error(err, paths, npaths);
+    pmi_output o = {.job = job, .tc = &tc};
+    if (rc == 0 && !job->emit_counts && pmi_compute(&tc, &job->opt, &o.table) < 0)
+        rc = tells_error_nomem(err, NULL, 0);
+    if (rc == 0)
+        rc = out_write(output, write_output, &o, err);
+    pmi_free(&o.table);
+    counts_free(&tc);
+    return rc;
 }

@@ -43,4 +43,22 @@ void pmi_free(pmi_table *t);
 int pmi_write(const pmi_table *t, const token_counts *tc, size_t top,
               bool header, FILE *fp);
 
+/* A whole table run (tells-pmi): which inputs, what to compute, what to
+   write. */
+typedef struct pmi_job {
+    text_field field;
+    pmi_options opt;
+    size_t top;           /* rows per class, 0 = all */
+    bool no_header;       /* the inputs are headerless prepared TSV */
+    bool from_counts;     /* the inputs are counts files: sum them */
+    bool emit_counts;     /* write the counts (counts_write), not the table */
+    int threads;          /* for counting a large file (counts_add_prepared) */
+} pmi_job;
+
+/* Counts the inputs as one corpus (or sums the counts files) and writes
+   the table, or the counts, to output (NULL or "-": standard output)
+   atomically. Inputs without a single example are an error. */
+int pmi_run(const pmi_job *job, char *const *paths, size_t npaths, const char *output,
+            tells_error *err);
+
 #endif

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+#include "base/outfile.h"
 #include "base/prepared.h"
 #include "base/u64map.h"
 #include "base/vocab.h"
@@ -19,14 +21,8 @@ static const uint32_t BOUNDARY = UINT32_MAX;
 
 static int push_id(id_text *t, uint32_t id)
 {
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 1 << 16;
-        uint32_t *p = realloc(t->ids, cap * sizeof *p);
-        if (!p)
-            return -1;
-        t->ids = p;
-        t->cap = cap;
-    }
+    if (ARRAY_RESERVE_MIN(t->ids, t->cap, t->n + 1, 1 << 16) < 0)
+        return -1;
     t->ids[t->n++] = id;
     return 0;
 }
@@ -83,13 +79,14 @@ static int count_pass(const id_text *t, size_t nvocab, pass_counts *pc)
     pc->tokens = 0;
     if (!pc->uni || u64map_init(&pc->bi) < 0)
         return -1;
+    const uint32_t *ids = t->ids;  /* read once: the stores below may alias */
     for (size_t i = 0; i < t->n; i++) {
-        uint32_t a = t->ids[i];
+        uint32_t a = ids[i];
         if (a == BOUNDARY)
             continue;
         pc->uni[a]++;
         pc->tokens++;
-        uint32_t b = t->ids[i + 1];  /* a text always ends in a boundary */
+        uint32_t b = ids[i + 1];  /* a text always ends in a boundary */
         if (b != BOUNDARY && u64map_add(&pc->bi, pair_key(a, b), 1) < 0)
             return -1;
     }
@@ -115,14 +112,8 @@ static double score_of(const colloc_options *opt, const pass_counts *pc,
 static int add_phrase(colloc_result *out, size_t *cap, const char *text,
                       uint64_t count, double score, int pass)
 {
-    if (out->n == *cap) {
-        size_t c = *cap ? *cap * 2 : 64;
-        colloc_phrase *v = realloc(out->v, c * sizeof *v);
-        if (!v)
-            return -1;
-        out->v = v;
-        *cap = c;
-    }
+    if (ARRAY_RESERVE_MIN(out->v, *cap, out->n + 1, 64) < 0)
+        return -1;
     char *copy = strdup(text);
     if (!copy)
         return -1;
@@ -138,14 +129,8 @@ static const char *joined(const vocab *v, uint32_t a, uint32_t b, char **buf,
                           size_t *cap, size_t *len)
 {
     size_t la = vocab_len(v, a), lb = vocab_len(v, b);
-    if (la + lb + 2 > *cap) {
-        size_t c = la + lb + 2 > 2 * *cap ? la + lb + 2 : 2 * *cap;
-        char *p = realloc(*buf, c);
-        if (!p)
-            return NULL;
-        *buf = p;
-        *cap = c;
-    }
+    if (ARRAY_RESERVE(*buf, *cap, la + lb + 2) < 0)
+        return NULL;
     memcpy(*buf, vocab_str(v, a), la);
     (*buf)[la] = '_';
     memcpy(*buf + la + 1, vocab_str(v, b), lb + 1);
@@ -293,4 +278,27 @@ int colloc_write(const colloc_result *r, bool scores, FILE *fp)
             fprintf(fp, "%s\n", r->v[i].text);
     }
     return ferror(fp) ? -1 : 0;
+}
+
+typedef struct colloc_output {
+    const colloc_result *r;
+    bool scores;
+} colloc_output;
+
+static int write_output(FILE *fp, void *ctx, tells_error *err)
+{
+    (void)err;
+    const colloc_output *o = ctx;
+    return colloc_write(o->r, o->scores, fp);
+}
+
+int colloc_run(const char *path, bool no_header, const colloc_options *opt, bool scores,
+               const char *output, tells_error *err)
+{
+    colloc_result res;
+    int rc = colloc_learn_prepared(path, no_header, opt, &res, err);
+    if (rc == 0)
+        rc = out_write(output, write_output, &(colloc_output){&res, scores}, err);
+    colloc_free(&res);
+    return rc;
 }

@@ -41,4 +41,10 @@ void colloc_free(colloc_result *r);
    '#' header line (phrase files ignore '#' lines and text after a TAB). */
 int colloc_write(const colloc_result *r, bool scores, FILE *fp);
 
+/* A whole run (tells-phrases): learns from the prepared TSV at path and
+   writes the phrases (with scores: colloc_write's scored form) to output
+   (NULL or "-": standard output) atomically. */
+int colloc_run(const char *path, bool no_header, const colloc_options *opt, bool scores,
+               const char *output, tells_error *err);
+
 #endif

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/csvrec.h"
 #include "base/lineio.h"
 #include "base/utf8.h"
@@ -84,7 +85,8 @@ typedef struct json_state {
     int key;             /* field whose value comes next, -1 none */
     int values;          /* top-level values completed on this line */
     bool top_is_map;
-    char problem[256];   /* why a callback stopped the parse */
+    bool nomem;          /* a callback stopped the parse: out of memory */
+    char problem[256];   /* why a callback stopped the parse otherwise */
 } json_state;
 
 static int set_value(json_state *js, int kind, const void *data, size_t len)
@@ -101,17 +103,9 @@ static int set_value(json_state *js, int kind, const void *data, size_t len)
     f->len = 0;
     if (!data)
         return 1;
-    if (len + 1 > f->cap) {
-        size_t cap = f->cap ? f->cap : 256;
-        while (cap < len + 1)
-            cap *= 2;
-        char *buf = realloc(f->buf, cap);
-        if (!buf) {
-            snprintf(js->problem, sizeof js->problem, "out of memory");
-            return 0;
-        }
-        f->buf = buf;
-        f->cap = cap;
+    if (ARRAY_RESERVE_MIN(f->buf, f->cap, len + 1, 256) < 0) {
+        js->nomem = true;
+        return 0;
     }
     memcpy(f->buf, data, len);
     f->buf[len] = '\0';
@@ -219,12 +213,24 @@ static int local_error(corpus_reader *r, tells_error *err, long line,
     return -1;
 }
 
+/* A new yajl handle after a failed parse; out of memory is no error of
+   the record (reading cannot go on). */
+static int json_restart(corpus_reader *r, long ln, tells_error *err)
+{
+    if (json_reset(r) == 0)
+        return -1;
+    r->local_error = false;
+    return tells_error_nomem(err, r->lr.name, ln);
+}
+
 /* Why yajl stopped, as one line; the handle is replaced afterwards. */
 static int json_failure(corpus_reader *r, yajl_status st, const char *line,
                         size_t len, long ln, tells_error *err)
 {
     json_state *js = r->json;
     size_t bad = utf8_invalid_offset(line, len);
+    if (st == yajl_status_client_canceled && js->nomem)
+        return tells_error_nomem(err, r->lr.name, ln);
     if (st == yajl_status_client_canceled)
         local_error(r, err, ln, "%s", js->problem);
     else if (bad != (size_t)-1)
@@ -242,9 +248,7 @@ static int json_failure(corpus_reader *r, yajl_status st, const char *line,
         local_error(r, err, ln, "malformed JSON: %s (byte %zu)", text, at + 1);
         yajl_free_error(r->yajl, msg);
     }
-    if (json_reset(r) < 0)
-        r->local_error = false;
-    return -1;
+    return json_restart(r, ln, err);
 }
 
 static int json_text(corpus_reader *r, int k, const char **out, size_t *len,
@@ -305,15 +309,16 @@ static int jsonl_next(corpus_reader *r, raw_example *ex, tells_error *err)
     js->depth = 0;
     js->key = -1;
     js->values = 0;
+    js->nomem = false;
     js->problem[0] = '\0';
     yajl_status st = yajl_parse(r->yajl, (const unsigned char *)line, len);
     if (st != yajl_status_ok)
         return json_failure(r, st, line, len, ln, err);
     if (js->depth != 0 || js->values != 1) {
-        json_reset(r);
-        return local_error(r, err, ln, js->depth
-                           ? "malformed JSON: the record does not end on its line"
-                           : "expected a JSON object");
+        local_error(r, err, ln, js->depth
+                    ? "malformed JSON: the record does not end on its line"
+                    : "expected a JSON object");
+        return json_restart(r, ln, err);
     }
     ex->lineno = ln;
     ex->no_premise = !*r->names.premise;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/lineio.h"
 #include "base/utf8.h"
 #include "base/u64map.h"
@@ -18,16 +19,22 @@ struct phrase_set {
     size_t nphrases;
 };
 
+/* A node no phrase ends at yet; -1 when out of memory. */
+static long new_node(phrase_set *ps)
+{
+    if (ARRAY_RESERVE_MIN(ps->terminal, ps->node_cap, ps->nnodes + 1, 1024) < 0)
+        return -1;
+    ps->terminal[ps->nnodes] = 0;
+    return (long)ps->nnodes++;
+}
+
 phrase_set *phrase_set_new(void)
 {
     phrase_set *ps = calloc(1, sizeof *ps);
     if (!ps)
         return NULL;
     ps->tokens = vocab_new();
-    ps->node_cap = 1024;
-    ps->terminal = calloc(ps->node_cap, 1);
-    ps->nnodes = 1;
-    if (!ps->tokens || u64map_init(&ps->edges) < 0 || !ps->terminal) {
+    if (!ps->tokens || u64map_init(&ps->edges) < 0 || new_node(ps) < 0) {
         phrase_set_free(ps);
         return NULL;
     }
@@ -45,20 +52,6 @@ void phrase_set_free(phrase_set *ps)
 }
 
 size_t phrase_set_size(const phrase_set *ps) { return ps->nphrases; }
-
-static long new_node(phrase_set *ps)
-{
-    if (ps->nnodes == ps->node_cap) {
-        size_t cap = ps->node_cap * 2;
-        unsigned char *t = realloc(ps->terminal, cap);
-        if (!t)
-            return -1;
-        memset(t + ps->node_cap, 0, cap - ps->node_cap);
-        ps->terminal = t;
-        ps->node_cap = cap;
-    }
-    return (long)ps->nnodes++;
-}
 
 int phrase_set_add(phrase_set *ps, const token_list *t)
 {

@@ -4,8 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+#include "base/lineio.h"
+#include "base/outfile.h"
 #include "base/prepared.h"
 #include "base/vocab.h"
+#include "text/mesh.h"
 
 /* A text's tokens before and after phrase merging. */
 typedef struct text_tokens {
@@ -64,42 +68,35 @@ static const token_list *prepare_text(const prep_options *opt, text_tokens *tt,
 
 static int append(prep_state *st, const char *s, size_t len)
 {
-    if (st->row_len + len > st->row_cap) {
-        size_t cap = st->row_cap ? st->row_cap : 1024;
-        while (cap < st->row_len + len)
-            cap *= 2;
-        char *row = realloc(st->row, cap);
-        if (!row)
-            return -1;
-        st->row = row;
-        st->row_cap = cap;
-    }
+    if (ARRAY_RESERVE_MIN(st->row, st->row_cap, st->row_len + len, 1024) < 0)
+        return -1;
     memcpy(st->row + st->row_len, s, len);
     st->row_len += len;
     return 0;
 }
 
+/* The next positional index in split; -1 when out of memory. */
 static long next_position(prep_state *st, const char *split)
 {
+    /* Room for a new split first, so that every split has its index. */
+    size_t before = vocab_size(st->split_names);
+    if (ARRAY_RESERVE_MIN(st->split_pos, st->split_cap, before + 1, 8) < 0)
+        return -1;
     long sid = vocab_intern(st->split_names, split, strlen(split));
     if (sid < 0)
         return -1;
-    if ((size_t)sid >= st->split_cap) {
-        size_t cap = st->split_cap ? st->split_cap * 2 : 8;
-        long *pos = realloc(st->split_pos, cap * sizeof *pos);
-        if (!pos)
-            return -1;
-        memset(pos + st->split_cap, 0, (cap - st->split_cap) * sizeof *pos);
-        st->split_pos = pos;
-        st->split_cap = cap;
-    }
+    if ((size_t)sid == before)
+        st->split_pos[sid] = 0;
     return st->split_pos[sid]++;
 }
 
 static int remember_id(prep_state *st, const char *id, size_t len, size_t input,
                        long line, const char *name, tells_error *err)
 {
+    /* Room for a new id first, so that every id has its origin. */
     size_t before = vocab_size(st->ids);
+    if (ARRAY_RESERVE_MIN(st->origin, st->origin_cap, before + 1, 1024) < 0)
+        return tells_error_nomem(err, name, line);
     long k = vocab_intern(st->ids, id, len);
     if (k < 0)
         return tells_error_nomem(err, name, line);
@@ -107,14 +104,6 @@ static int remember_id(prep_state *st, const char *id, size_t len, size_t input,
         const id_origin *o = &st->origin[k];
         return tells_error_set(err, name, line, "duplicate id '%s' (first at %s:%ld)",
                                id, display_name(st->inputs[o->input].path), o->line);
-    }
-    if ((size_t)k >= st->origin_cap) {
-        size_t cap = st->origin_cap ? st->origin_cap * 2 : 1024;
-        id_origin *o = realloc(st->origin, cap * sizeof *o);
-        if (!o)
-            return tells_error_nomem(err, name, line);
-        st->origin = o;
-        st->origin_cap = cap;
     }
     st->origin[k] = (id_origin){input, line};
     return 0;
@@ -191,8 +180,13 @@ static int prep_file(prep_state *st, size_t input, prep_file_stats *fs,
     for (;;) {
         rc = corpus_next(r, &ex, err);
         long position = -1;
-        if (rc == 1 || (rc < 0 && corpus_error_is_local(r)))
-            position = next_position(st, in->split);
+        /* A bad record takes its place too, so that skipping it does not
+           change the ids of the records after it. */
+        if ((rc == 1 || (rc < 0 && corpus_error_is_local(r))) &&
+            (position = next_position(st, in->split)) < 0) {
+            rc = tells_error_nomem(err, name, 0);
+            break;
+        }
         if (rc == 0)
             break;
         if (rc < 0) {
@@ -217,10 +211,32 @@ static int prep_file(prep_state *st, size_t input, prep_file_stats *fs,
     return rc < 0 ? -1 : 0;
 }
 
-int prep_run(const prep_options *opt, const prep_input *inputs, size_t ninputs,
-             FILE *out, prep_report_fn report, void *user, tells_error *err)
+typedef struct prep_job {
+    prep_state *st;
+    size_t ninputs;
+    prep_report_fn report;
+    void *user;
+} prep_job;
+
+static int write_prepared(FILE *out, void *ctx, tells_error *err)
 {
-    prep_state st = {.opt = opt, .inputs = inputs, .out = out};
+    prep_job *job = ctx;
+    job->st->out = out;
+    fputs(PREPARED_HEADER "\n", out);
+    for (size_t i = 0; i < job->ninputs; i++) {
+        prep_file_stats fs = {0};
+        if (prep_file(job->st, i, &fs, err) < 0)
+            return -1;
+        if (job->report)
+            job->report(&job->st->inputs[i], &fs, job->user);
+    }
+    return 0;
+}
+
+int prep_run(const prep_options *opt, const prep_input *inputs, size_t ninputs,
+             const char *output, prep_report_fn report, void *user, tells_error *err)
+{
+    prep_state st = {.opt = opt, .inputs = inputs};
     st.ids = vocab_new();
     st.split_names = vocab_new();
     text_tokens *texts[2] = {&st.premise, &st.hypothesis};
@@ -228,17 +244,12 @@ int prep_run(const prep_options *opt, const prep_input *inputs, size_t ninputs,
         token_list_init(&texts[k]->raw);
         token_list_init(&texts[k]->merged);
     }
-    int rc = 0;
+    int rc;
     if (!st.ids || !st.split_names)
         rc = tells_error_nomem(err, NULL, 0);
-    if (rc == 0)
-        fputs(PREPARED_HEADER "\n", out);
-    for (size_t i = 0; i < ninputs && rc == 0; i++) {
-        prep_file_stats fs = {0};
-        rc = prep_file(&st, i, &fs, err);
-        if (rc == 0 && report)
-            report(&inputs[i], &fs, user);
-    }
+    else
+        rc = out_write(output, write_prepared,
+                       &(prep_job){&st, ninputs, report, user}, err);
     for (int k = 0; k < 2; k++) {
         token_list_free(&texts[k]->raw);
         token_list_free(&texts[k]->merged);
@@ -249,4 +260,35 @@ int prep_run(const prep_options *opt, const prep_input *inputs, size_t ninputs,
     free(st.row);
     free(st.split_pos);
     return rc;
+}
+
+int prep_load_phrases(const char *const *files, size_t nfiles, const char *mesh_file,
+                      const tok_options *tok, phrase_set **out, tells_error *err)
+{
+    *out = NULL;
+    if (nfiles == 0 && !mesh_file)
+        return 0;
+    phrase_set *ps = phrase_set_new();
+    if (!ps)
+        return tells_error_nomem(err, NULL, 0);
+    for (size_t i = 0; i < nfiles; i++)
+        if (phrase_set_load(ps, files[i], tok, err) < 0) {
+            phrase_set_free(ps);
+            return -1;
+        }
+    if (mesh_file) {
+        mesh_tree mesh;
+        if (mesh_tree_load(mesh_file, &mesh, err) < 0) {
+            phrase_set_free(ps);
+            return -1;
+        }
+        int rc = mesh_tree_add_terms(&mesh, ps, tok);
+        mesh_tree_free(&mesh);
+        if (rc < 0) {
+            phrase_set_free(ps);
+            return tells_error_nomem(err, mesh_file, 0);
+        }
+    }
+    *out = ps;
+    return 0;
 }

@@ -3,7 +3,6 @@
 #define TELLS_PREP_H
 
 #include <stdbool.h>
-#include <stdio.h>
 
 #include "text/corpus.h"
 #include "base/error.h"
@@ -35,7 +34,17 @@ typedef struct prep_file_stats {
 typedef void (*prep_report_fn)(const prep_input *in, const prep_file_stats *st,
                                void *user);
 
+/* Reads the inputs in order and writes the prepared TSV to output (NULL
+   or "-": standard output) atomically; report, when not NULL, is called
+   after each input. */
 int prep_run(const prep_options *opt, const prep_input *inputs, size_t ninputs,
-             FILE *out, prep_report_fn report, void *user, tells_error *err);
+             const char *output, prep_report_fn report, void *user, tells_error *err);
+
+/* The phrases to merge (prep_options.phrases): those of the phrase files
+   (phrase_set_load) and the terms of a MeSH tree file (mesh_file, or
+   NULL), tokenised with tok. *out is NULL when there are none; the
+   caller frees it with phrase_set_free. */
+int prep_load_phrases(const char *const *files, size_t nfiles, const char *mesh_file,
+                      const tok_options *tok, phrase_set **out, tells_error *err);
 
 #endif

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+
 void token_list_init(token_list *t) { memset(t, 0, sizeof *t); }
 
 void token_list_free(token_list *t)
@@ -20,31 +22,19 @@ void token_list_clear(token_list *t)
     t->n = 0;
 }
 
+/* Room for one more token of `bytes` bytes (its NUL included). Only a
+   comparison each unless something must grow. */
 static int reserve(token_list *t, size_t bytes)
 {
-    if (t->used + bytes > t->cap) {
-        size_t cap = t->cap ? t->cap : 256;
-        while (cap < t->used + bytes)
-            cap *= 2;
-        char *buf = realloc(t->buf, cap);
-        if (!buf)
-            return -1;
-        t->buf = buf;
-        t->cap = cap;
-    }
-    if (t->n == t->ncap) {
-        size_t ncap = t->ncap ? t->ncap * 2 : 32;
-        size_t *off = realloc(t->off, ncap * sizeof *off);
-        if (!off)
-            return -1;
-        t->off = off;
-        size_t *len = realloc(t->len, ncap * sizeof *len);
-        if (!len)
-            return -1;
-        t->len = len;
-        t->ncap = ncap;
-    }
-    return 0;
+    if (ARRAY_RESERVE_MIN(t->buf, t->cap, t->used + bytes, 256) < 0)
+        return -1;
+    if (t->n < t->ncap)
+        return 0;
+    /* off and len share ncap: len grows first, on a copy of it, so that
+       ncap only counts once both have grown. */
+    size_t len_cap = t->ncap;
+    return ARRAY_RESERVE_MIN(t->len, len_cap, t->n + 1, 32) < 0 ||
+           ARRAY_RESERVE_MIN(t->off, t->ncap, t->n + 1, 32) < 0 ? -1 : 0;
 }
 
 int token_list_push(token_list *t, const char *s, size_t len)
@@ -87,17 +77,8 @@ int token_list_join(const token_list *t, char **buf, size_t *len, size_t *cap)
 {
     /* Tokens are stored NUL-separated: the joined text is the buffer with
        each NUL made a space. */
-    size_t need = *len + t->used + 1;
-    if (need > *cap) {
-        size_t c = *cap ? *cap : 1024;
-        while (c < need)
-            c *= 2;
-        char *p = realloc(*buf, c);
-        if (!p)
-            return -1;
-        *buf = p;
-        *cap = c;
-    }
+    if (ARRAY_RESERVE_MIN(*buf, *cap, *len + t->used + 1, 1024) < 0)
+        return -1;
     if (t->n == 0)
         return 0;
     char *dst = *buf + *len;

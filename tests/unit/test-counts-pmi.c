@@ -1,5 +1,6 @@
-/* Counting and PMI on a corpus small enough to check by hand, and the
-   counts file round trip. */
+/* Counting and PMI on a corpus small enough to check by hand, the
+   counts file round trip, and whole runs of the PMI table and the length
+   table from files. */
 #include <config.h>
 
 #include <stdio.h>
@@ -8,6 +9,7 @@
 
 #include "check.h"
 #include "stats/counts.h"
+#include "stats/describe.h"
 #include "stats/pmi.h"
 
 static const char *rows[][2] = {
@@ -34,8 +36,103 @@ static const pmi_entry *find(const pmi_table *t, const token_counts *tc,
     return NULL;
 }
 
+/* A small file's whole content. */
+static const char *slurp(const char *path)
+{
+    static char buf[4096];
+    FILE *fp = fopen(path, "rb");
+    size_t n = fp ? fread(buf, 1, sizeof buf - 1, fp) : 0;
+    if (fp)
+        fclose(fp);
+    buf[n] = '\0';
+    return buf;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "wb");
+    CHECK(fp && fputs(text, fp) >= 0);
+    fclose(fp);
+}
+
+/* The rows above as a prepared TSV, through the whole runs. */
+static void runs(void)
+{
+    char dir[] = "/tmp/tells-unit-runs.XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char in[300], counts[300], direct[300], merged[300], lengths[300], empty[300];
+    snprintf(in, sizeof in, "%s/in.tsv", dir);
+    snprintf(counts, sizeof counts, "%s/in.counts", dir);
+    snprintf(direct, sizeof direct, "%s/direct.tsv", dir);
+    snprintf(merged, sizeof merged, "%s/merged.tsv", dir);
+    snprintf(lengths, sizeof lengths, "%s/lengths.tsv", dir);
+    snprintf(empty, sizeof empty, "%s/empty.tsv", dir);
+    FILE *fp = fopen(in, "wb");
+    CHECK(fp != NULL);
+    fputs("id\tsplit\tlabel\tpremise\thypothesis\n", fp);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        fprintf(fp, "%zu\tdev\t%s\tp\t%s\n", i, rows[i][0], rows[i][1]);
+    fclose(fp);
+    write_text(empty, "id\tsplit\tlabel\tpremise\thypothesis\n");
+    tells_error err;
+    char *files[] = {in, in, empty};
+
+    /* The table from the corpus read twice equals the one from its counts
+       summed twice. */
+    pmi_job job = {.field = FIELD_HYPOTHESIS, .opt = {false, 1, 1.0}, .top = 2, .threads = 1};
+    CHECK(pmi_run(&job, files, 2, direct, &err) == 0);
+    /* As tests/pmi-reference.awk computes them. */
+    CHECK_STR(slurp(direct), "class\ttoken\tpmi\tcount\tclass_share\n"
+                             "c\td\t0.941106\t2\t1.000000\n"
+                             "c\tc\t0.540568\t4\t1.000000\n"
+                             "e\ta\t0.830075\t6\t1.000000\n"
+                             "e\tb\t-0.029747\t2\t0.500000\n"
+                             "n\tb\t0.777608\t2\t1.000000\n"
+                             "n\tc\t0.125531\t2\t1.000000\n");
+    pmi_job emit = job;
+    emit.emit_counts = true;
+    CHECK(pmi_run(&emit, files, 1, counts, &err) == 0);
+    pmi_job from = job;
+    from.from_counts = true;
+    char *twice[] = {counts, counts};
+    CHECK(pmi_run(&from, twice, 2, merged, &err) == 0);
+    CHECK_STR(slurp(merged), slurp(direct));
+    /* A counts file is no prepared TSV, and no input is no table. */
+    CHECK(pmi_run(&job, twice, 1, merged, &err) < 0 && err.code == TELLS_E_NOT_PREPARED);
+    CHECK(pmi_run(&job, files + 2, 1, merged, &err) < 0);
+    CHECK_STR(err.msg, "no examples in the input");
+    CHECK_STR(err.file, empty);
+    CHECK_STR(slurp(merged), slurp(direct));  /* left as it was */
+
+    /* Hypothesis lengths (3, 2 | 2 | 3 tokens), classes in byte order. */
+    CHECK(lengths_run(files, 1, FIELD_HYPOTHESIS, false, lengths, &err) == 0);
+    CHECK_STR(slurp(lengths), "class\tn\tmean\tmedian\tsd\n"
+                              "c\t1\t3.000000\t3.000000\t0.000000\n"
+                              "e\t2\t2.500000\t2.500000\t0.707107\n"
+                              "n\t1\t2.000000\t2.000000\t0.000000\n"
+                              "all\t4\t2.500000\t2.500000\t0.577350\n");
+    CHECK(lengths_run(files + 2, 1, FIELD_BOTH, false, lengths, &err) < 0);
+    CHECK_STR(err.msg, "no examples in the input");
+    /* Both texts: one premise token more each. */
+    CHECK(lengths_run(files, 1, FIELD_BOTH, false, lengths, &err) == 0);
+    CHECK_STR(slurp(lengths), "class\tn\tmean\tmedian\tsd\n"
+                              "c\t1\t4.000000\t4.000000\t0.000000\n"
+                              "e\t2\t3.500000\t3.500000\t0.707107\n"
+                              "n\t1\t3.000000\t3.000000\t0.000000\n"
+                              "all\t4\t3.500000\t3.500000\t0.577350\n");
+
+    unlink(in);
+    unlink(counts);
+    unlink(direct);
+    unlink(merged);
+    unlink(lengths);
+    unlink(empty);
+    CHECK(rmdir(dir) == 0);
+}
+
 int main(void)
 {
+    runs();
     token_counts tc;
     fill(&tc);
     pmi_table t;
@@ -76,10 +173,10 @@ int main(void)
     int fd = mkstemp(path);
     CHECK(fd >= 0);
     FILE *fp = fdopen(fd, "w");
-    CHECK(counts_write(&tc, fp) == 0);
+    tells_error err;
+    CHECK(counts_write(&tc, fp, &err) == 0);
     fclose(fp);
     token_counts merged;
-    tells_error err;
     CHECK(counts_init(&merged, FIELD_HYPOTHESIS) == 0);
     CHECK(counts_merge_file(&merged, path, &err) == 0);
     CHECK(counts_merge_file(&merged, path, &err) == 0);

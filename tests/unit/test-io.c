@@ -1,5 +1,6 @@
 /* Line reading (CRLF, no final newline, long lines across buffer
-   refills, the length limit) and atomic output. */
+   refills, the length limit), atomic output, and row selection by id
+   file and split. */
 #include <config.h>
 
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include "check.h"
 #include "base/lineio.h"
 #include "base/outfile.h"
+#include "base/rowsel.h"
 
 static char dir[] = "/tmp/tells-unit-io.XXXXXX";
 
@@ -18,6 +20,11 @@ static void write_file(const char *path, const char *data, size_t len)
     FILE *fp = fopen(path, "wb");
     CHECK(fp && fwrite(data, 1, len, fp) == len);
     fclose(fp);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    write_file(path, text, strlen(text));
 }
 
 static void lines(void)
@@ -101,11 +108,100 @@ static void atomic(void)
     CHECK(strstr(err.msg, "cannot create") != NULL);
 }
 
+/* A small file's whole content. */
+static const char *slurp(const char *path)
+{
+    static char buf[4096];
+    FILE *fp = fopen(path, "rb");
+    size_t n = fp ? fread(buf, 1, sizeof buf - 1, fp) : 0;
+    if (fp)
+        fclose(fp);
+    buf[n] = '\0';
+    return buf;
+}
+
+static void selection(void)
+{
+    char in[300], keep[300], drop[300], out[300], missing[300];
+    snprintf(in, sizeof in, "%s/in.tsv", dir);
+    snprintf(keep, sizeof keep, "%s/keep.ids", dir);
+    snprintf(drop, sizeof drop, "%s/drop.ids", dir);
+    snprintf(out, sizeof out, "%s/out.tsv", dir);
+    snprintf(missing, sizeof missing, "%s/missing.ids", dir);
+    const char *rows = "id\tsplit\tlabel\tpremise\thypothesis\tsource\n"
+                       "a\ttrain\tn\tp\th\tweb\n"
+                       "b\tdev\te\tp q\th\tbook\n"
+                       "c\ttest\tc\tp\th\tweb\n"
+                       "d\tdev\tn\tp\th i\tweb\n";
+    write_text(in, rows);
+    write_text(keep, "a\nzz\nb\n\nd\nc\n");
+    write_text(drop, "d\nyy\n");
+
+    tells_error err;
+    CHECK(split_list_check("dev", &err) == 0 && split_list_check("dev,test", &err) == 0);
+    CHECK(split_list_check("dev,,test", &err) < 0 && err.kind == TELLS_ERR_USAGE);
+    CHECK_STR(err.msg, "invalid split list 'dev,,test'");
+    CHECK(split_list_check("", &err) < 0 && split_list_check(",a", &err) < 0 &&
+          split_list_check("a,", &err) < 0);
+
+    /* Kept by the id file, not dropped by the other, not of split test;
+       both files' ids that no row had, the keep file's first. */
+    row_selection s = {.keep_path = keep, .drop_path = drop, .exclude = "test"};
+    CHECK(row_selection_load(&s, &err) == 0);
+    CHECK(id_set_size(&s.keep) == 5 && id_set_size(&s.drop) == 2);
+    FILE *o = fopen(out, "wb"), *m = fopen(missing, "wb");
+    CHECK(o && m && row_selection_copy(&s, in, false, o, m, &err) == 0);
+    fclose(o);
+    fclose(m);
+    CHECK_STR(slurp(out), "id\tsplit\tlabel\tpremise\thypothesis\tsource\n"
+                          "a\ttrain\tn\tp\th\tweb\n"
+                          "b\tdev\te\tp q\th\tbook\n");
+    CHECK_STR(slurp(missing), "zz\nyy\n");
+    CHECK(row_selection_unseen(&s) == 2);
+    row_selection_free(&s);
+
+    /* Splits only, headerless: every line a row, none written back. */
+    o = fopen(out, "wb");
+    row_selection by_split = {.splits = "dev"};
+    CHECK(row_selection_load(&by_split, &err) == 0);
+    CHECK(o && row_selection_copy(&by_split, keep, true, o, NULL, &err) < 0);
+    CHECK(err.line == 1);  /* an id file is no prepared TSV */
+    CHECK(row_selection_copy(&by_split, in, false, o, NULL, &err) == 0);
+    fclose(o);
+    CHECK_STR(slurp(out), "id\tsplit\tlabel\tpremise\thypothesis\tsource\n"
+                          "b\tdev\te\tp q\th\tbook\n"
+                          "d\tdev\tn\tp\th i\tweb\n");
+    CHECK(row_selection_unseen(&by_split) == 0);
+    row_selection_free(&by_split);
+
+    /* A bad id file: named with its line, and nothing stays loaded. */
+    write_text(drop, "x\ny\tz\n");
+    row_selection bad = {.keep_path = keep, .drop_path = drop};
+    CHECK(row_selection_load(&bad, &err) < 0);
+    CHECK(err.line == 2 && strcmp(err.file, drop) == 0 && err.kind == TELLS_ERR_DATA);
+    CHECK(bad.keep.ids == NULL && bad.drop.ids == NULL);
+    row_selection_free(&bad);
+
+    /* No rows: the file is named when there is one. */
+    char *one[] = {in}, *two[] = {in, keep};
+    CHECK(prepared_empty_error(&err, one, 1) < 0);
+    CHECK_STR(err.msg, "no examples in the input");
+    CHECK_STR(err.file, in);
+    CHECK(prepared_empty_error(&err, two, 2) < 0 && err.file[0] == '\0');
+
+    unlink(in);
+    unlink(keep);
+    unlink(drop);
+    unlink(out);
+    unlink(missing);
+}
+
 int main(void)
 {
     CHECK(mkdtemp(dir) != NULL);
     lines();
     atomic();
+    selection();
     char in[300];
     snprintf(in, sizeof in, "%s/in", dir);
     unlink(in);

@@ -4,16 +4,13 @@
 
 #include <getopt.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "base/lineio.h"
-#include "stats/metrics.h"
 #include "base/outfile.h"
-#include "stats/stattest.h"
+#include "stats/statreport.h"
 
 static void usage(void)
 {
@@ -144,22 +141,6 @@ static const struct {
 };
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
-typedef struct settings {
-    metric_kind metric;
-    size_t samples;
-    unsigned long seed;
-    alternative alt;
-    bool scores, details, multi;
-    const char *column[2];
-    int ncolumns;
-    double alpha;
-    const char *groups;
-    int digits;
-} settings;
-
-/* Room for a detail field: several file names and numbers. */
-enum { DETAIL_MAX = 8192 };
-
 static void need_files(const char *cmd, int nfiles, int min, int max)
 {
     if (nfiles >= min && nfiles <= max)
@@ -173,273 +154,28 @@ static void need_files(const char *cmd, int nfiles, int min, int max)
                     max == 1 ? "" : "s", nfiles);
 }
 
-static int run_metrics(const settings *st, char **files, int nfiles, FILE *fp,
-                       tells_error *err)
+static int run_command(command cmd, const statreport_settings *st, char **files,
+                       size_t nfiles, FILE *fp, tells_error *err)
 {
-    pred_data d;
-    if (pred_load(&d, files, (size_t)nfiles, st->multi, err) < 0)
-        return -1;
-    int rc = 0;
-    metrics_write_header(fp);
-    for (size_t s = 0; s < d.nsys && rc == 0; s++) {
-        metrics m;
-        if (metrics_compute(&d, s, &m) < 0) {
-            rc = tells_error_nomem(err, NULL, 0);
-            break;
-        }
-        metrics_write(fp, &d, s, &m, st->details);
-        metrics_free(&m);
+    switch (cmd) {
+    case CMD_METRICS: return statreport_metrics(st, files, nfiles, fp, err);
+    case CMD_MCNEMAR: return statreport_mcnemar(st, files, fp, err);
+    case CMD_BOOTSTRAP: return statreport_resample(st, RESAMPLE_BOOTSTRAP, files, fp, err);
+    case CMD_PERMUTATION:
+        return statreport_resample(st, RESAMPLE_PERMUTATION, files, fp, err);
+    case CMD_FRIEDMAN: return statreport_friedman(st, files, nfiles, fp, err);
+    case CMD_WELCH: return statreport_welch(st, files, nfiles, fp, err);
+    case CMD_FDR: return statreport_fdr(st, nfiles ? files[0] : "-", fp, err);
+    case CMD_CONTRAST: return statreport_contrast(st, files, nfiles, fp, err);
     }
-    pred_free(&d);
-    return rc;
-}
-
-static int run_contrast(const settings *st, char **files, int nfiles, FILE *fp,
-                        tells_error *err)
-{
-    pred_data d;
-    if (pred_load(&d, files, (size_t)nfiles, st->multi, err) < 0)
-        return -1;
-    contrast_groups g;
-    if (contrast_load(&g, st->groups, &d, err) < 0) {
-        pred_free(&d);
-        return -1;
-    }
-    metrics_write_header(fp);
-    for (size_t s = 0; s < d.nsys; s++) {
-        contrast_result r;
-        contrast_eval(&g, &d, s, &r);
-        contrast_write(fp, &d, s, &r);
-    }
-    contrast_free(&g);
-    pred_free(&d);
-    return 0;
-}
-
-static int run_mcnemar(const settings *st, char **files, FILE *fp,
-                       tells_error *err)
-{
-    pred_data d;
-    if (pred_load(&d, files, 2, st->multi, err) < 0)
-        return -1;
-    long b = 0, c = 0;
-    size_t n = pred_n(&d);
-    for (size_t i = 0; i < n; i++) {
-        bool a_ok = pred_correct(&d, 0, i), b_ok = pred_correct(&d, 1, i);
-        b += a_ok && !b_ok;
-        c += !a_ok && b_ok;
-    }
-    char detail[DETAIL_MAX];
-    test_result r;
-    test_write_header(fp);
-    mcnemar_exact(b, c, &r);
-    snprintf(detail, sizeof detail, "a=%s b=%s a_only=%ld b_only=%ld n=%zu "
-             "alternative=two-sided", d.names[0], d.names[1], b, c, n);
-    test_write(fp, "mcnemar_exact", r.statistic, r.df, &r.p, st->digits, detail);
-    mcnemar_chi2(b, c, &r);
-    snprintf(detail, sizeof detail, "a=%s b=%s a_only=%ld b_only=%ld n=%zu "
-             "correction=continuity alternative=two-sided", d.names[0],
-             d.names[1], b, c, n);
-    test_write(fp, "mcnemar_chi2", r.statistic, r.df, &r.p, st->digits, detail);
-    pred_free(&d);
-    return 0;
-}
-
-static int run_resample(const settings *st, command cmd, char **files, FILE *fp,
-                        tells_error *err)
-{
-    pred_data d;
-    if (pred_load(&d, files, 2, st->multi, err) < 0)
-        return -1;
-    resample_result r;
-    int rc = cmd == CMD_BOOTSTRAP
-                 ? paired_bootstrap(&d, 0, 1, st->metric, st->samples, st->seed,
-                                    st->alt, &r)
-                 : permutation_test(&d, 0, 1, st->metric, st->samples, st->seed,
-                                    st->alt, &r);
-    if (rc < 0) {
-        pred_free(&d);
-        return tells_error_nomem(err, NULL, 0);
-    }
-    char detail[DETAIL_MAX];
-    snprintf(detail, sizeof detail, "metric=%s%s a=%s b=%s a_value=%.6f "
-             "b_value=%.6f n=%zu samples=%zu seed=%lu count=%zu alternative=%s",
-             st->multi && st->metric == METRIC_ACCURACY ? "subset_" : "",
-             metric_name(st->metric), d.names[0], d.names[1], r.a_value, r.b_value,
-             pred_n(&d), r.samples, st->seed, r.count, alternative_name(st->alt));
-    test_write_header(fp);
-    test_write(fp, commands[cmd].name, r.delta, NAN, &r.p, st->digits, detail);
-    pred_free(&d);
-    return 0;
-}
-
-/* The column of file i of a test reading numbers. */
-static const char *column_of(const settings *st, int i)
-{
-    return st->ncolumns == 2 ? st->column[i] : st->column[0];
-}
-
-/* A file name with the column read from it: "runs.tsv[acc]". */
-static void name_with_column(char *buf, size_t size, const char *path,
-                             const char *column)
-{
-    if (column)
-        snprintf(buf, size, "%s[%s]", display_name(path), column);
-    else
-        snprintf(buf, size, "%s", display_name(path));
-}
-
-static int run_friedman(const settings *st, char **files, int k, FILE *fp,
-                        tells_error *err)
-{
-    double *scores = NULL, *mean_rank = malloc((size_t)k * sizeof *mean_rank);
-    char **names = calloc((size_t)k, sizeof *names);
-    size_t n = 0;
-    int rc = mean_rank && names ? 0 : tells_error_nomem(err, NULL, 0);
-    pred_data d = {0};
-    bool loaded = false;
-    if (rc == 0 && !st->scores) {
-        rc = pred_load(&d, files, (size_t)k, st->multi, err);
-        loaded = rc == 0;
-        n = loaded ? pred_n(&d) : 0;
-        if (rc == 0 && !(scores = malloc(n * (size_t)k * sizeof *scores)))
-            rc = tells_error_nomem(err, NULL, 0);
-        for (size_t i = 0; rc == 0 && i < n; i++)
-            for (int s = 0; s < k; s++)
-                scores[i * (size_t)k + (size_t)s] = pred_correct(&d, (size_t)s, i);
-        for (int s = 0; rc == 0 && s < k; s++)
-            names[s] = d.names[s];
-    } else if (rc == 0) {
-        for (int s = 0; s < k && rc == 0; s++) {
-            double *v;
-            size_t m;
-            if ((rc = numbers_read(files[s], st->column[0], &v, &m, err)) < 0)
-                break;
-            if (s == 0) {
-                n = m;
-                if (!(scores = malloc(n * (size_t)k * sizeof *scores)))
-                    rc = tells_error_nomem(err, NULL, 0);
-            } else if (m != n)
-                rc = tells_error_set(err, display_name(files[s]), 0,
-                                     "%zu numbers, but %s has %zu (line j of "
-                                     "every file is block j)", m,
-                                     display_name(files[0]), n);
-            for (size_t i = 0; rc == 0 && i < n; i++)
-                scores[i * (size_t)k + (size_t)s] = v[i];
-            free(v);
-            names[s] = files[s];
-        }
-    }
-    if (rc == 0) {
-        test_result r;
-        char detail[DETAIL_MAX];
-        if (friedman_test(scores, n, (size_t)k, &r, mean_rank) < 0)
-            rc = tells_error_nomem(err, NULL, 0);
-        else {
-            test_write_header(fp);
-            snprintf(detail, sizeof detail, "blocks=%s n=%zu k=%d ties=corrected",
-                     st->scores ? "scores" : "examples", n, k);
-            test_write(fp, "friedman", r.statistic, r.df, &r.p, st->digits, detail);
-            for (int s = 0; s < k; s++) {
-                char name[2048];
-                name_with_column(name, sizeof name, names[s],
-                                 st->scores ? st->column[0] : NULL);
-                snprintf(detail, sizeof detail, "system=%s best=1", name);
-                test_write(fp, "friedman_mean_rank", mean_rank[s], NAN, NULL,
-                           st->digits, detail);
-            }
-        }
-    }
-    if (loaded)
-        pred_free(&d);
-    free(scores);
-    free(mean_rank);
-    free(names);
-    return rc;
-}
-
-static int run_welch(const settings *st, char **files, int nfiles, FILE *fp,
-                     tells_error *err)
-{
-    double *v[2] = {NULL, NULL};
-    size_t n[2] = {0, 0};
-    char name[2][2048];
-    int rc = 0;
-    for (int i = 0; i < 2 && rc == 0; i++) {
-        const char *path = files[nfiles == 1 ? 0 : i];
-        rc = numbers_read(path, column_of(st, i), &v[i], &n[i], err);
-        if (rc == 0 && n[i] < 2)
-            rc = tells_error_set(err, display_name(path), 0,
-                                 "need at least 2 numbers for a variance, found %zu",
-                                 n[i]);
-        name_with_column(name[i], sizeof name[i], path, column_of(st, i));
-    }
-    test_result r;
-    double mean[2];
-    if (rc == 0 && welch_test(v[0], n[0], v[1], n[1], st->alt, &r, &mean[0],
-                              &mean[1]) < 0)
-        rc = tells_error_set(err, NULL, 0, "both samples have zero variance: "
-                             "the t statistic is undefined");
-    if (rc == 0) {
-        char detail[DETAIL_MAX];
-        snprintf(detail, sizeof detail, "a=%s b=%s n_a=%zu n_b=%zu mean_a=%.6f "
-                 "mean_b=%.6f alternative=%s", name[0], name[1], n[0], n[1],
-                 mean[0], mean[1], alternative_name(st->alt));
-        test_write_header(fp);
-        test_write(fp, "welch", r.statistic, r.df, &r.p, st->digits, detail);
-    }
-    free(v[0]);
-    free(v[1]);
-    return rc;
-}
-
-static int run_fdr(const settings *st, const char *path, FILE *fp,
-                   tells_error *err)
-{
-    p_table t;
-    if (p_table_read(&t, path, st->column[0] ? st->column[0] : "p_value", err) < 0)
-        return -1;
-    pvalue *p = malloc(t.m * sizeof *p), *adj = malloc(t.m * sizeof *adj);
-    bool *reject = malloc(t.m * sizeof *reject);
-    int rc = 0;
-    if (!p || !adj || !reject)
-        rc = tells_error_nomem(err, NULL, 0);
-    size_t m = 0;
-    for (size_t i = 0; rc == 0 && i < t.n; i++)
-        if (t.has_p[i])
-            p[m++] = t.p[i];
-    if (rc == 0 && bh_adjust(p, m, st->alpha, adj, reject) < 0)
-        rc = tells_error_nomem(err, NULL, 0);
-    if (rc == 0) {
-        char method[128];
-        snprintf(method, sizeof method, "benjamini-hochberg m=%zu alpha=%g", m,
-                 st->alpha);
-        fprintf(fp, "%s\tp_adjusted\treject\tfdr\n", t.header);
-        m = 0;
-        for (size_t i = 0; i < t.n; i++) {
-            if (!t.has_p[i]) {
-                fprintf(fp, "%s\t-\t-\t-\n", t.rows[i]);
-                continue;
-            }
-            char buf[64];
-            pvalue_format(adj[m], st->digits, buf, sizeof buf);
-            fprintf(fp, "%s\t%s\t%s\t%s\n", t.rows[i], buf,
-                    reject[m] ? "yes" : "no", method);
-            m++;
-        }
-    }
-    free(p);
-    free(adj);
-    free(reject);
-    p_table_free(&t);
-    return rc;
+    return tells_error_usage(err, "unknown command");
 }
 
 int main(int argc, char **argv)
 {
     cli_init(argv, "tells-stat");
-    settings st = {.metric = METRIC_ACCURACY, .samples = 10000, .seed = 1,
-                   .alt = ALT_TWO_SIDED, .alpha = 0.05, .digits = 2};
+    statreport_settings st;
+    statreport_defaults(&st);
     unsigned given = 0;
     const char *output = NULL;
     int c;
@@ -538,30 +274,18 @@ int main(int argc, char **argv)
     if (cmd == CMD_FRIEDMAN && st.ncolumns > 1)
         cli_usage_error("friedman --scores reads one --column");
 
+    /* Not out_write: a report's own errors (a file it read, or none) must
+       not be named after the output. out_commit reports a write error. */
     tells_error err;
     tells_error_clear(&err);
     out_file out;
-    int rc = out_open(&out, output, &err);
-    if (rc == 0) {
-        switch (cmd) {
-        case CMD_METRICS: rc = run_metrics(&st, files, nfiles, out.fp, &err); break;
-        case CMD_MCNEMAR: rc = run_mcnemar(&st, files, out.fp, &err); break;
-        case CMD_BOOTSTRAP:
-        case CMD_PERMUTATION: rc = run_resample(&st, cmd, files, out.fp, &err); break;
-        case CMD_FRIEDMAN: rc = run_friedman(&st, files, nfiles, out.fp, &err); break;
-        case CMD_WELCH: rc = run_welch(&st, files, nfiles, out.fp, &err); break;
-        case CMD_FDR: rc = run_fdr(&st, nfiles ? files[0] : "-", out.fp, &err); break;
-        case CMD_CONTRAST: rc = run_contrast(&st, files, nfiles, out.fp, &err); break;
-        }
-        if (rc < 0)
-            out_abort(&out);
-        else if (ferror(out.fp)) {
-            out_abort(&out);
-            rc = tells_error_set(&err, output ? output : "stdout", 0, "write error");
-        } else
-            rc = out_commit(&out, &err);
+    if (out_open(&out, output, &err) < 0)
+        cli_fail(&err);
+    if (run_command(cmd, &st, files, (size_t)nfiles, out.fp, &err) < 0) {
+        out_abort(&out);
+        cli_fail(&err);
     }
-    if (rc < 0)
-        cli_report(&err);
-    return rc < 0 ? EXIT_DATA : 0;
+    if (out_commit(&out, &err) < 0)
+        cli_fail(&err);
+    return 0;
 }

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/alloc.h"
+
 int baseline_input_parse(const char *name, baseline_input *in)
 {
     if (strcmp(name, "hypothesis") == 0)
@@ -44,13 +46,14 @@ size_t *split_rows(const dataset *d, size_t split, size_t *n)
     return rows;
 }
 
-size_t majority_label(const dataset *d, const size_t *rows, size_t n)
+int majority_label(const dataset *d, const size_t *rows, size_t n, size_t *label,
+                   tells_error *err)
 {
     size_t nl = vocab_size(d->labels);
-    size_t *count = calloc(nl ? nl : 1, sizeof *count);
+    size_t *count = array_new(nl, sizeof *count);
     size_t best = 0;
     if (!count)
-        return 0;
+        return tells_error_nomem(err, NULL, 0);
     for (size_t i = 0; i < n; i++)
         count[d->ex[rows[i]].label]++;
     for (size_t l = 1; l < nl; l++)
@@ -59,29 +62,32 @@ size_t majority_label(const dataset *d, const size_t *rows, size_t n)
              strcmp(vocab_str(d->labels, l), vocab_str(d->labels, best)) < 0))
             best = l;
     free(count);
-    return best;
+    *label = best;
+    return 0;
 }
 
-static int predictions_alloc(predictions *p, size_t n, size_t nlabels, bool probs)
+/* Predictions for n rows, with room for probabilities when probs. */
+static int predictions_alloc(predictions *p, size_t n, size_t nlabels, bool probs,
+                             tells_error *err)
 {
     memset(p, 0, sizeof *p);
     p->n = n;
     p->nlabels = nlabels;
-    p->row = malloc((n ? n : 1) * sizeof *p->row);
-    p->pred = malloc((n ? n : 1) * sizeof *p->pred);
+    p->row = array_new(n, sizeof *p->row);
+    p->pred = array_new(n, sizeof *p->pred);
     if (probs)
-        p->prob = calloc((n ? n : 1) * (nlabels ? nlabels : 1), sizeof *p->prob);
+        p->prob = n && nlabels > SIZE_MAX / n ? NULL : array_new(n * nlabels, sizeof *p->prob);
     if (!p->row || !p->pred || (probs && !p->prob)) {
         predictions_free(p);
-        return -1;
+        return tells_error_nomem(err, NULL, 0);
     }
     return 0;
 }
 
 int predict_constant(const dataset *d, const size_t *rows, size_t n, size_t label,
-                     predictions *out)
+                     predictions *out, tells_error *err)
 {
-    if (predictions_alloc(out, n, vocab_size(d->labels), false) < 0)
+    if (predictions_alloc(out, n, vocab_size(d->labels), false, err) < 0)
         return -1;
     for (size_t i = 0; i < n; i++) {
         out->row[i] = rows[i];
@@ -118,6 +124,8 @@ ft_model *fasttext_train_rows(const dataset *d, const size_t *rows, size_t n,
     }
     FILE *fp = fdopen(fd, "w");
     bool bad = !fp;
+    if (!fp)
+        close(fd);
     for (size_t i = 0; !bad && i < n; i++) {
         const example *e = &d->ex[rows[i]];
         bad = fprintf(fp, "__label__%s ", vocab_str(d->labels, e->label)) < 0 ||
@@ -146,22 +154,17 @@ int fasttext_predict_rows(ft_model *m, const dataset *d, const size_t *rows,
     float *probs = malloc((size_t)(mn > 0 ? mn : 1) * sizeof *probs);
     char *text = NULL;
     size_t cap = 0;
-    int rc = map && probs && predictions_alloc(out, n, nl, true) == 0 ? 0
-             : tells_error_nomem(err, NULL, 0);
+    int rc = map && probs ? predictions_alloc(out, n, nl, true, err)
+                          : tells_error_nomem(err, NULL, 0);
     for (int k = 0; rc == 0 && k < mn; k++)
         map[k] = vocab_find(d->labels, ft_label(m, k), strlen(ft_label(m, k)));
     char msg[512];
     for (size_t i = 0; rc == 0 && i < n; i++) {
         const example *e = &d->ex[rows[i]];
         size_t need = strlen(e->premise) + strlen(e->hypothesis) + 16;
-        if (need > cap) {
-            char *t = realloc(text, need);
-            if (!t) {
-                rc = tells_error_nomem(err, NULL, 0);
-                break;
-            }
-            text = t;
-            cap = need;
+        if (ARRAY_RESERVE(text, cap, need) < 0) {
+            rc = tells_error_nomem(err, NULL, 0);
+            break;
         }
         if (in == INPUT_PAIR)
             snprintf(text, cap, "%s " PAIR_SEPARATOR " %s", e->premise, e->hypothesis);
@@ -215,7 +218,7 @@ int fasttext_save(ft_model *m, const char *path, tells_error *err)
     char msg[512];
     int rc = 0;
     if (ft_save(m, tmp, msg, sizeof msg) < 0)
-        rc = tells_error_set(err, path, 0, "%s", msg);
+        rc = tells_error_io(err, path, 0, "%s", msg);
     else if (rename(tmp, path) != 0)
         rc = tells_error_io(err, path, 0, "cannot write: %s", strerror(errno));
     if (rc < 0)
@@ -229,11 +232,11 @@ int baseline_fit_predict(const dataset *d, const size_t *train, size_t ntrain,
                          predictions *out, tells_error *err)
 {
     if (c->kind == MODEL_MAJORITY) {
-        size_t label = c->majority_from_eval ? majority_label(d, eval, neval)
-                                             : majority_label(d, train, ntrain);
-        if (predict_constant(d, eval, neval, label, out) < 0)
-            return tells_error_nomem(err, NULL, 0);
-        return 0;
+        size_t label;
+        if (c->majority_from_eval ? majority_label(d, eval, neval, &label, err) < 0
+                                  : majority_label(d, train, ntrain, &label, err) < 0)
+            return -1;
+        return predict_constant(d, eval, neval, label, out, err);
     }
     if (c->progress) {
         char msg[96];
@@ -252,21 +255,21 @@ int baseline_cross_validate(const dataset *d, const size_t *rows, size_t n, size
                             unsigned long seed, const baseline_config *c,
                             predictions *out, tells_error *err)
 {
+    if (K < 2)
+        return tells_error_usage(err, "cross-validation needs at least 2 folds, not %zu", K);
     if (n < K)
         return tells_error_set(err, d->source, 0, "%zu examples cannot make %zu folds", n, K);
-    size_t *perm = malloc(n * sizeof *perm);
-    size_t *tr = malloc(n * sizeof *tr), *te = malloc(n * sizeof *te);
-    size_t *slot = malloc((d->n ? d->n : 1) * sizeof *slot);  /* row -> position */
+    size_t *perm = array_new(n, sizeof *perm);
+    size_t *tr = array_new(n, sizeof *tr), *te = array_new(n, sizeof *te);
+    size_t *slot = array_new(d->n, sizeof *slot);  /* row -> position */
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     predictions all = {0};
-    int rc = perm && tr && te && slot && rng &&
-             predict_constant(d, rows, n, 0, &all) == 0 ? 0 : -1;
-    if (rc == 0 && c->kind == MODEL_FASTTEXT &&
-        !(all.prob = calloc(n * (all.nlabels ? all.nlabels : 1), sizeof *all.prob)))
-        rc = -1;
-    if (rc < 0)
-        tells_error_nomem(err, NULL, 0);
+    int rc = perm && tr && te && slot && rng
+                 ? predictions_alloc(&all, n, vocab_size(d->labels),
+                                     c->kind == MODEL_FASTTEXT, err)
+                 : tells_error_nomem(err, NULL, 0);
     if (rc == 0) {
+        memcpy(all.row, rows, n * sizeof *all.row);
         for (size_t i = 0; i < n; i++)
             slot[rows[i]] = i;
         memcpy(perm, rows, n * sizeof *perm);

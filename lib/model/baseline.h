@@ -30,14 +30,16 @@ typedef struct predictions {
 
 void predictions_free(predictions *p);
 
-/* Rows of a split, in file order; caller frees. */
+/* Rows of a split, in file order; caller frees; NULL when out of
+   memory. */
 size_t *split_rows(const dataset *d, size_t split, size_t *n);
 
 /* The most frequent label among rows (ties: first in byte order). */
-size_t majority_label(const dataset *d, const size_t *rows, size_t n);
+int majority_label(const dataset *d, const size_t *rows, size_t n, size_t *label,
+                   tells_error *err);
 /* Predicts label for every row. */
 int predict_constant(const dataset *d, const size_t *rows, size_t n, size_t label,
-                     predictions *out);
+                     predictions *out, tells_error *err);
 
 /* Trains fastText on rows (text per `in`); NULL with err set on failure. */
 ft_model *fasttext_train_rows(const dataset *d, const size_t *rows, size_t n,

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "stats/metrics.h"
 
 void scores_free(scores *s)
@@ -22,18 +23,14 @@ int scores_compute(scores *s, const dataset *d, const predictions *p,
     memset(s, 0, sizeof *s);
     size_t L = vocab_size(d->labels);
     s->nlabels = L;
-    s->confusion = calloc(L > 0 ? L * L : 1, sizeof *s->confusion);
-    s->precision = calloc(L ? L : 1, sizeof *s->precision);
-    s->recall = calloc(L ? L : 1, sizeof *s->recall);
-    s->f1 = calloc(L ? L : 1, sizeof *s->f1);
-    s->support = calloc(L ? L : 1, sizeof *s->support);
+    s->confusion = array_new(L * L, sizeof *s->confusion);
+    s->precision = array_new(L, sizeof *s->precision);
+    s->recall = array_new(L, sizeof *s->recall);
+    s->f1 = array_new(L, sizeof *s->f1);
+    s->support = array_new(L, sizeof *s->support);
     tally t;
-    if (tally_init(&t, L) < 0) {
-        scores_free(s);
-        return -1;
-    }
-    if (!s->confusion || !s->precision || !s->recall || !s->f1 || !s->support) {
-        tally_free(&t);
+    if (!s->confusion || !s->precision || !s->recall || !s->f1 || !s->support ||
+        tally_init(&t, L) < 0) {
         scores_free(s);
         return -1;
     }
@@ -57,12 +54,12 @@ int scores_compute(scores *s, const dataset *d, const predictions *p,
     return 0;
 }
 
-void scores_write_confusion(const scores *s, const dataset *d, FILE *fp)
+int scores_write_confusion(const scores *s, const dataset *d, FILE *fp, tells_error *err)
 {
     size_t *order = vocab_sorted_ids(d->labels);
     size_t L = s->nlabels;
     if (!order)
-        return;
+        return tells_error_nomem(err, NULL, 0);
     fputs("gold", fp);
     for (size_t j = 0; j < L; j++)
         fprintf(fp, "\t%s", vocab_str(d->labels, order[j]));
@@ -74,13 +71,14 @@ void scores_write_confusion(const scores *s, const dataset *d, FILE *fp)
         putc('\n', fp);
     }
     free(order);
+    return 0;
 }
 
-void scores_write_per_class(const scores *s, const dataset *d, FILE *fp)
+int scores_write_per_class(const scores *s, const dataset *d, FILE *fp, tells_error *err)
 {
     size_t *order = vocab_sorted_ids(d->labels);
     if (!order)
-        return;
+        return tells_error_nomem(err, NULL, 0);
     fputs("class\tprecision\trecall\tf1\tsupport\n", fp);
     for (size_t i = 0; i < s->nlabels; i++) {
         size_t l = order[i];
@@ -88,4 +86,5 @@ void scores_write_per_class(const scores *s, const dataset *d, FILE *fp)
                 s->precision[l], s->recall[l], s->f1[l], s->support[l]);
     }
     free(order);
+    return 0;
 }

@@ -6,9 +6,10 @@
 
 #include <stdio.h>
 
-#include "model/baseline.h"
 #include "base/dataset.h"
+#include "base/error.h"
 #include "base/idfile.h"
+#include "model/baseline.h"
 
 typedef struct scores {
     size_t n, nlabels;
@@ -20,14 +21,15 @@ typedef struct scores {
     double macro_f1;         /* over labels seen in gold or predictions */
 } scores;
 
-/* subset may be NULL (every prediction). */
+/* Scores of the predictions whose id is in subset (which marks them
+   seen), or of all when subset is NULL. -1 only when out of memory. */
 int scores_compute(scores *s, const dataset *d, const predictions *p,
                    id_set *subset);
 void scores_free(scores *s);
 
 /* "gold<TAB>label..." confusion rows and "class precision recall f1
    support" rows, labels in byte order. */
-void scores_write_confusion(const scores *s, const dataset *d, FILE *fp);
-void scores_write_per_class(const scores *s, const dataset *d, FILE *fp);
+int scores_write_confusion(const scores *s, const dataset *d, FILE *fp, tells_error *err);
+int scores_write_per_class(const scores *s, const dataset *d, FILE *fp, tells_error *err);
 
 #endif

@@ -93,19 +93,23 @@ static const char *show_set(loader *ld, const uint32_t *lab, size_t n)
     return ld->shown;
 }
 
-/* Appends ld->set to a growing label array. */
+/* Appends ld->set to a growing label array. The array is allocated
+   even while every set is empty (a multi-label file may have only empty
+   cells), so that offsets into it are offsets into an object. */
 static int append_set(loader *ld, uint32_t **lab, size_t *n, size_t *cap)
 {
-    if (ARRAY_RESERVE(*lab, *cap, *n + ld->set_n) < 0)
+    if (ARRAY_RESERVE(*lab, *cap, *n + ld->set_n + 1) < 0)
         return tells_error_nomem(ld->err, ld->r.name, ld->r.lineno);
-    memcpy(*lab + *n, ld->set, ld->set_n * sizeof **lab);
+    if (ld->set_n)
+        memcpy(*lab + *n, ld->set, ld->set_n * sizeof **lab);
     *n += ld->set_n;
     return 0;
 }
 
+/* Empty sets may have no array behind them: memcmp only non-empty ones. */
 static bool same_set(const uint32_t *a, size_t na, const uint32_t *b, size_t nb)
 {
-    return na == nb && memcmp(a, b, na * sizeof *a) == 0;
+    return na == nb && (na == 0 || memcmp(a, b, na * sizeof *a) == 0);
 }
 
 /* Finds the id, gold and predicted columns in the header line. */
@@ -269,7 +273,7 @@ static int load_file(pred_data *d, size_t s, const char *path, long **line_of,
         glab = plab = NULL;
     } else if (rc == 0) {
         size_t *off = calloc(n + 1, sizeof *off);
-        uint32_t *lab = malloc((np ? np : 1) * sizeof *lab);
+        uint32_t *lab = array_new(np, sizeof *lab);
         if (!off || !lab) {
             free(off);
             free(lab);
@@ -386,10 +390,9 @@ int tally_init(tally *t, size_t nlabels)
 {
     memset(t, 0, sizeof *t);
     t->nlabels = nlabels;
-    size_t k = nlabels ? nlabels : 1;
-    t->tp = calloc(k, sizeof *t->tp);
-    t->fp = calloc(k, sizeof *t->fp);
-    t->fn = calloc(k, sizeof *t->fn);
+    t->tp = array_new(nlabels, sizeof *t->tp);
+    t->fp = array_new(nlabels, sizeof *t->fp);
+    t->fn = array_new(nlabels, sizeof *t->fn);
     if (!t->tp || !t->fp || !t->fn) {
         tally_free(t);
         return -1;
@@ -510,18 +513,18 @@ static int by_label_name(const void *a, const void *b, void *labels)
     return c ? c : (lx > ly) - (lx < ly);
 }
 
-int metrics_compute(const pred_data *d, size_t sys, metrics *m)
+int metrics_compute(const pred_data *d, size_t sys, metrics *m, tells_error *err)
 {
     memset(m, 0, sizeof *m);
     size_t nl = vocab_size(d->labels);
     tally t;
     if (tally_init(&t, nl) < 0)
-        return -1;
+        return tells_error_nomem(err, NULL, 0);
     tally_add_system(&t, d, sys);
-    m->cls = calloc(nl ? nl : 1, sizeof *m->cls);
+    m->cls = array_new(nl, sizeof *m->cls);
     if (!m->cls) {
         tally_free(&t);
-        return -1;
+        return tells_error_nomem(err, NULL, 0);
     }
     double n = (double)t.n, tr = 0, tp = 0, fp = 0, fn = 0, sum_tp = 0,
            sum_tt = 0, sum_pp = 0, errors = 0;
@@ -634,7 +637,7 @@ int contrast_load(contrast_groups *g, const char *path, const pred_data *d,
     if (line_reader_open(&r, path, 0, err) < 0)
         return -1;
     size_t n = pred_n(d);
-    long *group_of = malloc((n ? n : 1) * sizeof *group_of);
+    long *group_of = array_new(n, sizeof *group_of);
     size_t *pair_g = NULL, *pair_m = NULL, pg_cap = 0, pm_cap = 0, npairs = 0;
     size_t orig_cap = 0;
     tab_row cells = {0};
@@ -705,7 +708,7 @@ int contrast_load(contrast_groups *g, const char *path, const pred_data *d,
     if (rc == 0) {
         /* Counting sort of the (group, contrast) pairs by group. */
         g->off = calloc(g->ngroups + 1, sizeof *g->off);
-        g->member = malloc((npairs ? npairs : 1) * sizeof *g->member);
+        g->member = array_new(npairs, sizeof *g->member);
         size_t *fill = calloc(g->ngroups + 1, sizeof *fill);
         if (!g->off || !g->member || !fill)
             rc = tells_error_nomem(err, r.name, 0);

@@ -61,6 +61,7 @@ typedef struct tally {
     long correct, n;
 } tally;
 
+/* -1 only when out of memory. */
 int tally_init(tally *t, size_t nlabels);
 void tally_free(tally *t);
 void tally_clear(tally *t);
@@ -96,7 +97,7 @@ typedef struct metrics {
     double hamming_loss;  /* multi-label only */
 } metrics;
 
-int metrics_compute(const pred_data *d, size_t sys, metrics *m);
+int metrics_compute(const pred_data *d, size_t sys, metrics *m, tells_error *err);
 void metrics_free(metrics *m);
 
 /* The metrics table: "system metric class value support". */

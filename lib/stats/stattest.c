@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+#include "base/fields.h"
 #include "base/lineio.h"
 
 /* ---- p-values ---- */
@@ -316,11 +318,14 @@ int welch_test(const double *x, size_t nx, const double *y, size_t ny,
 }
 
 int friedman_test(const double *scores, size_t nblocks, size_t k,
-                  test_result *r, double *mean_rank)
+                  test_result *r, double *mean_rank, tells_error *err)
 {
+    if (k < 2 || nblocks == 0)
+        return tells_error_usage(err, "Friedman's test needs 2 systems and a block, "
+                                 "not %zu and %zu", k, nblocks);
     double *sum = calloc(k, sizeof *sum);
     if (!sum)
-        return -1;
+        return tells_error_nomem(err, NULL, 0);
     double ties = 0.0;
     for (size_t b = 0; b < nblocks; b++) {
         const double *v = scores + b * k;
@@ -374,7 +379,7 @@ static int by_p(const void *x, const void *y, void *arg)
 int bh_adjust(const pvalue *p, size_t m, double alpha, pvalue *adj,
               bool *reject)
 {
-    size_t *order = malloc((m ? m : 1) * sizeof *order);
+    size_t *order = array_new(m, sizeof *order);
     if (!order)
         return -1;
     for (size_t i = 0; i < m; i++)
@@ -451,7 +456,7 @@ static int pair_init(pair_state *s, const pred_data *d, size_t a, size_t b,
     size_t nl = vocab_size(d->labels), n = pred_n(d);
     if (tally_init(&s->ta, nl) < 0 || tally_init(&s->tb, nl) < 0 ||
         tally_init(&s->wa, nl) < 0 || tally_init(&s->wb, nl) < 0 ||
-        !(s->diff = malloc(n ? n : 1)) ||
+        !(s->diff = array_new(n, 1)) ||
         !(s->rng = gsl_rng_alloc(gsl_rng_mt19937))) {
         pair_free(s);
         return -1;
@@ -513,7 +518,7 @@ int permutation_test(const pred_data *d, size_t a, size_t b, metric_kind k,
     if (pair_init(&s, d, a, b, k, samples, seed, r) < 0)
         return -1;
     size_t n = pred_n(d), nd = 0;
-    size_t *disc = malloc((n ? n : 1) * sizeof *disc);
+    size_t *disc = array_new(n, sizeof *disc);
     if (!disc) {
         pair_free(&s);
         return -1;
@@ -571,6 +576,65 @@ static int parse_number(const char *s, size_t len, double *v)
     return isfinite(*v) ? 1 : -1;
 }
 
+/* The fields of a header line: their number, and in *col the first one
+   named column; false when none is. */
+static bool header_column(const char *line, const char *column, size_t *ncols, size_t *col)
+{
+    size_t want = strlen(column);
+    bool found = false;
+    *ncols = 0;
+    for (const char *s = line;;) {
+        const char *tab = strchr(s, '\t');
+        size_t l = tab ? (size_t)(tab - s) : strlen(s);
+        if (!found && l == want && memcmp(s, column, l) == 0) {
+            found = true;
+            *col = *ncols;
+        }
+        ++*ncols;
+        if (!tab)
+            return found;
+        s = tab + 1;
+    }
+}
+
+/* Field col of a row of len bytes, in *cell and *cell_len (the whole
+   row when it has fewer fields); returns the number of fields. */
+static size_t row_field(char *line, size_t len, size_t col, char **cell, size_t *cell_len)
+{
+    char *s = line, *end = line + len;
+    size_t k = 0;
+    *cell = line;
+    *cell_len = len;
+    for (;;) {
+        char *tab = memchr(s, '\t', (size_t)(end - s));
+        char *e = tab ? tab : end;
+        if (k++ == col) {
+            *cell = s;
+            *cell_len = (size_t)(e - s);
+        }
+        if (!tab)
+            return k;
+        s = tab + 1;
+    }
+}
+
+/* Reads the header line of r, which must name column: 0 with the
+   header's field count and the column's index, or -1 with err set. */
+static int read_header(line_reader *r, const char *column, char **line, size_t *ncols,
+                       size_t *col, tells_error *err)
+{
+    size_t len;
+    int rc = line_reader_next(r, line, &len, err);
+    if (rc == 0)
+        return tells_error_set(err, r->name, 0, "empty input: expected a header "
+                               "naming the column '%s'", column);
+    if (rc < 0)
+        return -1;
+    if (!header_column(*line, column, ncols, col))
+        return tells_error_set(err, r->name, 1, "no '%s' column in the header", column);
+    return 0;
+}
+
 int numbers_read(const char *path, const char *column, double **v, size_t *n,
                  tells_error *err)
 {
@@ -582,74 +646,30 @@ int numbers_read(const char *path, const char *column, double **v, size_t *n,
     size_t cap = 0, ncols = 1, col = 0;
     char *line;
     size_t len;
-    int rc = 0;
-    if (column) {
-        rc = line_reader_next(&r, &line, &len, err);
-        if (rc == 0)
-            rc = tells_error_set(err, r.name, 0, "empty input: expected a header "
-                                 "naming the column '%s'", column);
-        if (rc == 1) {
-            rc = -1;
-            bool found = false;
-            for (char *s = line;; ncols++) {
-                char *tab = strchr(s, '\t');
-                size_t l = tab ? (size_t)(tab - s) : strlen(s);
-                if (!found && l == strlen(column) && memcmp(s, column, l) == 0) {
-                    found = true;
-                    col = ncols - 1;
-                }
-                if (!tab)
-                    break;
-                s = tab + 1;
-            }
-            rc = found ? 0 : tells_error_set(err, r.name, 1,
-                                             "no '%s' column in the header", column);
-        }
-    }
+    int rc = column ? read_header(&r, column, &line, &ncols, &col, err) : 0;
     while (rc == 0 && (rc = line_reader_next(&r, &line, &len, err)) == 1) {
         rc = -1;
         if (len == 0) {
             rc = 0;
             continue;
         }
-        /* Find the cell and count the columns. */
-        char *cellp = line, *s = line, *end = line + len;
-        size_t cl = len, k = 0;
-        for (;;) {
-            char *tab = memchr(s, '\t', (size_t)(end - s));
-            char *e = tab ? tab : end;
-            if (k++ == col) {
-                cellp = s;
-                cl = (size_t)(e - s);
-            }
-            if (!tab)
-                break;
-            s = tab + 1;
-        }
+        char *cell;
+        size_t cl, k = row_field(line, len, col, &cell, &cl);
         if (k != ncols) {
-            tells_error_set(err, r.name, r.lineno,
-                            "expected %zu tab-separated columns, found %zu", ncols, k);
+            tab_columns_error(err, r.name, r.lineno, ncols, k, NULL);
             break;
         }
-        char saved = cellp[cl];
-        cellp[cl] = '\0';
+        cell[cl] = '\0';
         double x;
-        int ok = parse_number(cellp, cl, &x);
+        int ok = parse_number(cell, cl, &x);
         if (ok <= 0) {
             tells_error_set(err, r.name, r.lineno, ok == 0 ? "malformed number '%s'"
-                            : "not a finite number '%s'", cellp);
+                            : "not a finite number '%s'", cell);
             break;
         }
-        cellp[cl] = saved;
-        if (*n == cap) {
-            size_t c = cap ? cap * 2 : 64;
-            double *p = realloc(*v, c * sizeof *p);
-            if (!p) {
-                tells_error_nomem(err, r.name, r.lineno);
-                break;
-            }
-            *v = p;
-            cap = c;
+        if (ARRAY_RESERVE(*v, cap, *n + 1) < 0) {
+            tells_error_nomem(err, r.name, r.lineno);
+            break;
         }
         (*v)[(*n)++] = x;
         rc = 0;
@@ -685,84 +705,38 @@ int p_table_read(p_table *t, const char *path, const char *column,
     if (line_reader_open(&r, path, 0, err) < 0)
         return -1;
     char *line;
-    size_t len, cap = 0, ncols = 0, col = 0;
-    bool found = false;
-    int rc = line_reader_next(&r, &line, &len, err);
-    if (rc == 0)
-        rc = tells_error_set(err, r.name, 0, "empty input: expected a header "
-                             "naming the column '%s'", column);
-    if (rc == 1) {
-        for (char *s = line;; s++) {
-            char *tab = strchr(s, '\t');
-            size_t l = tab ? (size_t)(tab - s) : strlen(s);
-            if (!found && l == strlen(column) && memcmp(s, column, l) == 0) {
-                found = true;
-                col = ncols;
-            }
-            ncols++;
-            if (!tab)
-                break;
-            s = tab;
-        }
-        t->header = strdup(line);
-        rc = !t->header ? tells_error_nomem(err, r.name, 1)
-             : found    ? 0
-                        : tells_error_set(err, r.name, 1,
-                                          "no '%s' column in the header", column);
-    }
+    size_t len, rows_cap = 0, p_cap = 0, has_cap = 0, ncols = 0, col = 0;
+    int rc = read_header(&r, column, &line, &ncols, &col, err);
+    if (rc == 0 && !(t->header = strdup(line)))
+        rc = tells_error_nomem(err, r.name, 1);
     while (rc == 0 && (rc = line_reader_next(&r, &line, &len, err)) == 1) {
         rc = -1;
         if (len == 0) {
             rc = 0;
             continue;
         }
-        if (t->n == cap) {
-            size_t c = cap ? cap * 2 : 64;
-            char **rows = realloc(t->rows, c * sizeof *rows);
-            if (rows)
-                t->rows = rows;
-            pvalue *p = rows ? realloc(t->p, c * sizeof *p) : NULL;
-            if (p)
-                t->p = p;
-            bool *h = p ? realloc(t->has_p, c * sizeof *h) : NULL;
-            if (!h) {
-                tells_error_nomem(err, r.name, r.lineno);
-                break;
-            }
-            t->has_p = h;
-            cap = c;
-        }
-        if (!(t->rows[t->n] = strdup(line))) {
+        if (ARRAY_RESERVE(t->rows, rows_cap, t->n + 1) < 0 ||
+            ARRAY_RESERVE(t->p, p_cap, t->n + 1) < 0 ||
+            ARRAY_RESERVE(t->has_p, has_cap, t->n + 1) < 0 ||
+            !(t->rows[t->n] = strdup(line))) {
             tells_error_nomem(err, r.name, r.lineno);
             break;
         }
-        t->n++;
-        char *cellp = line, *s = line, *end = line + len;
-        size_t k = 0;
-        for (;;) {
-            char *tab = memchr(s, '\t', (size_t)(end - s));
-            if (k++ == col) {
-                cellp = s;
-                if (tab)
-                    *tab = '\0';
-            }
-            if (!tab)
-                break;
-            s = tab + 1;
-        }
+        size_t i = t->n++;
+        char *cell;
+        size_t cl, k = row_field(line, len, col, &cell, &cl);
         if (k != ncols) {
-            tells_error_set(err, r.name, r.lineno,
-                            "expected %zu tab-separated columns, found %zu", ncols, k);
+            tab_columns_error(err, r.name, r.lineno, ncols, k, NULL);
             break;
         }
-        size_t i = t->n - 1;
-        t->has_p[i] = strcmp(cellp, "-") != 0;
+        cell[cl] = '\0';
+        t->has_p[i] = strcmp(cell, "-") != 0;
         if (t->has_p[i]) {
-            int ok = pvalue_parse(cellp, &t->p[i]);
+            int ok = pvalue_parse(cell, &t->p[i]);
             if (ok < 0) {
                 tells_error_set(err, r.name, r.lineno, ok == -1
                                 ? "malformed p-value '%s'"
-                                : "p-value '%s' is not in [0, 1]", cellp);
+                                : "p-value '%s' is not in [0, 1]", cell);
                 break;
             }
             t->m++;

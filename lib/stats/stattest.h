@@ -75,10 +75,10 @@ int welch_test(const double *x, size_t nx, const double *y, size_t ny,
 
 /* Friedman's test on scores[block * k + system], higher is better, with
    SciPy's tie correction; mean_rank[k] gets mean ranks with 1 the best.
-   Statistic 0 and p 1 when every block is a complete tie. -1 when out of
-   memory. */
+   Statistic 0 and p 1 when every block is a complete tie. Needs k >= 2
+   and a block. */
 int friedman_test(const double *scores, size_t nblocks, size_t k,
-                  test_result *r, double *mean_rank);
+                  test_result *r, double *mean_rank, tells_error *err);
 
 /* Benjamini-Hochberg: adj[i] = min over p_(j) >= p_i of m p_(j) / j, at
    most 1 (statsmodels' fdr_bh); reject[i] by the step-up rule at alpha.
@@ -97,7 +97,8 @@ typedef struct resample_result {
 /* Paired bootstrap: each of samples resamples draws n example indexes
    with replacement (gsl_rng_uniform_int on gsl_rng_mt19937 seeded with
    seed) and gets d* = metric(A) - metric(B) on them; as extreme means
-   |d* - d| >= |d| (two-sided), d* - d >= d (greater), d* - d <= d (less). */
+   |d* - d| >= |d| (two-sided), d* - d >= d (greater), d* - d <= d (less).
+   This and permutation_test return -1 only when out of memory. */
 int paired_bootstrap(const pred_data *d, size_t a, size_t b, metric_kind k,
                      size_t samples, unsigned long seed, alternative alt,
                      resample_result *r);

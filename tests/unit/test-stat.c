@@ -14,8 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "check.h"
 #include "stats/metrics.h"
+#include "stats/statreport.h"
 #include "stats/stattest.h"
 
 #define REL_TOL 1e-9
@@ -130,7 +133,7 @@ static void check_metrics(const pred_data *d, const char *prefix,
 {
     for (size_t s = 0; sys[s]; s++) {
         metrics m;
-        CHECK(metrics_compute(d, s, &m) == 0);
+        CHECK(metrics_compute(d, s, &m, NULL) == 0);
         const char *p = prefix, *y = sys[s];
         if (d->multi_label) {
             nearf(m.accuracy, "%s.%s.subset_accuracy", p, y);
@@ -180,7 +183,7 @@ static void test_metrics(void)
     load(&d, false, 2, "stat-bin-a.tsv", "stat-bin-b.tsv");
     check_metrics(&d, "bin", ab);
     metrics m;
-    CHECK(metrics_compute(&d, 0, &m) == 0);
+    CHECK(metrics_compute(&d, 0, &m, NULL) == 0);
     for (size_t c = 0; c < m.nclasses; c++)
         if (strcmp(vocab_str(d.labels, m.cls[c].label), "entailment") == 0)
             near("bin.a.binary_f1", m.cls[c].f1);
@@ -259,7 +262,7 @@ static void test_friedman(void)
             scores[i * 3 + s] = pred_correct(&d, s, i);
     pred_free(&d);
     test_result r;
-    CHECK(friedman_test(scores, n, 3, &r, rank) == 0);
+    CHECK(friedman_test(scores, n, 3, &r, rank, NULL) == 0);
     near("friedman.examples.stat", r.statistic);
     near("friedman.examples.p", r.p.p);
     CHECK(r.df == 2.0);
@@ -285,7 +288,7 @@ static void test_friedman(void)
     for (size_t i = 0; i < m; i++)
         for (int s = 0; s < 3; s++)
             scores[i * 3 + (size_t)s] = col[s][i];
-    CHECK(friedman_test(scores, m, 3, &r, rank) == 0);
+    CHECK(friedman_test(scores, m, 3, &r, rank, NULL) == 0);
     near("friedman.scores.stat", r.statistic);
     near("friedman.scores.p", r.p.p);
     for (int s = 0; s < 3; s++)
@@ -293,7 +296,7 @@ static void test_friedman(void)
     /* Every block a complete tie: statistic 0, p 1. */
     for (size_t i = 0; i < m * 3; i++)
         scores[i] = (double)(i / 3);
-    CHECK(friedman_test(scores, m, 3, &r, rank) == 0);
+    CHECK(friedman_test(scores, m, 3, &r, rank, NULL) == 0);
     CHECK(r.statistic == 0.0 && r.p.p == 1.0 && rank[0] == 2.0);
     free(scores);
     for (int s = 0; s < 3; s++) {
@@ -450,7 +453,7 @@ static void test_resampling(void)
     resample_result r;
     CHECK(paired_bootstrap(&d, 1, 2, METRIC_ACCURACY, 2000, 7, ALT_TWO_SIDED, &r) == 0);
     metrics m;
-    CHECK(metrics_compute(&d, 1, &m) == 0);
+    CHECK(metrics_compute(&d, 1, &m, NULL) == 0);
     CHECK(r.a_value == m.accuracy);
     metrics_free(&m);
     pred_free(&d);
@@ -519,6 +522,99 @@ static void test_format(void)
     CHECK(pvalue_parse("1e400", &p) == -2);
 }
 
+/* A temporary file holding text; unlink it when done. */
+static const char *temp_file(char *path, size_t size, const char *text)
+{
+    snprintf(path, size, "%s/tells-unit-stat.XXXXXX",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    int fd = mkstemp(path);
+    FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!fp || fputs(text, fp) == EOF || fclose(fp) != 0) {
+        fprintf(stderr, "cannot write %s\n", path);
+        exit(1);
+    }
+    return path;
+}
+
+/* Multi-label files whose sets are all empty: no label array behind
+   them (this once passed NULL to memcpy and memcmp). */
+static void test_empty_sets(void)
+{
+    char a[256], b[256];
+    char *paths[] = {(char *)temp_file(a, sizeof a, "id\tgold\tpredicted\n1\t\t\n2\t\t\n"),
+                     (char *)temp_file(b, sizeof b, "id\tgold\tpredicted\n2\t\t\n1\t\t\n")};
+    pred_data d;
+    tells_error err;
+    CHECK(pred_load(&d, paths, 2, true, &err) == 0);
+    CHECK(pred_n(&d) == 2 && vocab_size(d.labels) == 0);
+    CHECK(pred_correct(&d, 0, 0) && pred_correct(&d, 1, 1));
+    metrics m;
+    CHECK(metrics_compute(&d, 1, &m, &err) == 0);
+    CHECK(m.accuracy == 1.0 && m.nclasses == 0 && m.macro_f1 == 0.0);
+    metrics_free(&m);
+    resample_result r;
+    CHECK(permutation_test(&d, 0, 1, METRIC_MACRO_F1, 10, 1, ALT_TWO_SIDED, &r) == 0);
+    CHECK(r.delta == 0.0 && r.p.p == 1.0);
+    pred_free(&d);
+    unlink(a);
+    unlink(b);
+}
+
+/* The text a report writes, or NULL when it fails (err set). */
+static char *report(int (*run)(const statreport_settings *, char *const *, size_t, FILE *,
+                               tells_error *),
+                    const statreport_settings *st, char *const *files, size_t n,
+                    tells_error *err)
+{
+    char *buf = NULL;
+    size_t size;
+    FILE *fp = open_memstream(&buf, &size);
+    tells_error_clear(err);
+    int rc = run(st, files, n, fp, err);
+    fclose(fp);
+    if (rc == 0)
+        return buf;
+    free(buf);
+    return NULL;
+}
+
+/* What the shell tests cannot reach: the reports' own checks of what
+   the program checks first, and the kinds of their errors. */
+static void test_statreport(void)
+{
+    statreport_settings st;
+    statreport_defaults(&st);
+    CHECK(st.samples == 10000 && st.seed == 1 && st.alpha == 0.05 && st.digits == 2);
+    tells_error err;
+    char *out, x[256], y[256];
+    char *files[3] = {(char *)temp_file(x, sizeof x, "1\n1\n"),
+                      (char *)temp_file(y, sizeof y, "seed\tacc\tf1\n1\t0.5\t2\n"
+                                        "2\t0.7\t2\n3\t0.6\t2\n"), NULL};
+
+    CHECK(!report(statreport_metrics, &st, files, 0, &err) && err.kind == TELLS_ERR_USAGE);
+    CHECK(!report(statreport_friedman, &st, files, 2, &err) && err.kind == TELLS_ERR_USAGE);
+    CHECK(!report(statreport_welch, &st, files, 1, &err) && err.kind == TELLS_ERR_USAGE);
+    /* Zero variance in both is about the data, not a file. */
+    char *ones[2] = {files[0], files[0]};
+    CHECK(!report(statreport_welch, &st, ones, 2, &err) && err.kind == TELLS_ERR_DATA);
+    CHECK_STR(err.msg, "both samples have zero variance: the t statistic is undefined");
+    CHECK(err.file[0] == '\0');
+    /* Two columns of one file, each named in the detail. */
+    st.column[0] = "acc";
+    st.column[1] = "f1";
+    st.ncolumns = 2;
+    CHECK((out = report(statreport_welch, &st, files + 1, 1, &err)) != NULL);
+    char want[600];
+    snprintf(want, sizeof want, "a=%s[acc] b=%s[f1] n_a=3 n_b=3", y, y);
+    static const char head[] = "test\tstatistic\tdf\tp_value\tdetail\nwelch\t";
+    CHECK(out && strncmp(out, head, strlen(head)) == 0 && strstr(out, want));
+    free(out);
+    CHECK(friedman_test((const double[]){1, 2}, 1, 1, &(test_result){0},
+                        (double[1]){0}, &err) < 0 && err.kind == TELLS_ERR_USAGE);
+    unlink(x);
+    unlink(y);
+}
+
 int main(void)
 {
     load_refs();
@@ -531,6 +627,8 @@ int main(void)
     test_contrast();
     test_resampling();
     test_format();
+    test_empty_sets();
+    test_statreport();
     for (size_t i = 0; i < nrefs; i++)
         if (!refs[i].used) {
             fprintf(stderr, "reference value %s not checked\n", refs[i].name);

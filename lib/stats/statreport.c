@@ -1,0 +1,295 @@
+#include <config.h>
+#include "stats/statreport.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "base/lineio.h"
+
+/* Room for a detail field: several file names and numbers. */
+enum { DETAIL_MAX = 8192 };
+
+void statreport_defaults(statreport_settings *s)
+{
+    memset(s, 0, sizeof *s);
+    s->metric = METRIC_ACCURACY;
+    s->samples = 10000;
+    s->seed = 1;
+    s->alt = ALT_TWO_SIDED;
+    s->alpha = 0.05;
+    s->digits = 2;
+}
+
+int statreport_metrics(const statreport_settings *s, char *const *files, size_t nfiles,
+                       FILE *fp, tells_error *err)
+{
+    if (nfiles == 0)
+        return tells_error_usage(err, "no prediction file");
+    pred_data d;
+    if (pred_load(&d, files, nfiles, s->multi, err) < 0)
+        return -1;
+    int rc = 0;
+    metrics_write_header(fp);
+    for (size_t sys = 0; sys < d.nsys && rc == 0; sys++) {
+        metrics m;
+        if ((rc = metrics_compute(&d, sys, &m, err)) == 0) {
+            metrics_write(fp, &d, sys, &m, s->details);
+            metrics_free(&m);
+        }
+    }
+    pred_free(&d);
+    return rc;
+}
+
+int statreport_contrast(const statreport_settings *s, char *const *files, size_t nfiles,
+                        FILE *fp, tells_error *err)
+{
+    if (nfiles == 0 || !s->groups)
+        return tells_error_usage(err, "contrast sets need a groups file and a "
+                                 "prediction file");
+    pred_data d;
+    if (pred_load(&d, files, nfiles, s->multi, err) < 0)
+        return -1;
+    contrast_groups g;
+    if (contrast_load(&g, s->groups, &d, err) < 0) {
+        pred_free(&d);
+        return -1;
+    }
+    metrics_write_header(fp);
+    for (size_t sys = 0; sys < d.nsys; sys++) {
+        contrast_result r;
+        contrast_eval(&g, &d, sys, &r);
+        contrast_write(fp, &d, sys, &r);
+    }
+    contrast_free(&g);
+    pred_free(&d);
+    return 0;
+}
+
+int statreport_mcnemar(const statreport_settings *s, char *const *files, FILE *fp,
+                       tells_error *err)
+{
+    pred_data d;
+    if (pred_load(&d, files, 2, s->multi, err) < 0)
+        return -1;
+    long b = 0, c = 0;
+    size_t n = pred_n(&d);
+    for (size_t i = 0; i < n; i++) {
+        bool a_ok = pred_correct(&d, 0, i), b_ok = pred_correct(&d, 1, i);
+        b += a_ok && !b_ok;
+        c += !a_ok && b_ok;
+    }
+    char detail[DETAIL_MAX];
+    test_result r;
+    test_write_header(fp);
+    mcnemar_exact(b, c, &r);
+    snprintf(detail, sizeof detail, "a=%s b=%s a_only=%ld b_only=%ld n=%zu "
+             "alternative=two-sided", d.names[0], d.names[1], b, c, n);
+    test_write(fp, "mcnemar_exact", r.statistic, r.df, &r.p, s->digits, detail);
+    mcnemar_chi2(b, c, &r);
+    snprintf(detail, sizeof detail, "a=%s b=%s a_only=%ld b_only=%ld n=%zu "
+             "correction=continuity alternative=two-sided", d.names[0],
+             d.names[1], b, c, n);
+    test_write(fp, "mcnemar_chi2", r.statistic, r.df, &r.p, s->digits, detail);
+    pred_free(&d);
+    return 0;
+}
+
+int statreport_resample(const statreport_settings *s, resample_kind kind,
+                        char *const *files, FILE *fp, tells_error *err)
+{
+    pred_data d;
+    if (pred_load(&d, files, 2, s->multi, err) < 0)
+        return -1;
+    resample_result r;
+    int rc = kind == RESAMPLE_BOOTSTRAP
+                 ? paired_bootstrap(&d, 0, 1, s->metric, s->samples, s->seed, s->alt, &r)
+                 : permutation_test(&d, 0, 1, s->metric, s->samples, s->seed, s->alt, &r);
+    if (rc < 0) {
+        pred_free(&d);
+        return tells_error_nomem(err, NULL, 0);
+    }
+    char detail[DETAIL_MAX];
+    snprintf(detail, sizeof detail, "metric=%s%s a=%s b=%s a_value=%.6f "
+             "b_value=%.6f n=%zu samples=%zu seed=%lu count=%zu alternative=%s",
+             s->multi && s->metric == METRIC_ACCURACY ? "subset_" : "",
+             metric_name(s->metric), d.names[0], d.names[1], r.a_value, r.b_value,
+             pred_n(&d), r.samples, s->seed, r.count, alternative_name(s->alt));
+    test_write_header(fp);
+    test_write(fp, kind == RESAMPLE_BOOTSTRAP ? "bootstrap" : "permutation", r.delta,
+               NAN, &r.p, s->digits, detail);
+    pred_free(&d);
+    return 0;
+}
+
+/* The column of file i of a test reading numbers. */
+static const char *column_of(const statreport_settings *s, int i)
+{
+    return s->ncolumns == 2 ? s->column[i] : s->column[0];
+}
+
+/* A file name with the column read from it: "runs.tsv[acc]". */
+static void name_with_column(char *buf, size_t size, const char *path,
+                             const char *column)
+{
+    if (column)
+        snprintf(buf, size, "%s[%s]", display_name(path), column);
+    else
+        snprintf(buf, size, "%s", display_name(path));
+}
+
+/* scores[block * k + system]: 1 where system got example block right. */
+static int example_blocks(const statreport_settings *s, char *const *files, size_t k,
+                          pred_data *d, double **scores, size_t *n, tells_error *err)
+{
+    if (pred_load(d, files, k, s->multi, err) < 0)
+        return -1;
+    *n = pred_n(d);
+    if (!(*scores = array_new(*n * k, sizeof **scores)))
+        return tells_error_nomem(err, NULL, 0);
+    for (size_t i = 0; i < *n; i++)
+        for (size_t sys = 0; sys < k; sys++)
+            (*scores)[i * k + sys] = pred_correct(d, sys, i);
+    return 0;
+}
+
+/* scores[block * k + system]: line block of the numbers of file system. */
+static int number_blocks(const statreport_settings *s, char *const *files, size_t k,
+                         double **scores, size_t *n, tells_error *err)
+{
+    int rc = 0;
+    for (size_t sys = 0; sys < k && rc == 0; sys++) {
+        double *v;
+        size_t m;
+        if ((rc = numbers_read(files[sys], s->column[0], &v, &m, err)) < 0)
+            break;
+        if (sys == 0) {
+            *n = m;
+            if (!(*scores = array_new(m * k, sizeof **scores)))
+                rc = tells_error_nomem(err, NULL, 0);
+        } else if (m != *n)
+            rc = tells_error_set(err, display_name(files[sys]), 0,
+                                 "%zu numbers, but %s has %zu (line j of every file is "
+                                 "block j)", m, display_name(files[0]), *n);
+        for (size_t i = 0; rc == 0 && i < *n; i++)
+            (*scores)[i * k + sys] = v[i];
+        free(v);
+    }
+    return rc;
+}
+
+int statreport_friedman(const statreport_settings *s, char *const *files, size_t k,
+                        FILE *fp, tells_error *err)
+{
+    if (k < 3)
+        return tells_error_usage(err, "Friedman's test compares at least 3 systems, "
+                                 "not %zu", k);
+    double *scores = NULL, *mean_rank = array_new(k, sizeof *mean_rank);
+    size_t n = 0;
+    pred_data d = {0};
+    int rc = !mean_rank ? tells_error_nomem(err, NULL, 0)
+             : s->scores ? number_blocks(s, files, k, &scores, &n, err)
+                         : example_blocks(s, files, k, &d, &scores, &n, err);
+    test_result r;
+    if (rc == 0)
+        rc = friedman_test(scores, n, k, &r, mean_rank, err);
+    if (rc == 0) {
+        char detail[DETAIL_MAX];
+        test_write_header(fp);
+        snprintf(detail, sizeof detail, "blocks=%s n=%zu k=%zu ties=corrected",
+                 s->scores ? "scores" : "examples", n, k);
+        test_write(fp, "friedman", r.statistic, r.df, &r.p, s->digits, detail);
+        for (size_t sys = 0; sys < k; sys++) {
+            char name[2048];
+            name_with_column(name, sizeof name, s->scores ? files[sys] : d.names[sys],
+                             s->scores ? s->column[0] : NULL);
+            snprintf(detail, sizeof detail, "system=%s best=1", name);
+            test_write(fp, "friedman_mean_rank", mean_rank[sys], NAN, NULL, s->digits,
+                       detail);
+        }
+    }
+    pred_free(&d);
+    free(scores);
+    free(mean_rank);
+    return rc;
+}
+
+int statreport_welch(const statreport_settings *s, char *const *files, size_t nfiles,
+                     FILE *fp, tells_error *err)
+{
+    if (nfiles != 2 && !(nfiles == 1 && s->ncolumns == 2))
+        return tells_error_usage(err, "Welch's test compares two files, or two columns "
+                                 "of one");
+    double *v[2] = {NULL, NULL};
+    size_t n[2] = {0, 0};
+    char name[2][2048];
+    int rc = 0;
+    for (int i = 0; i < 2 && rc == 0; i++) {
+        const char *path = files[nfiles == 1 ? 0 : i];
+        rc = numbers_read(path, column_of(s, i), &v[i], &n[i], err);
+        if (rc == 0 && n[i] < 2)
+            rc = tells_error_set(err, display_name(path), 0,
+                                 "need at least 2 numbers for a variance, found %zu",
+                                 n[i]);
+        name_with_column(name[i], sizeof name[i], path, column_of(s, i));
+    }
+    test_result r;
+    double mean[2];
+    if (rc == 0 && welch_test(v[0], n[0], v[1], n[1], s->alt, &r, &mean[0], &mean[1]) < 0)
+        rc = tells_error_set(err, NULL, 0, "both samples have zero variance: "
+                             "the t statistic is undefined");
+    if (rc == 0) {
+        char detail[DETAIL_MAX];
+        snprintf(detail, sizeof detail, "a=%s b=%s n_a=%zu n_b=%zu mean_a=%.6f "
+                 "mean_b=%.6f alternative=%s", name[0], name[1], n[0], n[1],
+                 mean[0], mean[1], alternative_name(s->alt));
+        test_write_header(fp);
+        test_write(fp, "welch", r.statistic, r.df, &r.p, s->digits, detail);
+    }
+    free(v[0]);
+    free(v[1]);
+    return rc;
+}
+
+int statreport_fdr(const statreport_settings *s, const char *path, FILE *fp,
+                   tells_error *err)
+{
+    p_table t;
+    if (p_table_read(&t, path, s->column[0] ? s->column[0] : "p_value", err) < 0)
+        return -1;
+    pvalue *p = array_new(t.m, sizeof *p), *adj = array_new(t.m, sizeof *adj);
+    bool *reject = array_new(t.m, sizeof *reject);
+    int rc = 0;
+    if (!p || !adj || !reject)
+        rc = tells_error_nomem(err, NULL, 0);
+    size_t m = 0;
+    for (size_t i = 0; rc == 0 && i < t.n; i++)
+        if (t.has_p[i])
+            p[m++] = t.p[i];
+    if (rc == 0 && bh_adjust(p, m, s->alpha, adj, reject) < 0)
+        rc = tells_error_nomem(err, NULL, 0);
+    if (rc == 0) {
+        char method[128];
+        snprintf(method, sizeof method, "benjamini-hochberg m=%zu alpha=%g", m, s->alpha);
+        fprintf(fp, "%s\tp_adjusted\treject\tfdr\n", t.header);
+        m = 0;
+        for (size_t i = 0; i < t.n; i++) {
+            if (!t.has_p[i]) {
+                fprintf(fp, "%s\t-\t-\t-\n", t.rows[i]);
+                continue;
+            }
+            char buf[64];
+            pvalue_format(adj[m], s->digits, buf, sizeof buf);
+            fprintf(fp, "%s\t%s\t%s\t%s\n", t.rows[i], buf, reject[m] ? "yes" : "no",
+                    method);
+            m++;
+        }
+    }
+    free(p);
+    free(adj);
+    free(reject);
+    p_table_free(&t);
+    return rc;
+}

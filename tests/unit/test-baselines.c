@@ -1,0 +1,232 @@
+/* The baseline comparison on a small dataset whose majority-class
+   numbers are worked out by hand (as in tests/baseline.sh), its errors
+   and their kinds, the predictions file, and the fastText model it keeps. */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/baselines.h"
+#include "check.h"
+
+static const char SMALL[] =
+    "id\tsplit\tlabel\tpremise\thypothesis\n"
+    "t1\ttrain\ta\tp\tx y\n"
+    "t2\ttrain\ta\tp\tx\n"
+    "t3\ttrain\tb\tp\ty\n"
+    "d1\tdev\ta\tp\tx\n"
+    "d2\tdev\tb\tp\ty\n"
+    "d3\tdev\tb\tp\ty y\n"
+    "d4\tdev\tc\tp\tz\n";
+
+static const char *temp_file(char *path, size_t size, const char *text)
+{
+    snprintf(path, size, "%s/tells-unit-baselines.XXXXXX",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    int fd = mkstemp(path);
+    FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!fp || fputs(text, fp) == EOF || fclose(fp) != 0) {
+        fprintf(stderr, "cannot write %s\n", path);
+        exit(1);
+    }
+    return path;
+}
+
+static void load(dataset *d, const char *text)
+{
+    char path[256];
+    tells_error err;
+    if (dataset_load(d, temp_file(path, sizeof path, text), &err) < 0) {
+        fprintf(stderr, "dataset_load: %s\n", err.msg);
+        exit(1);
+    }
+    unlink(path);
+}
+
+/* The table (or with predictions the predictions file) of cmp. */
+static char *written(comparison *cmp, bool predictions, bool details)
+{
+    char *buf = NULL;
+    size_t size;
+    FILE *fp = open_memstream(&buf, &size);
+    tells_error err;
+    int rc = predictions ? comparison_write_predictions(fp, cmp, &err)
+                         : comparison_write_table(fp, cmp, details, &err);
+    fclose(fp);
+    CHECK(rc == 0);
+    return buf;
+}
+
+static void check_text(char *got, const char *want)
+{
+    CHECK_STR(got ? got : "(null)", want);
+    free(got);
+}
+
+static void majority_config(comparison_config *c)
+{
+    comparison_config_default(c);
+    c->run_fasttext = false;
+}
+
+static void test_majority(void)
+{
+    dataset d;
+    load(&d, SMALL);
+    comparison_config c;
+    majority_config(&c);
+    comparison cmp;
+    tells_error err;
+    CHECK(comparison_run(&cmp, &d, &c, &err) == 0);
+    CHECK(cmp.n == 1 && cmp.model == NULL);
+    /* All predicted a: accuracy 1/4, F1(a) 0.4, macro over a, b, c. */
+    check_text(written(&cmp, false, false),
+               "model\tinput\tsplit\tn\tmicro_f1\tmacro_f1\taccuracy\n"
+               "majority\thypothesis\tdev\t4\t0.250000\t0.133333\t0.250000\n");
+    check_text(written(&cmp, true, false),
+               "id\tsplit\tgold\tpredicted\tp_a\tp_b\tp_c\n"
+               "d1\tdev\ta\ta\t1.000000\t0.000000\t0.000000\n"
+               "d2\tdev\tb\ta\t1.000000\t0.000000\t0.000000\n"
+               "d3\tdev\tb\ta\t1.000000\t0.000000\t0.000000\n"
+               "d4\tdev\tc\ta\t1.000000\t0.000000\t0.000000\n");
+    comparison_free(&cmp);
+
+    /* The same split twice is evaluated twice; a partition adds its rows. */
+    char ids[256];
+    const char *const eval[] = {"dev", "dev"};
+    const comparison_partition part = {"hard", temp_file(ids, sizeof ids, "d2\nd4\n")};
+    c.eval = eval;
+    c.neval = 2;
+    c.majority_from_eval = true;
+    c.parts = &part;
+    c.nparts = 1;
+    CHECK(comparison_run(&cmp, &d, &c, &err) == 0);
+    CHECK(cmp.n == 2);
+    const char *rows =
+        "majority\thypothesis\tdev\tfull\t4\t0.500000\t0.222222\t0.500000\t0.000000\t"
+        "0.000000\t0.000000\n"
+        "majority\thypothesis\tdev\thard\t2\t0.500000\t0.333333\t0.500000\t0.000000\t"
+        "0.111111\t0.000000\n";
+    char want[1024];
+    snprintf(want, sizeof want, "model\tinput\tsplit\tpartition\tn\tmicro_f1\tmacro_f1\t"
+             "accuracy\tchange_micro_f1\tchange_macro_f1\tchange_accuracy\n%s%s", rows, rows);
+    check_text(written(&cmp, false, false), want);
+    comparison_free(&cmp);
+    unlink(ids);
+
+    /* Cross-validation: one entry, split "cv", every training row once. */
+    majority_config(&c);
+    c.folds = 3;
+    CHECK(comparison_run(&cmp, &d, &c, &err) == 0);
+    CHECK(cmp.n == 1 && strcmp(cmp.entry[0].split, "cv") == 0 && cmp.entry[0].pred.n == 3);
+    comparison_free(&cmp);
+    dataset_free(&d);
+}
+
+static void test_errors(void)
+{
+    dataset d;
+    load(&d, SMALL);
+    comparison_config c;
+    comparison cmp;
+    tells_error err;
+
+    majority_config(&c);
+    c.train = "nope";
+    CHECK(comparison_run(&cmp, &d, &c, &err) < 0 && err.kind == TELLS_ERR_DATA);
+    CHECK_STR(err.msg, "no split named 'nope' to train on");
+    CHECK(cmp.n == 0 && cmp.entry == NULL);
+
+    majority_config(&c);
+    const char *const eval[] = {"dev", "tset"};
+    c.eval = eval;
+    c.neval = 2;
+    CHECK(comparison_run(&cmp, &d, &c, &err) < 0 && err.kind == TELLS_ERR_DATA);
+    CHECK_STR(err.msg, "no split named 'tset'");
+    /* A list naming nothing is the caller's mistake. */
+    c.neval = 0;
+    CHECK(comparison_run(&cmp, &d, &c, &err) < 0 && err.kind == TELLS_ERR_USAGE);
+
+    majority_config(&c);
+    c.folds = 5;
+    CHECK(comparison_run(&cmp, &d, &c, &err) < 0 && err.kind == TELLS_ERR_DATA);
+    CHECK_STR(err.msg, "3 examples cannot make 5 folds");
+    CHECK(cmp.n == 0 && cmp.entry == NULL);
+
+    majority_config(&c);
+    const comparison_partition part = {"easy", "/nonexistent/easy.ids"};
+    c.parts = &part;
+    c.nparts = 1;
+    CHECK(comparison_run(&cmp, &d, &c, &err) < 0 && err.kind == TELLS_ERR_IO);
+    dataset_free(&d);
+
+    /* Nothing to evaluate on: a condition the program may advise on. */
+    load(&d, "id\tsplit\tlabel\tpremise\thypothesis\nt1\ttrain\ta\tp\tx\n");
+    majority_config(&c);
+    CHECK(comparison_run(&cmp, &d, &c, &err) < 0 && err.kind == TELLS_ERR_DATA);
+    CHECK_STR(err.msg, "no split to evaluate on besides 'train'");
+    CHECK(err.code == TELLS_E_NO_EVAL_SPLIT);
+    CHECK_STR(err.subject, "train");
+    dataset_free(&d);
+}
+
+static int progress_calls;
+
+static void count_progress(const char *msg, void *user)
+{
+    CHECK_STR(msg, (const char *)user);
+    progress_calls++;
+}
+
+/* fastText with a small model: its progress, the model kept after
+   cross-validation, and probabilities in the predictions file. */
+static void test_fasttext(void)
+{
+    dataset d;
+    load(&d, SMALL);
+    comparison_config c;
+    comparison_config_default(&c);
+    c.run_majority = false;
+    c.ft.dim = 10;
+    c.ft.bucket = 1000;
+    c.progress = count_progress;
+    comparison cmp;
+    tells_error err;
+    /* Three folds train on two rows each, and no model on all three is
+       trained when none is kept. */
+    c.folds = 3;
+    c.progress_user = "training fastText on 2 examples";
+    CHECK(comparison_run(&cmp, &d, &c, &err) == 0);
+    CHECK(progress_calls == 3 && cmp.model == NULL);
+    comparison_free(&cmp);
+
+    c.folds = 0;
+    c.keep_model = true;
+    c.progress_user = "training fastText on 3 examples";
+    progress_calls = 0;
+    CHECK(comparison_run(&cmp, &d, &c, &err) == 0);
+    CHECK(progress_calls == 1 && cmp.model != NULL && cmp.n == 1);
+    const predictions *p = &cmp.entry[0].pred;
+    CHECK(p->n == 4 && p->prob != NULL);
+    char *text = written(&cmp, true, false);
+    static const char head[] = "id\tsplit\tgold\tpredicted\tp_a\tp_b\tp_c\nd1\tdev\ta\t";
+    CHECK(text && strncmp(text, head, strlen(head)) == 0);
+    free(text);
+    text = written(&cmp, false, true);
+    CHECK(text && strstr(text, "\n# confusion: fasttext hypothesis dev (rows gold, columns "
+                               "predicted)\ngold\ta\tb\tc\n"));
+    CHECK(text && strstr(text, "\n# per-class: fasttext hypothesis dev\nclass\tprecision\t"));
+    free(text);
+    comparison_free(&cmp);
+    dataset_free(&d);
+}
+
+int main(void)
+{
+    test_majority();
+    test_errors();
+    test_fasttext();
+    CHECK_DONE();
+}

@@ -8,11 +8,9 @@
 #include <string.h>
 
 #include "analysis/audit.h"
-#include "cli.h"
-#include "text/concepts.h"
 #include "analysis/heuristics.h"
-#include "base/lineio.h"
 #include "base/outfile.h"
+#include "cli.h"
 
 static void usage(void)
 {
@@ -128,51 +126,26 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0}
 };
 
-/* --fail-on kinds, as bits. */
-static const char *const gate_names[] = {
-    "any", "predictability", "tokens", "tell-share", "balance", "length", "duplicates",
-    "heuristics"
-};
-enum { NGATES = sizeof gate_names / sizeof gate_names[0] };
-
+/* The --fail-on list: gate kinds, as bits. */
 static unsigned parse_gates(const char *arg)
 {
     unsigned gates = 0;
-    char *list = strdup(arg);
-    for (char *t = list ? strtok(list, ",") : NULL; t; t = strtok(NULL, ",")) {
-        size_t k = 0;
-        while (k < NGATES && strcmp(t, gate_names[k]) != 0)
-            k++;
-        if (k == NGATES)
-            cli_usage_error("invalid --fail-on kind '%s' (any, predictability, tokens, "
-                            "tell-share, balance, length, duplicates, heuristics)", t);
-        gates |= 1u << k;
+    char *list = cli_strdup(arg);
+    for (char *t = strtok(list, ","); t; t = strtok(NULL, ",")) {
+        int g = audit_gate_find(t);
+        if (g < 0) {
+            char kinds[256] = "";
+            for (int k = 0; k < AUDIT_NGATES; k++)
+                snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s",
+                         k ? ", " : "", audit_gate_name((audit_gate)k));
+            cli_usage_error("invalid --fail-on kind '%s' (%s)", t, kinds);
+        }
+        gates |= 1u << g;
     }
     free(list);
     if (!gates)
         cli_usage_error("invalid --fail-on list '%s'", arg);
     return gates;
-}
-
-/* The gate a finding belongs to. */
-static size_t gate_of(const finding *f)
-{
-    static const struct { const char *prefix; size_t gate; } map[] = {
-        {"predictability", 1}, {"self_predictability", 1}, {"token:", 2}, {"tell_share", 3},
-        {"label_balance", 4}, {"length:", 5}, {"duplicates", 6}, {"near_duplicates", 6},
-        {"heuristic:", 7},
-    };
-    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-        if (strncmp(f->check, map[i].prefix, strlen(map[i].prefix)) == 0)
-            return map[i].gate;
-    return 0;
-}
-
-static bool gate_fails(const finding *f, unsigned gates)
-{
-    size_t g = gate_of(f);
-    bool hit = g == 6 ? f->batch > 0 : f->significant;
-    return hit && (gates & 1u || (g && gates & (1u << g)));
 }
 
 static void progress(const char *msg, void *user)
@@ -185,23 +158,21 @@ typedef struct run {
     audit_options opt;
     const char *reference, *group_column, *model, *save_model, *flags, *output;
     const char *mesh;
-    const char **heur_files;
+    char **heur_files;         /* room for argc */
     size_t nheur_files;
     bool no_heuristics;
-    concept_index *ci;
     heuristic_set hs;
     unsigned gates;
     bool show_progress;
     audit_reference ref;
-    dataset *batches;
-    size_t nbatches;
-    audit_group *groups;
-    size_t ngroups;
+    audit_report report;
 } run;
 
 static void parse_args(int argc, char **argv, run *r)
 {
     audit_options_default(&r->opt);
+    if (!(r->heur_files = calloc((size_t)argc, sizeof *r->heur_files)))
+        cli_die("out of memory");
     bool quiet = false, forced = false;
     int c;
     while ((c = getopt_long(argc, argv, "r:g:o:qm:H:", long_options, NULL)) != -1) {
@@ -228,23 +199,14 @@ static void parse_args(int argc, char **argv, run *r)
         case OPT_TOP: r->opt.top_pmi = (size_t)cli_long("--top", optarg, 1, LONG_MAX); break;
         case OPT_FLAGS: r->flags = optarg; break;
         case 'm': r->mesh = optarg; break;
-        case 'H': {
-            const char **v = realloc(r->heur_files, (r->nheur_files + 1) * sizeof *v);
-            if (!v) {
-                cli_warn("out of memory");
-                exit(EXIT_DATA);
-            }
-            v[r->nheur_files++] = optarg;
-            r->heur_files = v;
-            break;
-        }
+        case 'H': r->heur_files[r->nheur_files++] = optarg; break;
         case OPT_NO_HEURISTICS: r->no_heuristics = true; break;
         case OPT_FAIL: r->gates = parse_gates(optarg); break;
         case 'o': r->output = optarg; break;
         case 'q': quiet = true; break;
         case OPT_PROGRESS: forced = true; break;
-        case OPT_HELP: usage(); exit(0);
-        case OPT_VERSION: cli_version(); exit(0);
+        case OPT_HELP: usage(); free(r->heur_files); exit(0);
+        case OPT_VERSION: cli_version(); free(r->heur_files); exit(0);
         default: cli_try_help();
         }
     }
@@ -261,105 +223,22 @@ static void parse_args(int argc, char **argv, run *r)
     r->opt.progress_user = &r->show_progress;
 }
 
-static int add_group(run *r, const dataset *d, const char *name, size_t *rows, size_t n)
-{
-    audit_group *g = realloc(r->groups, (r->ngroups + 1) * sizeof *g);
-    if (!g)
-        return -1;
-    r->groups = g;
-    g = &r->groups[r->ngroups++];
-    memset(g, 0, sizeof *g);
-    snprintf(g->name, sizeof g->name, "%s", name);
-    g->data = d;
-    g->rows = rows;
-    g->n = n;
-    return 0;
-}
-
-/* One group per batch file, or per value of the group column in it. */
-static int make_groups(run *r, const dataset *d, bool name_by_file, tells_error *err)
-{
-    long col = r->group_column ? dataset_column(d, r->group_column) : -1;
-    if (r->group_column && col < 0)
-        return tells_error_set(err, d->source, 1, "no column named '%s'", r->group_column);
-    vocab *values = vocab_new();
-    size_t *of = malloc((d->n ? d->n : 1) * sizeof *of);
-    int rc = values && of ? 0 : tells_error_nomem(err, NULL, 0);
-    char buf[256];
-    for (size_t i = 0; rc == 0 && i < d->n; i++) {
-        const char *v = col >= 0 ? example_column(&d->ex[i], col, buf, sizeof buf) : "";
-        long k = vocab_intern(values, v, strlen(v));
-        if (k < 0)
-            rc = tells_error_nomem(err, NULL, 0);
-        of[i] = (size_t)k;
-    }
-    size_t *order = rc == 0 ? vocab_sorted_ids(values) : NULL;
-    for (size_t j = 0; rc == 0 && order && j < vocab_size(values); j++) {
-        size_t k = order[j], n = 0;
-        size_t *rows = malloc(d->n * sizeof *rows);
-        if (!rows) {
-            rc = tells_error_nomem(err, NULL, 0);
-            break;
-        }
-        for (size_t i = 0; i < d->n; i++)
-            if (of[i] == k)
-                rows[n++] = i;
-        char name[256];
-        if (col < 0)
-            snprintf(name, sizeof name, "%s", d->source);
-        else if (name_by_file)
-            snprintf(name, sizeof name, "%s:%s", d->source, vocab_str(values, k));
-        else
-            snprintf(name, sizeof name, "%s", vocab_str(values, k));
-        if (add_group(r, d, name, rows, n) < 0) {
-            free(rows);
-            rc = tells_error_nomem(err, NULL, 0);
-        }
-    }
-    free(order);
-    free(of);
-    vocab_free(values);
-    return rc;
-}
-
-static int write_summary(FILE *fp, void *ctx, tells_error *err)
-{
-    (void)err;
-    run *r = ctx;
-    audit_write_summary_header(fp);
-    for (size_t i = 0; i < r->ngroups; i++)
-        audit_write_summary(fp, &r->groups[i]);
-    return ferror(fp) ? -1 : 0;
-}
-
-static int write_flags(FILE *fp, void *ctx, tells_error *err)
-{
-    (void)err;
-    run *r = ctx;
-    audit_write_flags_header(fp);
-    for (size_t i = 0; i < r->ngroups; i++)
-        audit_write_flags(fp, &r->groups[i]);
-    return ferror(fp) ? -1 : 0;
-}
-
 /* The MeSH concepts and the built-in heuristics, with the user's. */
 static int load_heuristics(run *r, tells_error *err)
 {
-    char *mesh = r->mesh ? strdup(r->mesh) : cli_data_file(CLI_MESH_FILE);
+    char *mesh_default = r->mesh ? NULL : cli_data_file(CLI_MESH_FILE);
     char *builtin = cli_data_file(CLI_HEURISTICS_FILE);
-    int rc = mesh && builtin ? 0 : tells_error_nomem(err, NULL, 0);
-    if (rc == 0 && !r->mesh)
-        rc = cli_check_data_file(mesh, err);
-    if (rc == 0 && !(r->ci = concept_index_load(mesh, err)))
-        rc = -1;
-    r->hs.ci = r->ci;
-    if (rc == 0 && (rc = cli_check_data_file(builtin, err)) == 0)
-        rc = heuristic_set_load(&r->hs, builtin, err);
-    for (size_t i = 0; rc == 0 && i < r->nheur_files; i++)
-        rc = heuristic_set_load(&r->hs, r->heur_files[i], err);
+    if ((!r->mesh && !mesh_default) || !builtin)
+        cli_die("out of memory");
+    heur_sources src = {
+        .mesh = r->mesh ? r->mesh : mesh_default, .mesh_in_data = !r->mesh,
+        .builtin = builtin, .definitions = r->heur_files, .ndefinitions = r->nheur_files,
+        .general = true, .check_data = cli_check_data_file,
+    };
+    int rc = heuristic_set_open(&r->hs, &src, err);
     if (rc == 0)
         r->opt.heuristics = &r->hs;
-    free(mesh);
+    free(mesh_default);
     free(builtin);
     return rc;
 }
@@ -372,27 +251,15 @@ static int audit(run *r, char **files, int nfiles, tells_error *err)
         return -1;
     if (r->save_model && audit_save_model(&r->ref, r->save_model, err) < 0)
         return -1;
-    r->batches = calloc((size_t)nfiles, sizeof *r->batches);
-    if (!r->batches)
-        return tells_error_nomem(err, NULL, 0);
-    for (int i = 0; i < nfiles; i++) {
-        if (dataset_load(&r->batches[i], files[i], err) < 0)
+    for (int i = 0; i < nfiles; i++)
+        if (audit_report_add_batch(&r->report, files[i], r->group_column, nfiles > 1,
+                                   err) < 0)
             return -1;
-        r->nbatches++;
-        if (r->batches[i].n == 0)
-            return tells_error_set(err, r->batches[i].source, 0, "no examples");
-        if (make_groups(r, &r->batches[i], nfiles > 1, err) < 0)
-            return -1;
-    }
-    for (size_t i = 0; i < r->ngroups; i++) {
-        if (r->show_progress)
-            cli_warn("auditing %s (%zu examples)", r->groups[i].name, r->groups[i].n);
-        if (audit_group_run(&r->groups[i], &r->ref, &r->opt, err) < 0)
-            return -1;
-    }
-    if (r->flags && out_write(r->flags, write_flags, r, err) < 0)
+    if (audit_report_run(&r->report, &r->ref, &r->opt, err) < 0)
         return -1;
-    return out_write(r->output, write_summary, r, err);
+    if (r->flags && out_write(r->flags, audit_flags_write, &r->report, err) < 0)
+        return -1;
+    return out_write(r->output, audit_summary_write, &r->report, err);
 }
 
 int main(int argc, char **argv)
@@ -404,24 +271,20 @@ int main(int argc, char **argv)
     tells_error err;
     tells_error_clear(&err);
     int rc = audit(&r, argv + optind, argc - optind, &err);
-    if (rc < 0)
-        cli_report(&err);
     bool gate = false;
-    for (size_t i = 0; rc == 0 && i < r.ngroups; i++)
-        for (size_t k = 0; k < r.groups[i].nf; k++)
-            if (r.gates && gate_fails(&r.groups[i].f[k], r.gates)) {
-                cli_warn("%s: %s fails the gate", r.groups[i].name, r.groups[i].f[k].check);
+    for (size_t i = 0; rc == 0 && r.gates && i < r.report.ngroups; i++) {
+        const audit_group *g = &r.report.groups[i];
+        for (size_t k = 0; k < g->nf; k++)
+            if (audit_gate_fails(&g->f[k], r.gates)) {
+                cli_warn("%s: %s fails the gate", g->name, g->f[k].check);
                 gate = true;
             }
-    for (size_t i = 0; i < r.ngroups; i++)
-        audit_group_free(&r.groups[i]);
-    free(r.groups);
-    for (size_t i = 0; i < r.nbatches; i++)
-        dataset_free(&r.batches[i]);
-    free(r.batches);
+    }
+    audit_report_free(&r.report);
     audit_reference_free(&r.ref);
     heuristic_set_free(&r.hs);
-    concept_index_free(r.ci);
     free(r.heur_files);
-    return rc < 0 || gate ? EXIT_DATA : 0;
+    if (rc < 0)
+        cli_fail(&err);
+    return gate ? EXIT_DATA : 0;
 }

@@ -7,13 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "text/concepts.h"
 #include "analysis/heuristics.h"
-#include "base/lineio.h"
 #include "base/outfile.h"
-#include "base/prepared.h"
-#include "base/vocab.h"
+#include "cli.h"
 
 #define MESH_FILE CLI_MESH_FILE
 #define BUILTIN_FILE CLI_HEURISTICS_FILE
@@ -110,116 +106,16 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0}
 };
 
-typedef struct names {
-    const char **v;
-    size_t n;
-} names;
-
-static void names_push(names *s, const char *name)
-{
-    const char **v = realloc(s->v, (s->n + 1) * sizeof *v);
-    if (!v) {
-        cli_warn("out of memory");
-        exit(EXIT_DATA);
-    }
-    v[s->n++] = name;
-    s->v = v;
-}
-
-typedef struct run {
-    heuristic_set *hs;
-    heur_tally tally;
-    vocab *splits;             /* --split names; NULL: every row */
-    uint64_t *split_rows;
-    FILE *pairs;               /* or NULL */
-    heur_text premise, hypothesis;
-    heur_witness witness;
-    bool *holds;
-    char *last_premise;        /* premises repeat: analyse each once */
-    size_t last_len, last_cap;
-    heur_expect expect;
-    int digits;
-} run;
-
-static int read_rows(run *ru, const char *path, tells_error *err)
-{
-    prepared_reader pr;
-    if (prepared_open(&pr, path, false, err) < 0)
-        return -1;
-    prepared_row row;
-    int rc;
-    while ((rc = prepared_next(&pr, &row, err)) == 1) {
-        if (ru->splits) {
-            long s = vocab_find(ru->splits, row.field[PREP_SPLIT],
-                                row.len[PREP_SPLIT]);
-            if (s < 0)
-                continue;
-            ru->split_rows[s]++;
-        }
-        size_t plen = row.len[PREP_PREMISE];
-        const char *ptext = row.field[PREP_PREMISE];
-        if (!(ru->last_premise && plen == ru->last_len &&
-              memcmp(ptext, ru->last_premise, plen) == 0)) {
-            if (plen + 1 > ru->last_cap) {
-                char *b = realloc(ru->last_premise, plen + 1);
-                if (!b) {
-                    rc = tells_error_nomem(err, pr.lr.name, row.lineno);
-                    break;
-                }
-                ru->last_premise = b;
-                ru->last_cap = plen + 1;
-            }
-            memcpy(ru->last_premise, ptext, plen + 1);
-            ru->last_len = plen;
-            if (heur_text_analyse(&ru->premise, ru->hs, ptext, plen) < 0) {
-                rc = tells_error_nomem(err, pr.lr.name, row.lineno);
-                break;
-            }
-        }
-        if (heur_text_analyse(&ru->hypothesis, ru->hs, row.field[PREP_HYPOTHESIS],
-                              row.len[PREP_HYPOTHESIS]) < 0) {
-            rc = tells_error_nomem(err, pr.lr.name, row.lineno);
-            break;
-        }
-        for (size_t h = 0; h < ru->hs->n && rc == 1; h++) {
-            int ok = heuristic_holds(ru->hs, h, &ru->premise, &ru->hypothesis,
-                                     ru->pairs ? &ru->witness : NULL);
-            if (ok < 0)
-                rc = tells_error_nomem(err, pr.lr.name, row.lineno);
-            ru->holds[h] = ok > 0;
-            if (ok > 0 && ru->pairs) {
-                fprintf(ru->pairs, "%s\t%s\t%s\t%s\t", row.field[PREP_ID],
-                        row.field[PREP_SPLIT], row.field[PREP_LABEL],
-                        ru->hs->v[h].name);
-                heur_witness_write(ru->pairs, ru->hs, h, &ru->witness,
-                                   &ru->premise, &ru->hypothesis);
-                fputc('\n', ru->pairs);
-            }
-        }
-        if (rc < 0)
-            break;
-        if (heur_tally_add(&ru->tally, row.field[PREP_LABEL], row.len[PREP_LABEL],
-                           ru->holds) < 0) {
-            rc = tells_error_nomem(err, pr.lr.name, row.lineno);
-            break;
-        }
-    }
-    prepared_close(&pr);
-    return rc < 0 ? -1 : 0;
-}
-
-static int write_table(FILE *fp, void *ctx, tells_error *err)
-{
-    (void)err;
-    run *ru = ctx;
-    return heur_table_write(fp, ru->hs, &ru->tally, ru->expect, ru->digits);
-}
-
 int main(int argc, char **argv)
 {
     cli_init(argv, "tells-heur");
     const char *mesh = NULL, *output = NULL, *pairs = NULL;
-    names synonyms = {0}, heur_files = {0}, splits = {0};
+    /* The values of the repeatable options, each list with room for argc. */
+    char **values = calloc(3 * (size_t)argc, sizeof *values);
+    if (!values)
+        cli_die("out of memory");
+    char **synonyms = values, **heur_files = values + argc, **splits = values + 2 * argc;
+    size_t nsynonyms = 0, nheur_files = 0, nsplits = 0;
     bool builtin = true, general = true;
     heur_expect expect = EXPECT_UNIFORM;
     int digits = 2;
@@ -227,8 +123,8 @@ int main(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "m:H:s:p:o:", long_options, NULL)) != -1) {
         switch (c) {
         case 'm': mesh = optarg; break;
-        case OPT_SYNONYMS: names_push(&synonyms, optarg); break;
-        case 'H': names_push(&heur_files, optarg); break;
+        case OPT_SYNONYMS: synonyms[nsynonyms++] = optarg; break;
+        case 'H': heur_files[nheur_files++] = optarg; break;
         case OPT_NO_BUILTIN: builtin = false; break;
         case OPT_DIRECTION:
             if (strcmp(optarg, "general") == 0)
@@ -239,7 +135,7 @@ int main(int argc, char **argv)
                 cli_usage_error("invalid --hypernym-direction '%s' (general or "
                                 "specific)", optarg);
             break;
-        case 's': names_push(&splits, optarg); break;
+        case 's': splits[nsplits++] = optarg; break;
         case OPT_EXPECTED:
             if (heur_expect_parse(optarg, &expect) < 0)
                 cli_usage_error("invalid --expected '%s' (uniform or class-prior)",
@@ -248,12 +144,12 @@ int main(int argc, char **argv)
         case 'p': pairs = optarg; break;
         case OPT_DIGITS: digits = (int)cli_long("--digits", optarg, 1, 17); break;
         case 'o': output = optarg; break;
-        case OPT_HELP: usage(); return 0;
-        case OPT_VERSION: cli_version(); return 0;
+        case OPT_HELP: usage(); free(values); return 0;
+        case OPT_VERSION: cli_version(); free(values); return 0;
         default: cli_try_help();
         }
     }
-    if (!builtin && heur_files.n == 0)
+    if (!builtin && nheur_files == 0)
         cli_usage_error("--no-builtin needs --heuristics FILE");
     bool pairs_stdout = pairs && strcmp(pairs, "-") == 0;
     if (pairs_stdout && (!output || strcmp(output, "-") == 0))
@@ -263,90 +159,46 @@ int main(int argc, char **argv)
     int nfiles;
     char **files = cli_operands(argc, argv, &nfiles);
 
-    tells_error err;
-    tells_error_clear(&err);
     char *mesh_default = mesh ? NULL : cli_data_file(MESH_FILE);
     char *builtin_file = builtin ? cli_data_file(BUILTIN_FILE) : NULL;
-    concept_index *ci = NULL;
+    if ((!mesh && !mesh_default) || (builtin && !builtin_file))
+        cli_die("out of memory");
+    heur_sources src = {
+        .mesh = mesh ? mesh : mesh_default, .mesh_in_data = !mesh,
+        .synonyms = synonyms, .nsynonyms = nsynonyms,
+        .builtin = builtin_file,
+        .definitions = heur_files, .ndefinitions = nheur_files,
+        .general = general, .check_data = cli_check_data_file,
+    };
+    tells_error err;
+    tells_error_clear(&err);
     heuristic_set hs;
-    run ru = {.hs = &hs, .expect = expect, .digits = digits};
+    heur_tally tally = {0};
     out_file pairs_out = {0};
     bool pairs_open = false;
-    heur_text_init(&ru.premise);
-    heur_text_init(&ru.hypothesis);
-    heuristic_set_init(&hs, NULL);
-
-    int rc = 0;
-    if ((!mesh && !mesh_default) || (builtin && !builtin_file))
-        rc = tells_error_nomem(&err, NULL, 0);
-    if (rc == 0 && !mesh)
-        rc = cli_check_data_file(mesh_default, &err);
-    if (rc == 0 && !(ci = concept_index_load(mesh ? mesh : mesh_default, &err)))
-        rc = -1;
-    for (size_t i = 0; i < synonyms.n && rc == 0; i++)
-        rc = concept_index_add_synonyms(ci, synonyms.v[i], &err);
-    hs.ci = ci;
-    hs.general = general;
-    if (rc == 0 && builtin && (rc = cli_check_data_file(builtin_file, &err)) == 0)
-        rc = heuristic_set_load(&hs, builtin_file, &err);
-    for (size_t i = 0; i < heur_files.n && rc == 0; i++)
-        rc = heuristic_set_load(&hs, heur_files.v[i], &err);
-
-    if (rc == 0 && heur_tally_init(&ru.tally, hs.n) < 0)
-        rc = tells_error_nomem(&err, NULL, 0);
-    if (rc == 0 && !(ru.holds = calloc(hs.n, sizeof *ru.holds)))
-        rc = tells_error_nomem(&err, NULL, 0);
-    if (rc == 0 && splits.n) {
-        ru.splits = vocab_new();
-        ru.split_rows = calloc(splits.n, sizeof *ru.split_rows);
-        if (!ru.splits || !ru.split_rows)
-            rc = tells_error_nomem(&err, NULL, 0);
-        for (size_t i = 0; i < splits.n && rc == 0; i++)
-            if (vocab_intern(ru.splits, splits.v[i], strlen(splits.v[i])) < 0)
-                rc = tells_error_nomem(&err, NULL, 0);
-    }
-    if (rc == 0 && pairs) {
-        if ((rc = out_open(&pairs_out, pairs, &err)) == 0) {
-            pairs_open = true;
-            ru.pairs = pairs_out.fp;
-            fputs("id\tsplit\tlabel\theuristic\tpremise_concepts\t"
-                  "hypothesis_concepts\tcues\n", ru.pairs);
-        }
-    }
-    for (int i = 0; i < nfiles && rc == 0; i++)
-        rc = read_rows(&ru, files[i], &err);
-    const char *source = nfiles == 1 ? display_name(files[0]) : NULL;
-    for (size_t i = 0; ru.splits && i < vocab_size(ru.splits) && rc == 0; i++)
-        if (ru.split_rows[i] == 0)
-            rc = tells_error_set(&err, source, 0, "no examples in split '%s'",
-                                 vocab_str(ru.splits, i));
-    if (rc == 0 && vocab_size(ru.tally.classes) == 0)
-        rc = tells_error_set(&err, source, 0, "no examples in the input");
+    int rc = heuristic_set_open(&hs, &src, &err);
+    if (rc == 0 && pairs)
+        pairs_open = (rc = out_open(&pairs_out, pairs, &err)) == 0;
+    heur_count_options count = {.splits = splits, .nsplits = nsplits,
+                                .pairs = pairs_open ? pairs_out.fp : NULL};
+    if (rc == 0)
+        rc = heur_count_files(&hs, files, (size_t)nfiles, &count, &tally, &err);
     if (rc == 0 && pairs_open) {
         rc = out_commit(&pairs_out, &err);
         pairs_open = false;
     }
+    heur_table table = {.hs = &hs, .tally = &tally, .expect = expect, .digits = digits};
     if (rc == 0)
-        rc = out_write(output, write_table, &ru, &err);
+        rc = out_write(output, heur_table_write, &table, &err);
     if (pairs_open)
         out_abort(&pairs_out);
-    if (rc < 0)
-        cli_report(&err);
 
-    free(ru.last_premise);
-    free(ru.holds);
-    free(ru.split_rows);
-    vocab_free(ru.splits);
-    heur_witness_free(&ru.witness);
-    heur_text_free(&ru.premise);
-    heur_text_free(&ru.hypothesis);
-    heur_tally_free(&ru.tally);
+    heur_tally_free(&tally);
     heuristic_set_free(&hs);
-    concept_index_free(ci);
     free(mesh_default);
     free(builtin_file);
-    free(synonyms.v);
-    free(heur_files.v);
-    free(splits.v);
-    return rc < 0 ? EXIT_DATA : 0;
+    free(values);
+    if (rc < 0)
+        cli_fail(&err);
+    return 0;
 }

@@ -8,10 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/chisq.h"
-#include "model/evaluate.h"
+#include "base/alloc.h"
 #include "base/lineio.h"
 #include "base/outfile.h"
+#include "model/evaluate.h"
+#include "stats/chisq.h"
 #include "stats/pmi.h"
 
 void audit_options_default(audit_options *o)
@@ -62,27 +63,22 @@ static int cmp_span(const void *a, const void *b)
 static int hypothesis_keys(const char *text, uint64_t *exact, uint64_t *near)
 {
     *exact = vocab_hash(text, strlen(text));
-    size_t n = 0, cap = 16;
-    span *w = malloc(cap * sizeof *w);
-    if (!w)
-        return -1;
+    size_t n = 0, cap = 0;
+    span *w = NULL;
     for (const char *p = text; *p;) {
         const char *e = strchr(p, ' ');
         size_t len = e ? (size_t)(e - p) : strlen(p);
         if (len && !stopword(p, len)) {
-            if (n == cap) {
-                span *g = realloc(w, (cap *= 2) * sizeof *w);
-                if (!g) {
-                    free(w);
-                    return -1;
-                }
-                w = g;
+            if (ARRAY_RESERVE(w, cap, n + 1) < 0) {
+                free(w);
+                return -1;
             }
             w[n++] = (span){p, len};
         }
         p += len + (e != NULL);
     }
-    qsort(w, n, sizeof *w, cmp_span);
+    if (n)
+        qsort(w, n, sizeof *w, cmp_span);
     uint64_t h = VOCAB_HASH_INIT;
     for (size_t i = 0; i < n; i++) {
         if (i && cmp_span(&w[i], &w[i - 1]) == 0)
@@ -246,30 +242,19 @@ static int train_reference(audit_reference *ref, const audit_options *o, tells_e
 static int eval_heuristics(const heuristic_set *hs, const dataset *d, const size_t *rows,
                            size_t n, bool *holds, tells_error *err)
 {
-    heur_text p, h;
-    heur_text_init(&p);
-    heur_text_init(&h);
+    heur_eval ev;
+    if (heur_eval_init(&ev, hs, false, err) < 0)
+        return -1;
     int rc = 0;
-    const char *last = NULL;
     for (size_t i = 0; rc == 0 && i < n; i++) {
         const example *e = &d->ex[rows ? rows[i] : i];
-        /* Three hypotheses share a premise: analyse it once. */
-        if (e->premise != last && (!last || strcmp(e->premise, last) != 0) &&
-            heur_text_analyse(&p, hs, e->premise, strlen(e->premise)) < 0)
-            rc = -1;
-        last = e->premise;
-        if (rc == 0 && heur_text_analyse(&h, hs, e->hypothesis, strlen(e->hypothesis)) < 0)
-            rc = -1;
-        for (size_t k = 0; rc == 0 && k < hs->n; k++) {
-            int ok = heuristic_holds(hs, k, &p, &h, NULL);
-            if (ok < 0)
-                rc = -1;
-            holds[i * hs->n + k] = ok > 0;
-        }
+        rc = heur_eval_pair(&ev, e->premise, strlen(e->premise), e->hypothesis,
+                            strlen(e->hypothesis), err);
+        if (rc == 0)
+            memcpy(holds + i * hs->n, ev.holds, hs->n * sizeof *holds);
     }
-    heur_text_free(&p);
-    heur_text_free(&h);
-    return rc < 0 ? tells_error_nomem(err, d->source, 0) : 0;
+    heur_eval_free(&ev);
+    return rc;
 }
 
 static int reference_heuristics(audit_reference *ref, const heuristic_set *hs,
@@ -368,14 +353,8 @@ void audit_reference_free(audit_reference *ref)
 
 static finding *add_finding(audit_group *g, const char *check)
 {
-    if (g->nf == g->fcap) {
-        size_t cap = g->fcap ? g->fcap * 2 : 32;
-        finding *f = realloc(g->f, cap * sizeof *f);
-        if (!f)
-            return NULL;
-        g->f = f;
-        g->fcap = cap;
-    }
+    if (ARRAY_RESERVE(g->f, g->fcap, g->nf + 1) < 0)
+        return NULL;
     finding *f = &g->f[g->nf++];
     memset(f, 0, sizeof *f);
     snprintf(f->check, sizeof f->check, "%s", check);
@@ -529,7 +508,7 @@ static bool has_tell(const vocab *tells, const char *text)
     return false;
 }
 
-static int check_tell_share(audit_group *g, const audit_reference *ref)
+static int check_tell_share(audit_group *g, const audit_reference *ref, tells_error *err)
 {
     size_t in_batch = 0, in_ref = 0;
     for (size_t i = 0; i < g->n; i++)
@@ -538,7 +517,7 @@ static int check_tell_share(audit_group *g, const audit_reference *ref)
         in_ref += has_tell(ref->tells, ref->data.ex[i].hypothesis);
     finding *f = add_finding(g, "tell_share");
     if (!f)
-        return -1;
+        return tells_error_nomem(err, NULL, 0);
     f->batch = (double)in_batch / (double)g->n;
     f->reference = (double)in_ref / (double)ref->data.n;
     f->tested = true;
@@ -554,11 +533,15 @@ static int check_tell_share(audit_group *g, const audit_reference *ref)
    examples spread as its label prior, so a token the reference never
    had is compared with the prior. */
 static int check_tokens(audit_group *g, const audit_reference *ref, classes *c,
-                        const audit_options *o)
+                        const audit_options *o, tells_error *err)
 {
     token_counts bt;
-    if (counts_init(&bt, FIELD_HYPOTHESIS) < 0 || count_rows(&bt, g->data, g->rows, g->n) < 0)
-        return -1;
+    if (counts_init(&bt, FIELD_HYPOTHESIS) < 0)
+        return tells_error_nomem(err, NULL, 0);
+    if (count_rows(&bt, g->data, g->rows, g->n) < 0) {
+        counts_free(&bt);
+        return tells_error_nomem(err, NULL, 0);
+    }
     size_t n = vocab_size(c->names), nref = ref->data.n;
     double *prior = calloc(n, sizeof *prior);
     long *bclass = malloc((vocab_size(bt.classes) + 1) * sizeof *bclass);
@@ -616,7 +599,7 @@ static int check_tokens(audit_group *g, const audit_reference *ref, classes *c,
     free(prior);
     free(bclass);
     counts_free(&bt);
-    return rc;
+    return rc < 0 ? tells_error_nomem(err, NULL, 0) : 0;
 }
 
 /* Each heuristic: how many pairs satisfy it, of which class, in the batch
@@ -776,18 +759,19 @@ static int check_self_predictability(audit_group *g, const audit_reference *ref,
     return rc;
 }
 
-static int check_duplicates(audit_group *g, const audit_reference *ref)
+static int check_duplicates(audit_group *g, const audit_reference *ref, tells_error *err)
 {
-    u64map seen_exact, seen_near;
-    if (u64map_init(&seen_exact) < 0 || u64map_init(&seen_near) < 0)
-        return -1;
+    u64map seen_exact = {0}, seen_near = {0};
+    int rc = u64map_init(&seen_exact) < 0 || u64map_init(&seen_near) < 0 ? -1 : 0;
     size_t exact = 0, near = 0;
     char id[300];
-    for (size_t i = 0; i < g->n; i++) {
+    for (size_t i = 0; rc == 0 && i < g->n; i++) {
         const example *e = &g->data->ex[g->rows[i]];
         uint64_t ke, kn, v;
-        if (hypothesis_keys(e->hypothesis, &ke, &kn) < 0)
-            return -1;
+        if (hypothesis_keys(e->hypothesis, &ke, &kn) < 0) {
+            rc = -1;
+            break;
+        }
         if (u64map_get(&ref->exact, ke, &v)) {
             snprintf(id, sizeof id, "%s", ref->data.ex[v - 1].id);
             flag(&g->ex[i], "duplicate:%s", id);
@@ -804,14 +788,14 @@ static int check_duplicates(audit_group *g, const audit_reference *ref)
             near++;
         }
         if (remember(&seen_exact, ke, i) < 0 || remember(&seen_near, kn, i) < 0)
-            return -1;
+            rc = -1;
     }
     u64map_free(&seen_exact);
     u64map_free(&seen_near);
-    finding *f = add_finding(g, "duplicates");
+    finding *f = rc == 0 ? add_finding(g, "duplicates") : NULL;
     finding *f2 = f ? add_finding(g, "near_duplicates") : NULL;
     if (!f2)
-        return -1;
+        return tells_error_nomem(err, NULL, 0);
     f = &g->f[g->nf - 2];
     f->batch = (double)exact / (double)g->n;
     snprintf(f->detail, sizeof f->detail, "no test; examples=%zu (same prepared "
@@ -834,7 +818,7 @@ static int cmp_flags(const void *a, const void *b)
 
 /* Benjamini-Hochberg over the group's tests; a token counts only when
    the batch concentrates it on a class more than the reference does. */
-static int adjust(audit_group *g, const audit_options *o)
+static int adjust(audit_group *g, const audit_options *o, tells_error *err)
 {
     size_t m = 0;
     for (size_t i = 0; i < g->nf; i++)
@@ -864,7 +848,7 @@ static int adjust(audit_group *g, const audit_options *o)
     free(p);
     free(q);
     free(reject);
-    return rc;
+    return rc < 0 ? tells_error_nomem(err, NULL, 0) : 0;
 }
 
 int audit_group_run(audit_group *g, const audit_reference *ref,
@@ -879,9 +863,10 @@ int audit_group_run(audit_group *g, const audit_reference *ref,
     int rc = check_predictability(g, ref, &p, err);
     if (rc == 0)
         rc = check_self_predictability(g, ref, o, err);
-    if (rc == 0 && classes_init(&c, ref, g) < 0)
+    if (rc == 0 && classes_init(&c, ref, g) < 0) {
+        classes_free(&c);
         rc = tells_error_nomem(err, NULL, 0);
-    else if (rc == 0) {
+    } else if (rc == 0) {
         finding *f = add_finding(g, "label_balance");
         if (!f)
             rc = tells_error_nomem(err, NULL, 0);
@@ -889,9 +874,12 @@ int audit_group_run(audit_group *g, const audit_reference *ref,
             check_balance(g, ref, &c, f);
         if (rc == 0)
             rc = check_length(g, ref, err);
-        if (rc == 0 && (check_tell_share(g, ref) < 0 || check_tokens(g, ref, &c, o) < 0 ||
-                        check_duplicates(g, ref) < 0))
-            rc = tells_error_nomem(err, NULL, 0);
+        if (rc == 0)
+            rc = check_tell_share(g, ref, err);
+        if (rc == 0)
+            rc = check_tokens(g, ref, &c, o, err);
+        if (rc == 0)
+            rc = check_duplicates(g, ref, err);
         if (rc == 0 && o->heuristics) {
             size_t nh = o->heuristics->n;
             if (!(holds = malloc(g->n * (nh ? nh : 1) * sizeof *holds + 1)))
@@ -899,8 +887,8 @@ int audit_group_run(audit_group *g, const audit_reference *ref,
             else
                 rc = check_heuristics(g, ref, &c, o->heuristics, holds, err);
         }
-        if (rc == 0 && adjust(g, o) < 0)
-            rc = tells_error_nomem(err, NULL, 0);
+        if (rc == 0)
+            rc = adjust(g, o, err);
         classes_free(&c);
     }
     for (size_t i = 0; rc == 0 && i < g->n; i++) {
@@ -937,13 +925,121 @@ void audit_group_free(audit_group *g)
     memset(g, 0, sizeof *g);
 }
 
-void audit_write_summary_header(FILE *fp)
+/* ---- a whole audit ---- */
+
+static int add_group(audit_report *rep, const dataset *d, const char *name, size_t *rows,
+                     size_t n)
 {
-    fputs("group\tcheck\tbatch\treference\tstatistic\tdf\tp_value\tq_value\t"
-          "significant\tdetail\n", fp);
+    if (ARRAY_RESERVE(rep->groups, rep->group_cap, rep->ngroups + 1) < 0)
+        return -1;
+    audit_group *g = &rep->groups[rep->ngroups++];
+    memset(g, 0, sizeof *g);
+    snprintf(g->name, sizeof g->name, "%s", name);
+    g->data = d;
+    g->rows = rows;
+    g->n = n;
+    return 0;
 }
 
-void audit_write_summary(FILE *fp, const audit_group *g)
+/* One group for the batch d, or one per value of column col (-1: none),
+   in byte order. */
+static int make_groups(audit_report *rep, const dataset *d, long col, bool name_by_file,
+                       tells_error *err)
+{
+    vocab *values = vocab_new();
+    size_t *of = array_new(d->n, sizeof *of);
+    int rc = values && of ? 0 : tells_error_nomem(err, NULL, 0);
+    char buf[256];
+    for (size_t i = 0; rc == 0 && i < d->n; i++) {
+        const char *v = col >= 0 ? example_column(&d->ex[i], col, buf, sizeof buf) : "";
+        long k = vocab_intern(values, v, strlen(v));
+        if (k < 0)
+            rc = tells_error_nomem(err, NULL, 0);
+        of[i] = (size_t)k;
+    }
+    size_t *order = rc == 0 ? vocab_sorted_ids(values) : NULL;
+    if (rc == 0 && !order)
+        rc = tells_error_nomem(err, NULL, 0);
+    for (size_t j = 0; rc == 0 && j < vocab_size(values); j++) {
+        size_t k = order[j], n = 0;
+        size_t *rows = array_new(d->n, sizeof *rows);
+        if (!rows) {
+            rc = tells_error_nomem(err, NULL, 0);
+            break;
+        }
+        for (size_t i = 0; i < d->n; i++)
+            if (of[i] == k)
+                rows[n++] = i;
+        char name[256];
+        if (col < 0)
+            snprintf(name, sizeof name, "%s", d->source);
+        else if (name_by_file)
+            snprintf(name, sizeof name, "%s:%s", d->source, vocab_str(values, k));
+        else
+            snprintf(name, sizeof name, "%s", vocab_str(values, k));
+        if (add_group(rep, d, name, rows, n) < 0) {
+            free(rows);
+            rc = tells_error_nomem(err, NULL, 0);
+        }
+    }
+    free(order);
+    free(of);
+    vocab_free(values);
+    return rc;
+}
+
+int audit_report_add_batch(audit_report *rep, const char *path, const char *group_column,
+                           bool name_by_file, tells_error *err)
+{
+    if (ARRAY_RESERVE(rep->batches, rep->batch_cap, rep->nbatches + 1) < 0)
+        return tells_error_nomem(err, NULL, 0);
+    /* Each batch in a block of its own: the groups point into it. */
+    dataset *d = malloc(sizeof *d);
+    if (!d)
+        return tells_error_nomem(err, NULL, 0);
+    if (dataset_load(d, path, err) < 0) {
+        free(d);
+        return -1;
+    }
+    rep->batches[rep->nbatches++] = d;
+    if (d->n == 0)
+        return tells_error_set(err, d->source, 0, "no examples");
+    long col = group_column ? dataset_column(d, group_column) : -1;
+    if (group_column && col < 0)
+        return tells_error_set(err, d->source, 1, "no column named '%s'", group_column);
+    return make_groups(rep, d, col, name_by_file, err);
+}
+
+int audit_report_run(audit_report *rep, const audit_reference *ref,
+                     const audit_options *o, tells_error *err)
+{
+    for (size_t i = 0; i < rep->ngroups; i++) {
+        audit_group *g = &rep->groups[i];
+        if (o->progress) {
+            char msg[320];
+            snprintf(msg, sizeof msg, "auditing %s (%zu examples)", g->name, g->n);
+            o->progress(msg, o->progress_user);
+        }
+        if (audit_group_run(g, ref, o, err) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+void audit_report_free(audit_report *rep)
+{
+    for (size_t i = 0; i < rep->ngroups; i++)
+        audit_group_free(&rep->groups[i]);
+    free(rep->groups);
+    for (size_t i = 0; i < rep->nbatches; i++) {
+        dataset_free(rep->batches[i]);
+        free(rep->batches[i]);
+    }
+    free(rep->batches);
+    memset(rep, 0, sizeof *rep);
+}
+
+static void write_summary(FILE *fp, const audit_group *g)
 {
     for (size_t i = 0; i < g->nf; i++) {
         const finding *f = &g->f[i];
@@ -971,12 +1067,17 @@ void audit_write_summary(FILE *fp, const audit_group *g)
     }
 }
 
-void audit_write_flags_header(FILE *fp)
+int audit_summary_write(FILE *fp, void *report, tells_error *err)
 {
-    fputs("group\tid\tgold\tp_gold\tflags\n", fp);
+    const audit_report *rep = report;
+    fputs("group\tcheck\tbatch\treference\tstatistic\tdf\tp_value\tq_value\t"
+          "significant\tdetail\n", fp);
+    for (size_t i = 0; i < rep->ngroups; i++)
+        write_summary(fp, &rep->groups[i]);
+    return out_status(fp, err);
 }
 
-void audit_write_flags(FILE *fp, const audit_group *g)
+static void write_flags(FILE *fp, const audit_group *g)
 {
     for (size_t i = 0; i < g->n; i++) {
         const example_flags *e = &g->ex[i];
@@ -985,4 +1086,60 @@ void audit_write_flags(FILE *fp, const audit_group *g)
                 vocab_str(g->data->labels, x->label), e->p_gold,
                 e->nflags ? e->flags : "-");
     }
+}
+
+int audit_flags_write(FILE *fp, void *report, tells_error *err)
+{
+    const audit_report *rep = report;
+    fputs("group\tid\tgold\tp_gold\tflags\n", fp);
+    for (size_t i = 0; i < rep->ngroups; i++)
+        write_flags(fp, &rep->groups[i]);
+    return out_status(fp, err);
+}
+
+/* ---- gates ---- */
+
+static const char *const gate_names[AUDIT_NGATES] = {
+    "any", "predictability", "tokens", "tell-share", "balance", "length", "duplicates",
+    "heuristics"
+};
+
+const char *audit_gate_name(audit_gate g)
+{
+    return gate_names[g];
+}
+
+int audit_gate_find(const char *name)
+{
+    for (int g = 0; g < AUDIT_NGATES; g++)
+        if (strcmp(name, gate_names[g]) == 0)
+            return g;
+    return -1;
+}
+
+/* The gate a finding belongs to, by its check's name; AUDIT_GATE_ANY for
+   none but "any". */
+static audit_gate gate_of(const finding *f)
+{
+    static const struct { const char *prefix; audit_gate gate; } map[] = {
+        {"predictability", AUDIT_GATE_PREDICTABILITY},
+        {"self_predictability", AUDIT_GATE_PREDICTABILITY},
+        {"token:", AUDIT_GATE_TOKENS}, {"tell_share", AUDIT_GATE_TELL_SHARE},
+        {"label_balance", AUDIT_GATE_BALANCE}, {"length:", AUDIT_GATE_LENGTH},
+        {"duplicates", AUDIT_GATE_DUPLICATES}, {"near_duplicates", AUDIT_GATE_DUPLICATES},
+        {"heuristic:", AUDIT_GATE_HEURISTICS},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strncmp(f->check, map[i].prefix, strlen(map[i].prefix)) == 0)
+            return map[i].gate;
+    return AUDIT_GATE_ANY;
+}
+
+bool audit_gate_fails(const finding *f, unsigned gates)
+{
+    audit_gate g = gate_of(f);
+    /* Duplicates have no test: any is too many. */
+    bool hit = g == AUDIT_GATE_DUPLICATES ? f->batch > 0 : f->significant;
+    return hit && (gates & 1u << AUDIT_GATE_ANY ||
+                   (g != AUDIT_GATE_ANY && gates & 1u << g));
 }

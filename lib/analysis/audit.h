@@ -91,9 +91,48 @@ int audit_group_run(audit_group *g, const audit_reference *ref,
                     const audit_options *o, tells_error *err);
 void audit_group_free(audit_group *g);
 
-void audit_write_summary_header(FILE *fp);
-void audit_write_summary(FILE *fp, const audit_group *g);
-void audit_write_flags_header(FILE *fp);
-void audit_write_flags(FILE *fp, const audit_group *g);
+/* ---- a whole audit: the groups of every batch ---- */
+
+typedef struct audit_report {
+    dataset **batches;
+    size_t nbatches, batch_cap;
+    audit_group *groups;       /* in order of batch, then of name */
+    size_t ngroups, group_cap;
+} audit_report;
+
+/* Loads the batch at path and adds its groups: the whole file, or one
+   per value of column group_column (NULL: none) in byte order, named by
+   the file, the value, or "FILE:VALUE" when name_by_file. */
+int audit_report_add_batch(audit_report *rep, const char *path, const char *group_column,
+                           bool name_by_file, tells_error *err);
+/* Runs every group, telling o->progress "auditing NAME (N examples)". */
+int audit_report_run(audit_report *rep, const audit_reference *ref,
+                     const audit_options *o, tells_error *err);
+void audit_report_free(audit_report *rep);
+
+/* out_writers for an audit_report: the summary "group check batch
+   reference statistic df p_value q_value significant detail" (tokens
+   only when significant), and the flags "group id gold p_gold flags" of
+   every example, worst first within a group. */
+int audit_summary_write(FILE *fp, void *report, tells_error *err);
+int audit_flags_write(FILE *fp, void *report, tells_error *err);
+
+/* ---- gates: the kinds of finding that fail an audit ---- */
+
+typedef enum audit_gate {
+    AUDIT_GATE_ANY, AUDIT_GATE_PREDICTABILITY, AUDIT_GATE_TOKENS, AUDIT_GATE_TELL_SHARE,
+    AUDIT_GATE_BALANCE, AUDIT_GATE_LENGTH, AUDIT_GATE_DUPLICATES, AUDIT_GATE_HEURISTICS,
+    AUDIT_NGATES
+} audit_gate;
+
+/* "any", "predictability", "tokens", "tell-share", "balance", "length",
+   "duplicates", "heuristics". */
+const char *audit_gate_name(audit_gate g);
+/* The gate of that name, or -1. */
+int audit_gate_find(const char *name);
+/* Whether finding f fails one of gates (bits 1 << audit_gate): it is
+   significant (a duplicate: there is one) and of a kind gated, or any
+   kind is. */
+bool audit_gate_fails(const finding *f, unsigned gates);
 
 #endif

@@ -6,6 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
+#include "base/lineio.h"
+#include "base/outfile.h"
+#include "base/prepared.h"
 #include "stats/chisq.h"
 
 void heuristic_set_init(heuristic_set *hs, const concept_index *ci)
@@ -44,6 +48,7 @@ void heuristic_set_free(heuristic_set *hs)
         free(hs->stop[i].stopped);
     }
     free(hs->stop);
+    concept_index_free(hs->own_ci);
     memset(hs, 0, sizeof *hs);
 }
 
@@ -151,13 +156,12 @@ static int check_prefix(const heuristic_set *hs, const char *p, long *c,
 
 static int push_prefix(heur_side *side, const char *p)
 {
-    char **v = realloc(side->prefix, (side->nprefix + 1) * sizeof *v);
-    if (!v)
+    char *copy = strdup(p);
+    if (!copy || ARRAY_RESERVE(side->prefix, side->prefix_cap, side->nprefix + 1) < 0) {
+        free(copy);
         return -1;
-    side->prefix = v;
-    if (!(v[side->nprefix] = strdup(p)))
-        return -1;
-    side->nprefix++;
+    }
+    side->prefix[side->nprefix++] = copy;
     return 0;
 }
 
@@ -216,10 +220,8 @@ static long cue_list_get(heuristic_set *hs, const char *path, tells_error *err)
     for (size_t i = 0; i < hs->ncue; i++)
         if (strcmp(hs->cue[i].path, path) == 0)
             return (long)i;
-    cue_list *v = realloc(hs->cue, (hs->ncue + 1) * sizeof *v);
-    if (!v)
+    if (ARRAY_RESERVE(hs->cue, hs->cue_cap, hs->ncue + 1) < 0)
         return tells_error_nomem(err, NULL, 0);
-    hs->cue = v;
     list_ctx lc = {.trie = term_trie_new()};
     char *p = strdup(path);
     if (!lc.trie || !p) {
@@ -241,10 +243,8 @@ static long stop_list_get(heuristic_set *hs, const char *path, tells_error *err)
     for (size_t i = 0; i < hs->nstop; i++)
         if (strcmp(hs->stop[i].path, path) == 0)
             return (long)i;
-    stop_list *v = realloc(hs->stop, (hs->nstop + 1) * sizeof *v);
-    if (!v)
+    if (ARRAY_RESERVE(hs->stop, hs->stop_cap, hs->nstop + 1) < 0)
         return tells_error_nomem(err, NULL, 0);
-    hs->stop = v;
     list_ctx lc = {.stopped = calloc(concept_count(hs->ci), 1)};
     char *p = strdup(path);
     if (!lc.stopped || !p) {
@@ -313,12 +313,10 @@ static int close_heuristic(def_ctx *dc, tells_error *err)
             hs->v[i] = *h;
             return 0;
         }
-    heuristic *v = realloc(hs->v, (hs->n + 1) * sizeof *v);
-    if (!v) {
+    if (ARRAY_RESERVE(hs->v, hs->cap, hs->n + 1) < 0) {
         heuristic_free(h);
         return tells_error_nomem(err, NULL, 0);
     }
-    hs->v = v;
     hs->v[hs->n++] = *h;
     return 0;
 }
@@ -413,10 +411,8 @@ static int cue_values(def_ctx *dc, heur_side *side, char *value,
         free(path);
         if (k < 0)
             return -1;
-        size_t *v = realloc(side->cue, (side->ncue + 1) * sizeof *v);
-        if (!v)
+        if (ARRAY_RESERVE(side->cue, side->cue_cap, side->ncue + 1) < 0)
             return tells_error_nomem(err, r->name, r->lineno);
-        side->cue = v;
         side->cue[side->ncue++] = (size_t)k;
     }
     return 0;
@@ -510,6 +506,29 @@ int heuristic_set_load(heuristic_set *hs, const char *path, tells_error *err)
     return rc;
 }
 
+int heuristic_set_open(heuristic_set *hs, const heur_sources *src, tells_error *err)
+{
+    heuristic_set_init(hs, NULL);
+    hs->general = src->general;
+    int rc = 0;
+    if (src->mesh_in_data && src->check_data)
+        rc = src->check_data(src->mesh, err);
+    if (rc == 0 && !(hs->own_ci = concept_index_load(src->mesh, err)))
+        rc = -1;
+    hs->ci = hs->own_ci;
+    for (size_t i = 0; rc == 0 && i < src->nsynonyms; i++)
+        rc = concept_index_add_synonyms(hs->own_ci, src->synonyms[i], err);
+    if (rc == 0 && src->builtin && src->check_data)
+        rc = src->check_data(src->builtin, err);
+    if (rc == 0 && src->builtin)
+        rc = heuristic_set_load(hs, src->builtin, err);
+    for (size_t i = 0; rc == 0 && i < src->ndefinitions; i++)
+        rc = heuristic_set_load(hs, src->definitions[i], err);
+    if (rc < 0)
+        heuristic_set_free(hs);
+    return rc;
+}
+
 /* ---- one pair ---- */
 
 void heur_text_init(heur_text *t)
@@ -532,18 +551,12 @@ void heur_text_free(heur_text *t)
 }
 
 int heur_text_analyse(heur_text *t, const heuristic_set *hs, const char *text,
-                      size_t len)
+                      size_t len, tells_error *err)
 {
     if (text_parts(text, len, &t->words, &t->parts) < 0 ||
-        concept_link(hs->ci, &t->parts, &t->hits) < 0)
-        return -1;
-    if (t->cap < t->hits.n) {
-        uint32_t *c = realloc(t->concepts, t->hits.n * sizeof *c);
-        if (!c)
-            return -1;
-        t->concepts = c;
-        t->cap = t->hits.n;
-    }
+        concept_link(hs->ci, &t->parts, &t->hits) < 0 ||
+        ARRAY_RESERVE(t->concepts, t->cap, t->hits.n) < 0)
+        return tells_error_nomem(err, NULL, 0);
     t->nconcepts = 0;
     for (size_t i = 0; i < t->hits.n; i++) {
         uint32_t c = t->hits.v[i].concept;
@@ -554,16 +567,15 @@ int heur_text_analyse(heur_text *t, const heuristic_set *hs, const char *text,
             t->concepts[t->nconcepts++] = c;
     }
     if (t->ncues < hs->ncue) {
-        term_hits *v = realloc(t->cues, hs->ncue * sizeof *v);
+        term_hits *v = array_resize_zeroed(t->cues, t->ncues, hs->ncue, sizeof *v);
         if (!v)
-            return -1;
-        memset(v + t->ncues, 0, (hs->ncue - t->ncues) * sizeof *v);
+            return tells_error_nomem(err, NULL, 0);
         t->cues = v;
         t->ncues = hs->ncue;
     }
     for (size_t i = 0; i < hs->ncue; i++)
         if (term_trie_scan(hs->cue[i].trie, &t->parts, &t->cues[i]) < 0)
-            return -1;
+            return tells_error_nomem(err, NULL, 0);
     return 0;
 }
 
@@ -580,14 +592,8 @@ static int witness_add(heur_witness *w, int s, uint32_t c, int32_t tree)
     for (size_t i = 0; i < w->nitem[s]; i++)
         if (w->item[s][i].concept == c)
             return 0;
-    if (w->nitem[s] == w->cap[s]) {
-        size_t cap = w->cap[s] ? w->cap[s] * 2 : 8;
-        heur_item *v = realloc(w->item[s], cap * sizeof *v);
-        if (!v)
-            return -1;
-        w->item[s] = v;
-        w->cap[s] = cap;
-    }
+    if (ARRAY_RESERVE(w->item[s], w->cap[s], w->nitem[s] + 1) < 0)
+        return -1;
     w->item[s][w->nitem[s]++] = (heur_item){c, tree};
     return 0;
 }
@@ -655,7 +661,7 @@ static bool has_cue(const heur_side *side, const heur_text *t)
 }
 
 int heuristic_holds(const heuristic_set *hs, size_t hi, const heur_text *premise,
-                    const heur_text *hypothesis, heur_witness *w)
+                    const heur_text *hypothesis, heur_witness *w, tells_error *err)
 {
     const heuristic *h = &hs->v[hi];
     const heur_text *text[2] = {premise, hypothesis};
@@ -704,7 +710,7 @@ int heuristic_holds(const heuristic_set *hs, size_t hi, const heur_text *premise
             rc = w->nitem[SIDE_PREMISE] > 0;
     }
     heur_witness_free(&scratch);
-    return rc;
+    return rc < 0 ? tells_error_nomem(err, NULL, 0) : rc;
 }
 
 static void write_items(FILE *fp, const concept_index *ci, const heur_item *v,
@@ -736,9 +742,9 @@ static void write_cues(FILE *fp, const heur_side *side, const heur_text *t,
     }
 }
 
-void heur_witness_write(FILE *fp, const heuristic_set *hs, size_t hi,
-                        const heur_witness *w, const heur_text *premise,
-                        const heur_text *hypothesis)
+static void write_witness(FILE *fp, const heuristic_set *hs, size_t hi,
+                          const heur_witness *w, const heur_text *premise,
+                          const heur_text *hypothesis)
 {
     const heuristic *h = &hs->v[hi];
     write_items(fp, hs->ci, w->item[SIDE_PREMISE], w->nitem[SIDE_PREMISE]);
@@ -752,14 +758,77 @@ void heur_witness_write(FILE *fp, const heuristic_set *hs, size_t hi,
         fputc('-', fp);
 }
 
+/* ---- evaluating pairs ---- */
+
+int heur_eval_init(heur_eval *ev, const heuristic_set *hs, bool witnesses,
+                   tells_error *err)
+{
+    memset(ev, 0, sizeof *ev);
+    ev->hs = hs;
+    heur_text_init(&ev->premise);
+    heur_text_init(&ev->hypothesis);
+    ev->holds = array_new(hs->n, sizeof *ev->holds);
+    if (witnesses)
+        ev->witness = array_new(hs->n, sizeof *ev->witness);
+    if (!ev->holds || (witnesses && !ev->witness)) {
+        heur_eval_free(ev);
+        return tells_error_nomem(err, NULL, 0);
+    }
+    return 0;
+}
+
+void heur_eval_free(heur_eval *ev)
+{
+    for (size_t h = 0; ev->witness && h < ev->hs->n; h++)
+        heur_witness_free(&ev->witness[h]);
+    free(ev->witness);
+    free(ev->holds);
+    free(ev->last);
+    heur_text_free(&ev->premise);
+    heur_text_free(&ev->hypothesis);
+    memset(ev, 0, sizeof *ev);
+}
+
+int heur_eval_pair(heur_eval *ev, const char *premise, size_t plen,
+                   const char *hypothesis, size_t hlen, tells_error *err)
+{
+    if (!(ev->have_last && plen == ev->last_len &&
+          memcmp(premise, ev->last, plen) == 0)) {
+        ev->have_last = false;
+        if (ARRAY_RESERVE(ev->last, ev->last_cap, plen + 1) < 0)
+            return tells_error_nomem(err, NULL, 0);
+        if (heur_text_analyse(&ev->premise, ev->hs, premise, plen, err) < 0)
+            return -1;
+        memcpy(ev->last, premise, plen);
+        ev->last[plen] = '\0';
+        ev->last_len = plen;
+        ev->have_last = true;
+    }
+    if (heur_text_analyse(&ev->hypothesis, ev->hs, hypothesis, hlen, err) < 0)
+        return -1;
+    for (size_t h = 0; h < ev->hs->n; h++) {
+        int ok = heuristic_holds(ev->hs, h, &ev->premise, &ev->hypothesis,
+                                 ev->witness ? &ev->witness[h] : NULL, err);
+        if (ok < 0)
+            return -1;
+        ev->holds[h] = ok > 0;
+    }
+    return 0;
+}
+
+void heur_eval_write_witness(FILE *fp, const heur_eval *ev, size_t h)
+{
+    write_witness(fp, ev->hs, h, &ev->witness[h], &ev->premise, &ev->hypothesis);
+}
+
 /* ---- counting and testing ---- */
 
-int heur_tally_init(heur_tally *t, size_t nheur)
+int heur_tally_init(heur_tally *t, size_t nheur, tells_error *err)
 {
     memset(t, 0, sizeof *t);
     t->nheur = nheur;
     t->classes = vocab_new();
-    return t->classes ? 0 : -1;
+    return t->classes ? 0 : tells_error_nomem(err, NULL, 0);
 }
 
 void heur_tally_free(heur_tally *t)
@@ -771,31 +840,110 @@ void heur_tally_free(heur_tally *t)
 }
 
 int heur_tally_add(heur_tally *t, const char *label, size_t len,
-                   const bool *holds)
+                   const bool *holds, tells_error *err)
 {
     long c = vocab_intern(t->classes, label, len);
     if (c < 0)
-        return -1;
+        return tells_error_nomem(err, NULL, 0);
     if ((size_t)c >= t->class_cap) {
-        size_t cap = t->class_cap ? t->class_cap * 2 : 8;
-        uint64_t *rows = realloc(t->rows, cap * sizeof *rows);
+        /* rows and count grow together, count by rows of nheur */
+        size_t cap = array_capacity(t->class_cap, (size_t)c + 1, 8);
+        uint64_t *rows = array_resize_zeroed(t->rows, t->class_cap, cap, sizeof *rows);
         if (rows)
             t->rows = rows;
-        uint64_t *count = realloc(t->count, cap * (t->nheur ? t->nheur : 1) *
-                                                sizeof *count);
-        if (count)
-            t->count = count;
-        if (!rows || !count)
-            return -1;
-        memset(t->rows + t->class_cap, 0, (cap - t->class_cap) * sizeof *rows);
-        memset(t->count + t->class_cap * t->nheur, 0,
-               (cap - t->class_cap) * t->nheur * sizeof *count);
+        uint64_t *count = rows ? array_resize_zeroed(t->count, t->class_cap * t->nheur,
+                                                     cap * t->nheur, sizeof *count)
+                               : NULL;
+        if (!count)
+            return tells_error_nomem(err, NULL, 0);
+        t->count = count;
         t->class_cap = cap;
     }
     t->rows[c]++;
     for (size_t h = 0; h < t->nheur; h++)
         t->count[(size_t)c * t->nheur + h] += holds[h];
     return 0;
+}
+
+/* The rows of one prepared TSV, into the evaluator and the tally. */
+typedef struct count_ctx {
+    const heur_count_options *o;
+    heur_eval ev;
+    heur_tally *tally;
+    vocab *splits;           /* o->splits, or NULL: every row */
+    uint64_t *split_rows;
+} count_ctx;
+
+static int count_pair(count_ctx *cc, const prepared_row *row, tells_error *err)
+{
+    if (cc->splits) {
+        long s = vocab_find(cc->splits, row->field[PREP_SPLIT], row->len[PREP_SPLIT]);
+        if (s < 0)
+            return 0;
+        cc->split_rows[s]++;
+    }
+    if (heur_eval_pair(&cc->ev, row->field[PREP_PREMISE], row->len[PREP_PREMISE],
+                       row->field[PREP_HYPOTHESIS], row->len[PREP_HYPOTHESIS], err) < 0)
+        return -1;
+    const heuristic_set *hs = cc->ev.hs;
+    for (size_t h = 0; cc->o->pairs && h < hs->n; h++) {
+        if (!cc->ev.holds[h])
+            continue;
+        fprintf(cc->o->pairs, "%s\t%s\t%s\t%s\t", row->field[PREP_ID],
+                row->field[PREP_SPLIT], row->field[PREP_LABEL], hs->v[h].name);
+        heur_eval_write_witness(cc->o->pairs, &cc->ev, h);
+        fputc('\n', cc->o->pairs);
+    }
+    return heur_tally_add(cc->tally, row->field[PREP_LABEL], row->len[PREP_LABEL],
+                          cc->ev.holds, err);
+}
+
+static int count_file(count_ctx *cc, const char *path, tells_error *err)
+{
+    prepared_reader pr;
+    if (prepared_open(&pr, path, false, err) < 0)
+        return -1;
+    prepared_row row;
+    int rc;
+    while ((rc = prepared_next(&pr, &row, err)) == 1)
+        if ((rc = count_pair(cc, &row, err)) < 0)
+            break;
+    prepared_close(&pr);
+    return rc < 0 ? -1 : 0;
+}
+
+int heur_count_files(const heuristic_set *hs, char *const *files, size_t nfiles,
+                     const heur_count_options *o, heur_tally *t, tells_error *err)
+{
+    count_ctx cc = {.o = o, .tally = t};
+    int rc = heur_tally_init(t, hs->n, err);
+    if (rc == 0)
+        rc = heur_eval_init(&cc.ev, hs, o->pairs != NULL, err);
+    if (rc == 0 && o->nsplits) {
+        cc.splits = vocab_new();
+        cc.split_rows = array_new(o->nsplits, sizeof *cc.split_rows);
+        if (!cc.splits || !cc.split_rows)
+            rc = tells_error_nomem(err, NULL, 0);
+        for (size_t i = 0; i < o->nsplits && rc == 0; i++)
+            if (vocab_intern(cc.splits, o->splits[i], strlen(o->splits[i])) < 0)
+                rc = tells_error_nomem(err, NULL, 0);
+    }
+    if (rc == 0 && o->pairs)
+        fputs("id\tsplit\tlabel\theuristic\tpremise_concepts\t"
+              "hypothesis_concepts\tcues\n", o->pairs);
+    for (size_t i = 0; i < nfiles && rc == 0; i++)
+        rc = count_file(&cc, files[i], err);
+    const char *source = nfiles == 1 ? display_name(files[0]) : NULL;
+    for (size_t i = 0; cc.splits && i < vocab_size(cc.splits) && rc == 0; i++)
+        if (cc.split_rows[i] == 0)
+            rc = tells_error_set(err, source, 0, "no examples in split '%s'",
+                                 vocab_str(cc.splits, i));
+    if (rc == 0 && vocab_size(t->classes) == 0)
+        rc = tells_error_set(err, source, 0, "no examples in the input");
+    vocab_free(cc.splits);
+    free(cc.split_rows);
+    heur_eval_free(&cc.ev);
+    return rc;
 }
 
 int heur_expect_parse(const char *s, heur_expect *e)
@@ -809,18 +957,19 @@ int heur_expect_parse(const char *s, heur_expect *e)
     return 0;
 }
 
-int heur_test(const heur_tally *t, size_t h, heur_expect e, heur_result *r)
+int heur_test(const heur_tally *t, size_t h, heur_expect e, heur_result *r,
+              tells_error *err)
 {
     memset(r, 0, sizeof *r);
     size_t k = vocab_size(t->classes);
     size_t *order = vocab_sorted_ids(t->classes);
-    double *obs = malloc((k ? k : 1) * sizeof *obs);
-    double *share = malloc((k ? k : 1) * sizeof *share);
+    double *obs = array_new(k, sizeof *obs);
+    double *share = array_new(k, sizeof *share);
     if (!order || !obs || !share) {
         free(order);
         free(obs);
         free(share);
-        return -1;
+        return tells_error_nomem(err, NULL, 0);
     }
     uint64_t total = 0, top = 0;
     for (size_t i = 0; i < k; i++)
@@ -839,20 +988,25 @@ int heur_test(const heur_tally *t, size_t h, heur_expect e, heur_result *r)
     if (r->n > 0)
         r->top_share = (double)top / (double)r->n;
     r->tested = r->n > 0 && k >= 2;
-    int rc = r->tested ? chisq_gof(obs, share, k, &r->test) : 0;
+    /* A class's pairs are among its rows, so no class with pairs has no
+       expected share: the test cannot fail. */
+    int rc = r->tested && chisq_gof(obs, share, k, &r->test) < 0
+        ? tells_error_set(err, NULL, 0, "heuristic %zu: pairs in a class without rows", h)
+        : 0;
     free(order);
     free(obs);
     free(share);
     return rc;
 }
 
-int heur_table_write(FILE *fp, const heuristic_set *hs, const heur_tally *t,
-                     heur_expect e, int digits)
+int heur_table_write(FILE *fp, void *table, tells_error *err)
 {
+    const heur_table *tb = table;
+    const heur_tally *t = tb->tally;
     size_t k = vocab_size(t->classes);
     size_t *order = vocab_sorted_ids(t->classes);
     if (!order)
-        return -1;
+        return tells_error_nomem(err, NULL, 0);
     fputs("heuristic\tn\tchi2\tdf\tp_value\ttop_class\ttop_share", fp);
     for (size_t i = 0; i < k; i++)
         fprintf(fp, "\t%s", vocab_str(t->classes, order[i]));
@@ -860,14 +1014,12 @@ int heur_table_write(FILE *fp, const heuristic_set *hs, const heur_tally *t,
     int rc = 0;
     for (size_t h = 0; h < t->nheur && rc == 0; h++) {
         heur_result r;
-        if (heur_test(t, h, e, &r) < 0) {
-            rc = -1;
+        if ((rc = heur_test(t, h, tb->expect, &r, err)) < 0)
             break;
-        }
-        fprintf(fp, "%s\t%" PRIu64, hs->v[h].name, r.n);
+        fprintf(fp, "%s\t%" PRIu64, tb->hs->v[h].name, r.n);
         if (r.tested) {
             char p[64];
-            pvalue_format(r.test.p, digits, p, sizeof p);
+            pvalue_format(r.test.p, tb->digits, p, sizeof p);
             fprintf(fp, "\t%.6f\t%.0f\t%s", r.test.statistic, r.test.df, p);
         } else {
             fputs("\t-\t-\t-", fp);
@@ -881,5 +1033,5 @@ int heur_table_write(FILE *fp, const heuristic_set *hs, const heur_tally *t,
         fputc('\n', fp);
     }
     free(order);
-    return rc < 0 || ferror(fp) ? -1 : 0;
+    return rc < 0 ? -1 : out_status(fp, err);
 }

@@ -28,10 +28,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "text/concepts.h"
 #include "base/error.h"
-#include "stats/stattest.h"
 #include "base/vocab.h"
+#include "stats/stattest.h"
+#include "text/concepts.h"
 
 typedef enum {
     REL_NONE,
@@ -47,9 +47,9 @@ enum { SIDE_PREMISE, SIDE_HYPOTHESIS };
 
 typedef struct heur_side {
     char **prefix;          /* tree prefixes; none: no tree condition */
-    size_t nprefix;
+    size_t nprefix, prefix_cap;
     size_t *cue;            /* indexes into heuristic_set.cue */
-    size_t ncue;
+    size_t ncue, cue_cap;
 } heur_side;
 
 typedef struct heuristic {
@@ -73,13 +73,14 @@ typedef struct stop_list {
 
 typedef struct heuristic_set {
     const concept_index *ci;
+    concept_index *own_ci;   /* heuristic_set_open's, freed with the set */
     bool general;            /* REL_HYPERNYM means REL_ANCESTOR */
     heuristic *v;
-    size_t n;
+    size_t n, cap;
     cue_list *cue;
-    size_t ncue;
+    size_t ncue, cue_cap;
     stop_list *stop;
-    size_t nstop;
+    size_t nstop, stop_cap;
 } heuristic_set;
 
 void heuristic_set_init(heuristic_set *hs, const concept_index *ci);
@@ -88,6 +89,28 @@ void heuristic_set_free(heuristic_set *hs);
    file replaces it (in its place); twice in one file is an error. */
 int heuristic_set_load(heuristic_set *hs, const char *path, tells_error *err);
 const char *heur_relation_name(heur_relation r);
+
+/* Where the concepts and the heuristics come from; the caller resolves
+   every path (it alone knows where its data folder is). */
+typedef struct heur_sources {
+    const char *mesh;                 /* the MeSH tree file */
+    char *const *synonyms;            /* synonym files, in order */
+    size_t nsynonyms;
+    const char *builtin;              /* the built-in definitions, or NULL */
+    char *const *definitions;         /* more definition files, in order */
+    size_t ndefinitions;
+    bool general;                     /* heuristic_set.general */
+    /* Called (when not NULL) on the data folder's files, builtin and mesh
+       when mesh_in_data, just before each is read: the caller's chance to
+       say how to find a missing one. */
+    int (*check_data)(const char *path, tells_error *err);
+    bool mesh_in_data;
+} heur_sources;
+
+/* Loads the tree file and its synonyms, then the built-in definitions
+   and the others (each may replace a heuristic of an earlier file), into
+   hs, which owns the concept index. On failure hs is left empty. */
+int heuristic_set_open(heuristic_set *hs, const heur_sources *src, tells_error *err);
 
 /* A premise or hypothesis, analysed once for every heuristic. */
 typedef struct heur_text {
@@ -102,7 +125,7 @@ typedef struct heur_text {
 void heur_text_init(heur_text *t);
 void heur_text_free(heur_text *t);
 int heur_text_analyse(heur_text *t, const heuristic_set *hs, const char *text,
-                      size_t len);
+                      size_t len, tells_error *err);
 
 /* What made a pair satisfy a heuristic: the concepts of each side (with
    the tree number that counted, or -1) and the cue phrases. */
@@ -120,13 +143,35 @@ void heur_witness_free(heur_witness *w);
 /* 1 when the pair satisfies heuristic h, 0 when not, -1 when out of
    memory; w (may be NULL) gets the witnesses. */
 int heuristic_holds(const heuristic_set *hs, size_t h, const heur_text *premise,
-                    const heur_text *hypothesis, heur_witness *w);
-/* The audit columns "premise_concepts hypothesis_concepts cues" of a
-   satisfying pair: concepts as "Term (UI TREE)", cues as written, each
-   joined by "; ", "-" when empty. */
-void heur_witness_write(FILE *fp, const heuristic_set *hs, size_t h,
-                        const heur_witness *w, const heur_text *premise,
-                        const heur_text *hypothesis);
+                    const heur_text *hypothesis, heur_witness *w, tells_error *err);
+
+/* ---- evaluating pairs ---- */
+
+/* Every heuristic on one pair after another. A premise usually comes
+   with several hypotheses in a row, so it is analysed again only when it
+   differs from the last one. */
+typedef struct heur_eval {
+    const heuristic_set *hs;
+    bool *holds;             /* [hs->n]: the last pair satisfies heuristic h */
+    heur_witness *witness;   /* [hs->n], or NULL: what made it, when asked */
+    heur_text premise, hypothesis;
+    char *last;              /* the premise analysed, when have_last */
+    size_t last_len, last_cap;
+    bool have_last;
+} heur_eval;
+
+/* witnesses: also keep what made each heuristic hold. */
+int heur_eval_init(heur_eval *ev, const heuristic_set *hs, bool witnesses,
+                   tells_error *err);
+void heur_eval_free(heur_eval *ev);
+/* Analyses the pair and sets holds (and witness). */
+int heur_eval_pair(heur_eval *ev, const char *premise, size_t plen,
+                   const char *hypothesis, size_t hlen, tells_error *err);
+/* The columns "premise_concepts hypothesis_concepts cues" of the last
+   pair for heuristic h, which it satisfies (witnesses kept): concepts as
+   "Term (UI TREE)", cues as written, each joined by "; ", "-" when
+   empty. */
+void heur_eval_write_witness(FILE *fp, const heur_eval *ev, size_t h);
 
 /* ---- counting and testing ---- */
 
@@ -134,16 +179,31 @@ typedef struct heur_tally {
     size_t nheur;
     vocab *classes;          /* in order of first appearance */
     uint64_t *rows;          /* per class: pairs read */
-    uint64_t *count;         /* [heuristic * class_cap + class] */
-    size_t class_cap;
+    uint64_t *count;         /* [class * nheur + heuristic] */
+    size_t class_cap;        /* classes rows and count have room for */
 } heur_tally;
 
-int heur_tally_init(heur_tally *t, size_t nheur);
+int heur_tally_init(heur_tally *t, size_t nheur, tells_error *err);
 void heur_tally_free(heur_tally *t);
 /* Counts one pair of class label; holds[h] says which heuristics it
-   satisfies. -1 when out of memory. */
+   satisfies. */
 int heur_tally_add(heur_tally *t, const char *label, size_t len,
-                   const bool *holds);
+                   const bool *holds, tells_error *err);
+
+typedef struct heur_count_options {
+    char *const *splits;     /* count only rows of these splits; none: all */
+    size_t nsplits;
+    FILE *pairs;             /* or NULL: see heur_count_files */
+} heur_count_options;
+
+/* Counts the pairs of the prepared TSVs files (one corpus) that satisfy
+   each heuristic, by class, into t (initialised here; free it also after
+   a failure). A split of o->splits without rows, or no rows at all, is
+   an error. With o->pairs, writes there the header "id split label
+   heuristic premise_concepts hypothesis_concepts cues" and one line per
+   satisfying pair and heuristic (heur_eval_write_witness). */
+int heur_count_files(const heuristic_set *hs, char *const *files, size_t nfiles,
+                     const heur_count_options *o, heur_tally *t, tells_error *err);
 
 typedef enum { EXPECT_UNIFORM, EXPECT_CLASS_PRIOR } heur_expect;
 int heur_expect_parse(const char *s, heur_expect *e);
@@ -159,12 +219,20 @@ typedef struct heur_result {
 
 /* The goodness-of-fit test of heuristic h's class counts against a
    uniform share over every class read, or the classes' shares of all
-   pairs. -1 when out of memory. */
-int heur_test(const heur_tally *t, size_t h, heur_expect e, heur_result *r);
-/* The table "heuristic n chi2 df p_value top_class top_share" and one
-   count column per class, classes in byte order; p-values with digits
-   significant digits. -1 on a write error or when out of memory. */
-int heur_table_write(FILE *fp, const heuristic_set *hs, const heur_tally *t,
-                     heur_expect e, int digits);
+   pairs. */
+int heur_test(const heur_tally *t, size_t h, heur_expect e, heur_result *r,
+              tells_error *err);
+
+/* What heur_table_write writes. */
+typedef struct heur_table {
+    const heuristic_set *hs;
+    const heur_tally *tally;
+    heur_expect expect;
+    int digits;              /* significant digits of p-values */
+} heur_table;
+
+/* An out_writer for a heur_table: "heuristic n chi2 df p_value top_class
+   top_share" and one count column per class, classes in byte order. */
+int heur_table_write(FILE *fp, void *table, tells_error *err);
 
 #endif

@@ -5,21 +5,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/lineio.h"
 #include "base/u64map.h"
 #include "base/vocab.h"
 
 /* ---- term trie ---- */
 
+/* A node's values are vals[off, off + n). */
+typedef struct trie_node {
+    uint32_t off, n;
+} trie_node;
+
 struct term_trie {
     vocab *tokens;
     u64map edges;          /* (parent node, token id) -> child node */
-    uint32_t *val_off;     /* per node: its values are vals[off, off + n) */
-    uint32_t *val_n;
-    size_t nnodes, node_cap;  /* node 0 is the root */
+    trie_node *node;       /* node 0 is the root */
+    size_t nnodes, node_cap;
     uint32_t *vals;
     size_t nvals, vals_cap;
 };
+
+static long new_node(term_trie *t)
+{
+    if (ARRAY_RESERVE(t->node, t->node_cap, t->nnodes + 1) < 0)
+        return -1;
+    t->node[t->nnodes] = (trie_node){0, 0};
+    return (long)t->nnodes++;
+}
 
 term_trie *term_trie_new(void)
 {
@@ -27,11 +40,7 @@ term_trie *term_trie_new(void)
     if (!t)
         return NULL;
     t->tokens = vocab_new();
-    t->node_cap = 1024;
-    t->val_off = calloc(t->node_cap, sizeof *t->val_off);
-    t->val_n = calloc(t->node_cap, sizeof *t->val_n);
-    t->nnodes = 1;
-    if (!t->tokens || u64map_init(&t->edges) < 0 || !t->val_off || !t->val_n) {
+    if (!t->tokens || u64map_init(&t->edges) < 0 || new_node(t) < 0) {
         term_trie_free(t);
         return NULL;
     }
@@ -44,40 +53,15 @@ void term_trie_free(term_trie *t)
         return;
     vocab_free(t->tokens);
     u64map_free(&t->edges);
-    free(t->val_off);
-    free(t->val_n);
+    free(t->node);
     free(t->vals);
     free(t);
 }
 
-static long new_node(term_trie *t)
-{
-    if (t->nnodes == t->node_cap) {
-        size_t cap = t->node_cap * 2;
-        uint32_t *off = realloc(t->val_off, cap * sizeof *off);
-        if (off)
-            t->val_off = off;
-        uint32_t *n = realloc(t->val_n, cap * sizeof *n);
-        if (n)
-            t->val_n = n;
-        if (!off || !n)
-            return -1;
-        memset(t->val_n + t->node_cap, 0, (cap - t->node_cap) * sizeof *n);
-        t->node_cap = cap;
-    }
-    return (long)t->nnodes++;
-}
-
 static int push_value(term_trie *t, uint32_t v)
 {
-    if (t->nvals == t->vals_cap) {
-        size_t cap = t->vals_cap ? t->vals_cap * 2 : 1024;
-        uint32_t *p = realloc(t->vals, cap * sizeof *p);
-        if (!p)
-            return -1;
-        t->vals = p;
-        t->vals_cap = cap;
-    }
+    if (ARRAY_RESERVE(t->vals, t->vals_cap, t->nvals + 1) < 0)
+        return -1;
     t->vals[t->nvals++] = v;
     return 0;
 }
@@ -103,7 +87,7 @@ int term_trie_add(term_trie *t, const token_list *toks, uint32_t value,
         }
         node = (uint32_t)child;
     }
-    uint32_t off = t->val_off[node], n = t->val_n[node];
+    uint32_t off = t->node[node].off, n = t->node[node].n;
     if (n > 0 && before)
         *before = t->vals[off];
     for (uint32_t k = 0; k < n; k++)
@@ -122,16 +106,15 @@ int term_trie_add(term_trie *t, const token_list *toks, uint32_t value,
     }
     if (push_value(t, value) < 0)
         return -1;
-    t->val_off[node] = off;
-    t->val_n[node] = n + 1;
+    t->node[node] = (trie_node){off, n + 1};
     return 1;
 }
 
 size_t term_trie_values(const term_trie *t, uint32_t node,
                         const uint32_t **values)
 {
-    *values = t->vals + t->val_off[node];
-    return t->val_n[node];
+    *values = t->vals + t->node[node].off;
+    return t->node[node].n;
 }
 
 void term_hits_free(term_hits *h)
@@ -156,7 +139,7 @@ int term_trie_scan(const term_trie *t, const token_list *parts,
             if (!u64map_get(&t->edges, pair_key(node, (uint32_t)tok), &child))
                 break;
             node = (uint32_t)child;
-            if (t->val_n[node]) {
+            if (t->node[node].n) {
                 best = j + 1;
                 best_node = node;
             }
@@ -165,14 +148,8 @@ int term_trie_scan(const term_trie *t, const token_list *parts,
             i++;
             continue;
         }
-        if (out->n == out->cap) {
-            size_t cap = out->cap ? out->cap * 2 : 16;
-            term_hit *v = realloc(out->v, cap * sizeof *v);
-            if (!v)
-                return -1;
-            out->v = v;
-            out->cap = cap;
-        }
+        if (ARRAY_RESERVE(out->v, out->cap, out->n + 1) < 0)
+            return -1;
         out->v[out->n++] = (term_hit){(uint32_t)i, (uint32_t)best, best_node};
         i = best;
     }
@@ -459,14 +436,8 @@ int concept_link(const concept_index *ci, const token_list *parts,
         const uint32_t *vals;
         size_t nv = term_trie_values(ci->terms, h->node, &vals);
         for (size_t k = 0; k < nv; k++) {
-            if (out->n == out->cap) {
-                size_t cap = out->cap ? out->cap * 2 : 16;
-                concept_hit *v = realloc(out->v, cap * sizeof *v);
-                if (!v)
-                    return -1;
-                out->v = v;
-                out->cap = cap;
-            }
+            if (ARRAY_RESERVE(out->v, out->cap, out->n + 1) < 0)
+                return -1;
             out->v[out->n++] = (concept_hit){vals[k], h->start, h->end};
         }
     }

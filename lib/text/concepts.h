@@ -2,7 +2,11 @@
    prepared text, longest match first, case-insensitively, also inside
    tokens that tells-prep --mesh or --phrases merged ("brain_injury").
    Terms live in a trie over token ids (as phrase.c's), so linking costs
-   a few hash lookups per token however large the tree file is. */
+   a few hash lookups per token however large the tree file is.
+
+   The trie, the text parts and linking can fail only for lack of memory:
+   they return -1 and leave the report to their callers, which know the
+   file and line. The loaders, which read files, set err. */
 #ifndef TELLS_CONCEPTS_H
 #define TELLS_CONCEPTS_H
 

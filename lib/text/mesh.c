@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/lineio.h"
+#include "base/alloc.h"
 #include "base/fields.h"
+#include "base/lineio.h"
 #include "base/vocab.h"
 
 void mesh_tree_free(mesh_tree *m)
@@ -60,7 +61,8 @@ long lexicon_read(const char *path, size_t ncols, const char *const *names,
 {
     line_reader r;
     if (ncols > 4)
-        return tells_error_set(err, NULL, 0, "lexicon_read: too many columns");
+        return tells_error_usage(err, "a lexicon file has at most 4 columns, not %zu",
+                                 ncols);
     if (line_reader_open(&r, path, 0, err) < 0)
         return -1;
     char *field[5];
@@ -127,14 +129,8 @@ long line_seen_add(line_seen *s, const char *key, size_t len, long line)
         return -1;
     if (vocab_size(s->keys) == before)
         return s->line[id];
-    if ((size_t)id >= s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 256;
-        long *l = realloc(s->line, cap * sizeof *l);
-        if (!l)
-            return -1;
-        s->line = l;
-        s->cap = cap;
-    }
+    if (ARRAY_RESERVE(s->line, s->cap, (size_t)id + 1) < 0)
+        return -1;
     s->line[id] = line;
     return 0;
 }
@@ -149,14 +145,8 @@ typedef struct load_ctx {
 
 static int add_entry(mesh_tree *m, size_t *cap, char *const field[3], long line)
 {
-    if (m->n == *cap) {
-        size_t c = *cap ? *cap * 2 : 4096;
-        mesh_entry *v = realloc(m->v, c * sizeof *v);
-        if (!v)
-            return -1;
-        m->v = v;
-        *cap = c;
-    }
+    if (ARRAY_RESERVE(m->v, *cap, m->n + 1) < 0)
+        return -1;
     size_t l0 = strlen(field[0]) + 1, l1 = strlen(field[1]) + 1,
            l2 = strlen(field[2]) + 1;
     char *p = malloc(l0 + l1 + l2);

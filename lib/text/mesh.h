@@ -1,7 +1,9 @@
 /* The MeSH tree file: "Tree Number<TAB>Desc Ui<TAB>Term" per line,
    with an optional header line and byte-order mark; tree numbers; and
    the lexicon-file format the tree file shares with the lists of
-   tells-heur (tab-separated columns, '#' comments). */
+   tells-heur (tab-separated columns, '#' comments). As in concepts.h,
+   the readers set err, and line_seen and mesh_tree_add_terms, which can
+   fail only for lack of memory, leave the report to their callers. */
 #ifndef TELLS_MESH_H
 #define TELLS_MESH_H
 

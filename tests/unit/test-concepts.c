@@ -180,11 +180,12 @@ static const char *holds(const heuristic_set *hs, const char *p, const char *h)
     heur_text tp, th;
     heur_text_init(&tp);
     heur_text_init(&th);
-    CHECK(heur_text_analyse(&tp, hs, p, strlen(p)) == 0);
-    CHECK(heur_text_analyse(&th, hs, h, strlen(h)) == 0);
+    tells_error err;
+    CHECK(heur_text_analyse(&tp, hs, p, strlen(p), &err) == 0);
+    CHECK(heur_text_analyse(&th, hs, h, strlen(h), &err) == 0);
     size_t i;
     for (i = 0; i < hs->n && i + 1 < sizeof out; i++)
-        out[i] = heuristic_holds(hs, i, &tp, &th, NULL) ? '1' : '0';
+        out[i] = heuristic_holds(hs, i, &tp, &th, NULL, &err) ? '1' : '0';
     out[i] = '\0';
     heur_text_free(&tp);
     heur_text_free(&th);
@@ -291,7 +292,8 @@ static void test_chi2(void)
     double worst_chi2 = 0, worst_p = 0, worst_log = 0;
     for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) {
         heur_tally t;
-        CHECK(heur_tally_init(&t, 1) == 0);
+        tells_error err;
+        CHECK(heur_tally_init(&t, 1, &err) == 0);
         bool prior = refs[i].rows[0] > 0;
         for (size_t c = 0; c < refs[i].k; c++) {
             /* Uniform cases: one pair that fails beside those that hold,
@@ -299,11 +301,11 @@ static void test_chi2(void)
             unsigned rows = prior ? refs[i].rows[c] : refs[i].counts[c] + 1;
             for (unsigned r = 0; r < rows; r++) {
                 bool h = r < refs[i].counts[c];
-                CHECK(heur_tally_add(&t, classes[c], 1, &h) == 0);
+                CHECK(heur_tally_add(&t, classes[c], 1, &h, &err) == 0);
             }
         }
         heur_result r;
-        CHECK(heur_test(&t, 0, prior ? EXPECT_CLASS_PRIOR : EXPECT_UNIFORM, &r) == 0);
+        CHECK(heur_test(&t, 0, prior ? EXPECT_CLASS_PRIOR : EXPECT_UNIFORM, &r, &err) == 0);
         CHECK(r.tested && r.test.df == (double)(refs[i].k - 1));
         double e1 = rel_err(r.test.statistic, refs[i].chi2);
         double e3 = rel_err(r.test.p.log_p, refs[i].log_p);

@@ -76,7 +76,10 @@ void cli_fail(const tells_error *err)
 
 void cli_fail_option(const char *opt, tells_error *err)
 {
-    tells_error_prefix(err, opt);
+    /* Only a bad value is the option's fault: "--fill: out of memory"
+       would blame it for the machine. */
+    if (err->kind == TELLS_ERR_USAGE)
+        tells_error_prefix(err, opt);
     cli_fail(err);
 }
 

@@ -23,8 +23,8 @@ int cli_exit_status(const tells_error *err);
    the "Try" line. An error whose kind was never set is reported as an
    internal error (the library failed without saying why). */
 void cli_fail(const tells_error *err) __attribute__((noreturn));
-/* cli_fail for an error about the value of option opt: the message gets
-   "OPT: " in front. */
+/* cli_fail for an error about the value of option opt: a usage error's
+   message gets "OPT: " in front (other kinds are not the value's fault). */
 void cli_fail_option(const char *opt, tells_error *err) __attribute__((noreturn));
 /* Prints "prog: msg" and exits 1. */
 void cli_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));

@@ -62,6 +62,21 @@ uint64_t synth_parse_num(const char *opt, const char *s, uint64_t lo, uint64_t h
     return v;
 }
 
+void synth_version(void)
+{
+    printf("%s (%s) %s\n", cli_program(), PACKAGE_NAME, PACKAGE_VERSION);
+}
+
+void synth_check_args(int argc, int optind, const char *outdir)
+{
+    if (optind < argc)
+        cli_usage_error("unexpected argument; use -o DIR for the output");
+    if (!outdir)
+        cli_usage_error("missing required option --output");
+    if (!*outdir)
+        cli_usage_error("--output must not be empty");
+}
+
 void synth_make_dir(const char *dir)
 {
     tells_error err;

@@ -27,6 +27,12 @@ void synth_put_json(FILE *fp, const char *s);
 /* A decimal number in [lo, hi], or a usage error naming opt. */
 uint64_t synth_parse_num(const char *opt, const char *s, uint64_t lo, uint64_t hi);
 
+/* --version: "PROG (tells) VERSION". */
+void synth_version(void);
+/* The checks after the options: no operand (argv[optind] would be one),
+   an output folder given and not empty. */
+void synth_check_args(int argc, int optind, const char *outdir);
+
 /* mkdir -p; exits with a message on failure. */
 void synth_make_dir(const char *dir);
 

@@ -613,16 +613,11 @@ static void parse_args(int argc, char **argv, opts_t *o)
             o->size = (long)synth_parse_num("--size", optarg, MINSIZE, MAXSIZE);
             break;
         case O_HELP: usage(); exit(0);
-        case O_VERSION: puts(PROG " (" PACKAGE_NAME ") " PACKAGE_VERSION); exit(0);
+        case O_VERSION: synth_version(); exit(0);
         default: cli_try_help();
         }
     }
-    if (optind < argc)
-        cli_usage_error("unexpected argument; use -o DIR for the output");
-    if (!o->outdir)
-        cli_usage_error("missing required option --output");
-    if (!*o->outdir)
-        cli_usage_error("--output must not be empty");
+    synth_check_args(argc, optind, o->outdir);
 }
 
 int main(int argc, char **argv)

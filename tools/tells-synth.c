@@ -1362,14 +1362,11 @@ static void parse_args(int argc, char **argv, opts_t *o)
             break;
         case O_PREFIX: check_prefix(optarg); o->prefix = optarg; break;
         case O_HELP: usage(); exit(0);
-        case O_VERSION: puts(PROG " (" PACKAGE_NAME ") " PACKAGE_VERSION); exit(0);
+        case O_VERSION: synth_version(); exit(0);
         default: cli_try_help();
         }
     }
-    if (optind < argc)
-        cli_usage_error("unexpected argument; use -o DIR for the output");
-    if (!o->outdir)
-        cli_usage_error("missing required option --output");
+    synth_check_args(argc, optind, o->outdir);
     if (noart)
         o->strength = 0;
     for (int cls = 0; cls < NCLS; cls++) {

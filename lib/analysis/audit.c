@@ -468,8 +468,8 @@ static int check_length(audit_group *g, const audit_reference *ref, tells_error 
         snprintf(check, sizeof check, "length:%s", name);
         test_result t;
         double mx, my;
-        if (welch_test(x, nx, y, ny, ALT_TWO_SIDED, &t, &mx, &my) < 0)
-            continue;  /* too few examples, or no variance */
+        if (welch_test(x, nx, y, ny, ALT_TWO_SIDED, &t, &mx, &my, NULL) < 0)
+            continue;  /* too few examples, or no variance: nothing to test */
         finding *f = add_finding(g, check);
         if (!f) {
             rc = tells_error_nomem(err, NULL, 0);
@@ -832,7 +832,7 @@ static int adjust(audit_group *g, const audit_options *o, tells_error *err)
         if (g->f[i].tested)
             p[k++] = g->f[i].test.p;
     if (rc == 0)
-        rc = bh_adjust(p, m, o->alpha, q, reject);
+        rc = bh_adjust(p, m, o->alpha, q, reject, err);
     for (size_t i = 0, k = 0; rc == 0 && i < g->nf; i++) {
         finding *f = &g->f[i];
         if (!f->tested)

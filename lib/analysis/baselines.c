@@ -211,18 +211,14 @@ int comparison_write_table(FILE *fp, comparison *cmp, bool details, tells_error 
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < cmp->n; i++) {
         const comparison_entry *e = &cmp->entry[i];
-        if (scores_compute(&all[i], cmp->data, &e->pred, NULL) < 0) {
-            rc = tells_error_nomem(err, NULL, 0);
+        if ((rc = scores_compute(&all[i], cmp->data, &e->pred, NULL, err)) < 0)
             break;
-        }
         fprintf(fp, "%s\t%s\t%s%s\t", e->model, input, e->split, parts ? "\tfull" : "");
         write_scores(fp, &all[i], parts ? &all[i] : NULL);
         for (size_t k = 0; k < cmp->nparts; k++) {
             scores ps;
-            if (scores_compute(&ps, cmp->data, &e->pred, &cmp->part_ids[k]) < 0) {
-                rc = tells_error_nomem(err, NULL, 0);
+            if ((rc = scores_compute(&ps, cmp->data, &e->pred, &cmp->part_ids[k], err)) < 0)
                 break;
-            }
             fprintf(fp, "%s\t%s\t%s\t%s\t", e->model, input, e->split, cmp->part_name[k]);
             write_scores(fp, &ps, &all[i]);
             scores_free(&ps);

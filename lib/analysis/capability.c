@@ -680,19 +680,21 @@ done:
     return rc;
 }
 
-static int heldout_scores(const heldout *h, id_set *subset, scores *s)
+static int heldout_scores(const heldout *h, id_set *subset, scores *s, tells_error *err)
 {
     predictions p = {h->n, h->rows, h->pred, NULL, vocab_size(h->d->labels)};
-    return scores_compute(s, h->d, &p, subset);
+    return scores_compute(s, h->d, &p, subset, err);
 }
 
 int heldout_recall(const heldout *h, const classifier *c, double **recall, tells_error *err)
 {
     scores s;
     double *r = array_new(classifier_nclasses(c), sizeof *r);
-    if (!r || heldout_scores(h, NULL, &s) < 0) {
-        free(r);
+    if (!r)
         return tells_error_nomem(err, NULL, 0);
+    if (heldout_scores(h, NULL, &s, err) < 0) {
+        free(r);
+        return -1;
     }
     for (size_t k = 0; k < classifier_nclasses(c); k++) {
         const char *name = classifier_class(c, k);
@@ -754,10 +756,8 @@ int report_partitions(FILE *fp, const heldout *h, partition *parts, size_t npart
     for (size_t i = 0; i < h->n; i++)
         gold_seen[d->ex[h->rows[i]].label] = 1;
     for (size_t p = 0; p <= nparts; p++) {
-        if (heldout_scores(h, p ? &parts[p - 1].ids : NULL, &s[p]) < 0) {
-            tells_error_nomem(err, NULL, 0);
+        if (heldout_scores(h, p ? &parts[p - 1].ids : NULL, &s[p], err) < 0)
             goto done;
-        }
         done_n = p + 1;
         if (p && s[p].n == 0) {
             tells_error_set(err, NULL, 0, "partition '%s': none of its ids is an evaluated row",

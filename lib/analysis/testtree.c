@@ -233,20 +233,21 @@ int tree_compare(FILE *fp, const test_tree *tr, const bool *before, const bool *
                 members[m++] = i;
         pred_data d;
         resample_result r;
-        if (topic_pred_data(&d, members, m, after, before) < 0 ||
-            paired_bootstrap(&d, 0, 1, METRIC_ACCURACY, o->samples, o->seed, ALT_TWO_SIDED,
-                             &r) < 0) {
+        if (topic_pred_data(&d, members, m, after, before) < 0) {
             pred_free(&d);
             tells_error_nomem(err, NULL, 0);
+            goto done;
+        }
+        if (paired_bootstrap(&d, 0, 1, METRIC_ACCURACY, o->samples, o->seed, ALT_TWO_SIDED,
+                             &r, err) < 0) {
+            pred_free(&d);
             goto done;
         }
         pred_free(&d);
         p[k] = r.p;
     }
-    if (bh_adjust(p, T, o->alpha, q, reject) < 0) {
-        tells_error_nomem(err, NULL, 0);
+    if (bh_adjust(p, T, o->alpha, q, reject, err) < 0)
         goto done;
-    }
     fputs("topic\ttests\tfailures_before\tfailure_rate_before\tfailures_after\t"
           "failure_rate_after\tchange\tp_value\tq_value\tstatus\n",
           fp);

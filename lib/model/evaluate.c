@@ -18,7 +18,7 @@ void scores_free(scores *s)
 }
 
 int scores_compute(scores *s, const dataset *d, const predictions *p,
-                   id_set *subset)
+                   id_set *subset, tells_error *err)
 {
     memset(s, 0, sizeof *s);
     size_t L = vocab_size(d->labels);
@@ -32,7 +32,7 @@ int scores_compute(scores *s, const dataset *d, const predictions *p,
     if (!s->confusion || !s->precision || !s->recall || !s->f1 || !s->support ||
         tally_init(&t, L) < 0) {
         scores_free(s);
-        return -1;
+        return tells_error_nomem(err, NULL, 0);
     }
     for (size_t i = 0; i < p->n; i++) {
         const example *e = &d->ex[p->row[i]];

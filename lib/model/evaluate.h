@@ -24,7 +24,7 @@ typedef struct scores {
 /* Scores of the predictions whose id is in subset (which marks them
    seen), or of all when subset is NULL. -1 only when out of memory. */
 int scores_compute(scores *s, const dataset *d, const predictions *p,
-                   id_set *subset);
+                   id_set *subset, tells_error *err);
 void scores_free(scores *s);
 
 /* "gold<TAB>label..." confusion rows and "class precision recall f1

@@ -4,7 +4,7 @@
 #include <math.h>
 
 int chisq_gof(const double *observed, const double *expected_share, size_t n,
-              test_result *r)
+              test_result *r, tells_error *err)
 {
     double total = 0, x2 = 0;
     size_t cells = 0;
@@ -14,7 +14,8 @@ int chisq_gof(const double *observed, const double *expected_share, size_t n,
         double e = total * expected_share[i];
         if (e <= 0) {
             if (observed[i] > 0)
-                return -1;  /* an impossible observation */
+                return tells_error_set(err, NULL, 0, "%g observations in a cell "
+                                       "expected to be empty", observed[i]);
             continue;
         }
         x2 += (observed[i] - e) * (observed[i] - e) / e;

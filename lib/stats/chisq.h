@@ -5,12 +5,14 @@
 
 #include <stddef.h>
 
+#include "base/error.h"
 #include "stats/stattest.h"
 
 /* Goodness of fit of observed counts to expected proportions (summing
-   to 1): sum (o - e)^2 / e over cells with e > 0, df = those cells - 1. */
+   to 1): sum (o - e)^2 / e over cells with e > 0, df = those cells - 1.
+   A data error when a cell expected to be empty has counts. */
 int chisq_gof(const double *observed, const double *expected_share, size_t n,
-              test_result *r);
+              test_result *r, tells_error *err);
 /* Homogeneity of two rows of counts over n columns (a 2 x n table;
    columns where both rows are 0 are left out), df = columns - 1.
    Statistic 0 and p 1 when fewer than two columns remain. */

@@ -105,11 +105,11 @@ int statreport_resample(const statreport_settings *s, resample_kind kind,
         return -1;
     resample_result r;
     int rc = kind == RESAMPLE_BOOTSTRAP
-                 ? paired_bootstrap(&d, 0, 1, s->metric, s->samples, s->seed, s->alt, &r)
-                 : permutation_test(&d, 0, 1, s->metric, s->samples, s->seed, s->alt, &r);
+                 ? paired_bootstrap(&d, 0, 1, s->metric, s->samples, s->seed, s->alt, &r, err)
+                 : permutation_test(&d, 0, 1, s->metric, s->samples, s->seed, s->alt, &r, err);
     if (rc < 0) {
         pred_free(&d);
-        return tells_error_nomem(err, NULL, 0);
+        return -1;
     }
     char detail[DETAIL_MAX];
     snprintf(detail, sizeof detail, "metric=%s%s a=%s b=%s a_value=%.6f "
@@ -237,9 +237,8 @@ int statreport_welch(const statreport_settings *s, char *const *files, size_t nf
     }
     test_result r;
     double mean[2];
-    if (rc == 0 && welch_test(v[0], n[0], v[1], n[1], s->alt, &r, &mean[0], &mean[1]) < 0)
-        rc = tells_error_set(err, NULL, 0, "both samples have zero variance: "
-                             "the t statistic is undefined");
+    if (rc == 0)
+        rc = welch_test(v[0], n[0], v[1], n[1], s->alt, &r, &mean[0], &mean[1], err);
     if (rc == 0) {
         char detail[DETAIL_MAX];
         snprintf(detail, sizeof detail, "a=%s b=%s n_a=%zu n_b=%zu mean_a=%.6f "
@@ -268,8 +267,8 @@ int statreport_fdr(const statreport_settings *s, const char *path, FILE *fp,
     for (size_t i = 0; rc == 0 && i < t.n; i++)
         if (t.has_p[i])
             p[m++] = t.p[i];
-    if (rc == 0 && bh_adjust(p, m, s->alpha, adj, reject) < 0)
-        rc = tells_error_nomem(err, NULL, 0);
+    if (rc == 0)
+        rc = bh_adjust(p, m, s->alpha, adj, reject, err);
     if (rc == 0) {
         char method[128];
         snprintf(method, sizeof method, "benjamini-hochberg m=%zu alpha=%g", m, s->alpha);

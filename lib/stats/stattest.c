@@ -293,16 +293,19 @@ void mcnemar_chi2(long b, long c, test_result *r)
 }
 
 int welch_test(const double *x, size_t nx, const double *y, size_t ny,
-               alternative alt, test_result *r, double *mean_x, double *mean_y)
+               alternative alt, test_result *r, double *mean_x, double *mean_y,
+               tells_error *err)
 {
     if (nx < 2 || ny < 2)
-        return -1;
+        return tells_error_set(err, NULL, 0, "Welch's test needs 2 values in each "
+                               "sample, not %zu and %zu", nx, ny);
     double mx = gsl_stats_mean(x, 1, nx), my = gsl_stats_mean(y, 1, ny);
     double vx = gsl_stats_variance_m(x, 1, nx, mx) / (double)nx;
     double vy = gsl_stats_variance_m(y, 1, ny, my) / (double)ny;
     double se2 = vx + vy;
     if (!(se2 > 0.0))
-        return -1;
+        return tells_error_set(err, NULL, 0, "both samples have zero variance: "
+                               "the t statistic is undefined");
     *mean_x = mx;
     *mean_y = my;
     r->statistic = (mx - my) / sqrt(se2);
@@ -377,11 +380,11 @@ static int by_p(const void *x, const void *y, void *arg)
 }
 
 int bh_adjust(const pvalue *p, size_t m, double alpha, pvalue *adj,
-              bool *reject)
+              bool *reject, tells_error *err)
 {
     size_t *order = array_new(m, sizeof *order);
     if (!order)
-        return -1;
+        return tells_error_nomem(err, NULL, 0);
     for (size_t i = 0; i < m; i++)
         order[i] = i;
     qsort_r(order, m, sizeof *order, by_p, (void *)p);
@@ -478,11 +481,11 @@ static int pair_init(pair_state *s, const pred_data *d, size_t a, size_t b,
 
 int paired_bootstrap(const pred_data *d, size_t a, size_t b, metric_kind k,
                      size_t samples, unsigned long seed, alternative alt,
-                     resample_result *r)
+                     resample_result *r, tells_error *err)
 {
     pair_state s;
     if (pair_init(&s, d, a, b, k, samples, seed, r) < 0)
-        return -1;
+        return tells_error_nomem(err, NULL, 0);
     size_t n = pred_n(d);
     for (size_t it = 0; it < samples; it++) {
         long sum = 0;
@@ -512,16 +515,16 @@ int paired_bootstrap(const pred_data *d, size_t a, size_t b, metric_kind k,
 
 int permutation_test(const pred_data *d, size_t a, size_t b, metric_kind k,
                      size_t samples, unsigned long seed, alternative alt,
-                     resample_result *r)
+                     resample_result *r, tells_error *err)
 {
     pair_state s;
     if (pair_init(&s, d, a, b, k, samples, seed, r) < 0)
-        return -1;
+        return tells_error_nomem(err, NULL, 0);
     size_t n = pred_n(d), nd = 0;
     size_t *disc = array_new(n, sizeof *disc);
     if (!disc) {
         pair_free(&s);
-        return -1;
+        return tells_error_nomem(err, NULL, 0);
     }
     /* Swapping equal predictions changes nothing: draw only for the rest. */
     for (size_t i = 0; i < n; i++) {

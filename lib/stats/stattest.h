@@ -68,10 +68,11 @@ void mcnemar_exact(long b, long c, test_result *r);
 void mcnemar_chi2(long b, long c, test_result *r);
 
 /* Welch's unequal-variances t-test of mean(x) - mean(y), as SciPy's
-   ttest_ind(equal_var=False). -1 when both samples have zero variance or
-   fewer than 2 values. */
+   ttest_ind(equal_var=False). A data error when a sample has fewer than
+   2 values or both have zero variance (the t statistic is undefined). */
 int welch_test(const double *x, size_t nx, const double *y, size_t ny,
-               alternative alt, test_result *r, double *mean_x, double *mean_y);
+               alternative alt, test_result *r, double *mean_x, double *mean_y,
+               tells_error *err);
 
 /* Friedman's test on scores[block * k + system], higher is better, with
    SciPy's tie correction; mean_rank[k] gets mean ranks with 1 the best.
@@ -81,10 +82,9 @@ int friedman_test(const double *scores, size_t nblocks, size_t k,
                   test_result *r, double *mean_rank, tells_error *err);
 
 /* Benjamini-Hochberg: adj[i] = min over p_(j) >= p_i of m p_(j) / j, at
-   most 1 (statsmodels' fdr_bh); reject[i] by the step-up rule at alpha.
-   -1 when out of memory. */
+   most 1 (statsmodels' fdr_bh); reject[i] by the step-up rule at alpha. */
 int bh_adjust(const pvalue *p, size_t m, double alpha, pvalue *adj,
-              bool *reject);
+              bool *reject, tells_error *err);
 
 /* A paired resampling test of metric(A) - metric(B). */
 typedef struct resample_result {
@@ -98,16 +98,16 @@ typedef struct resample_result {
    with replacement (gsl_rng_uniform_int on gsl_rng_mt19937 seeded with
    seed) and gets d* = metric(A) - metric(B) on them; as extreme means
    |d* - d| >= |d| (two-sided), d* - d >= d (greater), d* - d <= d (less).
-   This and permutation_test return -1 only when out of memory. */
+   This and permutation_test fail only when out of memory. */
 int paired_bootstrap(const pred_data *d, size_t a, size_t b, metric_kind k,
                      size_t samples, unsigned long seed, alternative alt,
-                     resample_result *r);
+                     resample_result *r, tells_error *err);
 /* Approximate randomisation: each resample swaps the two predictions of
    every example where they differ with probability 1/2; as extreme means
    |d*| >= |d|, d* >= d, d* <= d. */
 int permutation_test(const pred_data *d, size_t a, size_t b, metric_kind k,
                      size_t samples, unsigned long seed, alternative alt,
-                     resample_result *r);
+                     resample_result *r, tells_error *err);
 
 /* Reads numbers: one per line (blank lines skipped), or with column the
    column of that name of a TSV with a header. Numbers must be finite. */

@@ -108,6 +108,60 @@ static void atomic(void)
     CHECK(strstr(err.msg, "cannot create") != NULL);
 }
 
+static const char *slurp(const char *path);
+
+static int failing_writer(FILE *fp, void *ctx, tells_error *err)
+{
+    (void)err;
+    fputs("part", fp);
+    return *(int *)ctx;
+}
+
+static int oom_writer(FILE *fp, void *ctx, tells_error *err)
+{
+    (void)fp;
+    (void)ctx;
+    return tells_error_nomem(err, NULL, 0);
+}
+
+/* A writer's failure names the output file, and the old file stays. */
+static void writers(void)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/table.tsv", dir);
+    write_file(path, "good\n", 5);
+    tells_error err;
+    int fail = -1;
+    CHECK(out_write(path, failing_writer, &fail, &err) == -1);
+    CHECK(err.kind == TELLS_ERR_IO);
+    CHECK_STR(err.file, path);
+    CHECK_STR(err.msg, "write error");
+    CHECK(out_write(path, oom_writer, NULL, &err) == -1);
+    CHECK(err.kind == TELLS_ERR_NOMEM);
+    CHECK_STR(err.file, path);
+    CHECK_STR(slurp(path), "good\n");
+    int ok = 0;
+    CHECK(out_write(path, failing_writer, &ok, &err) == 0);
+    CHECK_STR(slurp(path), "part");
+    unlink(path);
+
+    /* Several outputs: none is written when one fails to open. */
+    out_set set = {0};
+    char a[300], b[300];
+    snprintf(a, sizeof a, "%s/a", dir);
+    snprintf(b, sizeof b, "%s/missing/b", dir);
+    CHECK(out_set_open(&set, a, &err) != NULL);
+    CHECK(out_set_open(&set, b, &err) == NULL);
+    out_set_abort(&set);
+    CHECK(access(a, F_OK) != 0);
+    FILE *fa = out_set_open(&set, a, &err);
+    CHECK(fa != NULL);
+    fputs("x", fa);
+    CHECK(out_set_commit(&set, &err) == 0);
+    CHECK_STR(slurp(a), "x");
+    unlink(a);
+}
+
 /* A small file's whole content. */
 static const char *slurp(const char *path)
 {
@@ -201,6 +255,7 @@ int main(void)
     CHECK(mkdtemp(dir) != NULL);
     lines();
     atomic();
+    writers();
     selection();
     char in[300];
     snprintf(in, sizeof in, "%s/in", dir);

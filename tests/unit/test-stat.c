@@ -317,7 +317,7 @@ static void test_welch(void)
         for (int a = ALT_TWO_SIDED; a <= ALT_LESS; a++) {
             test_result r;
             double mx, my;
-            CHECK(welch_test(x, nx, y, ny, (alternative)a, &r, &mx, &my) == 0);
+            CHECK(welch_test(x, nx, y, ny, (alternative)a, &r, &mx, &my, NULL) == 0);
             const char *alt = alternative_name((alternative)a);
             nearf(r.statistic, "welch.%s-%s.%s.t", pairs[k][0], pairs[k][1], alt);
             nearf(r.df, "welch.%s-%s.%s.df", pairs[k][0], pairs[k][1], alt);
@@ -329,7 +329,7 @@ static void test_welch(void)
     double same[] = {1, 1, 1}, other[] = {2, 2};
     test_result r;
     double mx, my;
-    CHECK(welch_test(same, 3, other, 2, ALT_TWO_SIDED, &r, &mx, &my) == -1);
+    CHECK(welch_test(same, 3, other, 2, ALT_TWO_SIDED, &r, &mx, &my, NULL) == -1);
 }
 
 static void test_bh(void)
@@ -340,7 +340,7 @@ static void test_bh(void)
     CHECK(t.m == t.n && t.n == 14);
     pvalue adj[14];
     bool reject[14];
-    CHECK(bh_adjust(t.p, t.m, 0.05, adj, reject) == 0);
+    CHECK(bh_adjust(t.p, t.m, 0.05, adj, reject, NULL) == 0);
     for (size_t i = 0; i < t.m; i++) {
         nearf(adj[i].p, "bh.adj.%zu", i);
         nearf(reject[i] ? 1.0 : 0.0, "bh.reject.%zu", i);
@@ -352,7 +352,7 @@ static void test_bh(void)
     CHECK(pvalue_parse("1e-400", &p[0]) == 0);
     CHECK(pvalue_parse("0.04", &p[1]) == 0);
     CHECK(pvalue_parse("0.01", &p[2]) == 0);
-    CHECK(bh_adjust(p, 3, 0.05, adj, reject) == 0);
+    CHECK(bh_adjust(p, 3, 0.05, adj, reject, NULL) == 0);
     CHECK_NEAR(adj[0].log_p, log(3.0) - 400.0 * log(10.0), 1e-9);
     CHECK_NEAR(adj[1].p, 0.04, 1e-15);
     CHECK_NEAR(adj[2].p, 0.015, 1e-15);
@@ -427,31 +427,31 @@ static void test_resampling(void)
     pred_data d;
     load(&d, false, 3, "stat-multi-a.tsv", "stat-multi-b.tsv", "stat-multi-c.tsv");
     typedef int (*test_fn)(const pred_data *, size_t, size_t, metric_kind, size_t,
-                           unsigned long, alternative, resample_result *);
+                           unsigned long, alternative, resample_result *, tells_error *);
     static const test_fn fns[] = {paired_bootstrap, permutation_test};
     for (int f = 0; f < 2; f++)
         for (int k = METRIC_ACCURACY; k <= METRIC_MICRO_F1; k++) {
             resample_result r1, r2, r3;
             /* The same seed gives the same resamples. */
-            CHECK(fns[f](&d, 1, 2, (metric_kind)k, 2000, 7, ALT_TWO_SIDED, &r1) == 0);
-            CHECK(fns[f](&d, 1, 2, (metric_kind)k, 2000, 7, ALT_TWO_SIDED, &r2) == 0);
+            CHECK(fns[f](&d, 1, 2, (metric_kind)k, 2000, 7, ALT_TWO_SIDED, &r1, NULL) == 0);
+            CHECK(fns[f](&d, 1, 2, (metric_kind)k, 2000, 7, ALT_TWO_SIDED, &r2, NULL) == 0);
             CHECK(r1.count == r2.count && r1.p.p == r2.p.p && r1.delta == r2.delta);
             CHECK(r1.p.p == ((double)r1.count + 1.0) / 2001.0);
             /* b (accuracy 0.88) is clearly better than a (0.57). */
-            CHECK(fns[f](&d, 1, 0, (metric_kind)k, 2000, 3, ALT_TWO_SIDED, &r3) == 0);
+            CHECK(fns[f](&d, 1, 0, (metric_kind)k, 2000, 3, ALT_TWO_SIDED, &r3, NULL) == 0);
             CHECK(r3.delta > 0.25 && r3.p.p < 0.01);
-            CHECK(fns[f](&d, 1, 0, (metric_kind)k, 2000, 3, ALT_GREATER, &r3) == 0);
+            CHECK(fns[f](&d, 1, 0, (metric_kind)k, 2000, 3, ALT_GREATER, &r3, NULL) == 0);
             CHECK(r3.p.p < 0.01);
-            CHECK(fns[f](&d, 1, 0, (metric_kind)k, 2000, 3, ALT_LESS, &r3) == 0);
+            CHECK(fns[f](&d, 1, 0, (metric_kind)k, 2000, 3, ALT_LESS, &r3, NULL) == 0);
             CHECK(r3.p.p > 0.99);
-            CHECK(fns[f](&d, 0, 1, (metric_kind)k, 2000, 3, ALT_LESS, &r3) == 0);
+            CHECK(fns[f](&d, 0, 1, (metric_kind)k, 2000, 3, ALT_LESS, &r3, NULL) == 0);
             CHECK(r3.delta < -0.25 && r3.p.p < 0.01);
             /* A system against itself: every resample ties, p = 1. */
-            CHECK(fns[f](&d, 0, 0, (metric_kind)k, 500, 1, ALT_TWO_SIDED, &r3) == 0);
+            CHECK(fns[f](&d, 0, 0, (metric_kind)k, 500, 1, ALT_TWO_SIDED, &r3, NULL) == 0);
             CHECK(r3.delta == 0.0 && r3.count == 500 && r3.p.p == 1.0);
         }
     resample_result r;
-    CHECK(paired_bootstrap(&d, 1, 2, METRIC_ACCURACY, 2000, 7, ALT_TWO_SIDED, &r) == 0);
+    CHECK(paired_bootstrap(&d, 1, 2, METRIC_ACCURACY, 2000, 7, ALT_TWO_SIDED, &r, NULL) == 0);
     metrics m;
     CHECK(metrics_compute(&d, 1, &m, NULL) == 0);
     CHECK(r.a_value == m.accuracy);
@@ -460,10 +460,10 @@ static void test_resampling(void)
 
     load(&d, true, 2, "stat-ml-a.tsv", "stat-ml-b.tsv");
     resample_result r1, r2;
-    CHECK(permutation_test(&d, 0, 1, METRIC_MACRO_F1, 1000, 2, ALT_TWO_SIDED, &r1) == 0);
-    CHECK(permutation_test(&d, 0, 1, METRIC_MACRO_F1, 1000, 2, ALT_TWO_SIDED, &r2) == 0);
+    CHECK(permutation_test(&d, 0, 1, METRIC_MACRO_F1, 1000, 2, ALT_TWO_SIDED, &r1, NULL) == 0);
+    CHECK(permutation_test(&d, 0, 1, METRIC_MACRO_F1, 1000, 2, ALT_TWO_SIDED, &r2, NULL) == 0);
     CHECK(r1.count == r2.count && r1.p.p < 0.05);
-    CHECK(paired_bootstrap(&d, 1, 1, METRIC_MICRO_F1, 300, 2, ALT_TWO_SIDED, &r1) == 0);
+    CHECK(paired_bootstrap(&d, 1, 1, METRIC_MICRO_F1, 300, 2, ALT_TWO_SIDED, &r1, NULL) == 0);
     CHECK(r1.p.p == 1.0);
     pred_free(&d);
 }
@@ -553,7 +553,7 @@ static void test_empty_sets(void)
     CHECK(m.accuracy == 1.0 && m.nclasses == 0 && m.macro_f1 == 0.0);
     metrics_free(&m);
     resample_result r;
-    CHECK(permutation_test(&d, 0, 1, METRIC_MACRO_F1, 10, 1, ALT_TWO_SIDED, &r) == 0);
+    CHECK(permutation_test(&d, 0, 1, METRIC_MACRO_F1, 10, 1, ALT_TWO_SIDED, &r, NULL) == 0);
     CHECK(r.delta == 0.0 && r.p.p == 1.0);
     pred_free(&d);
     unlink(a);

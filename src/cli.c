@@ -5,18 +5,47 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "base/tempfile.h"
+
 static const char *program = "tells";
+
+/* A signal that ends the program first removes its temporary files,
+   then ends it as the signal would have. */
+static void remove_temporaries(int sig)
+{
+    temp_remove_all();
+    raise(sig);   /* SA_RESETHAND restored the default action */
+}
+
+static void remove_temporaries_at_exit(void)
+{
+    temp_remove_all();
+}
 
 void cli_init(char **argv, const char *program_name)
 {
     program = program_name;
     argv[0] = (char *)program_name;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = remove_temporaries;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+        struct sigaction old;
+        /* A signal the caller chose to ignore (nohup) stays ignored. */
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            sigaction(sigs[i], &sa, NULL);
+    }
+    atexit(remove_temporaries_at_exit);
 }
 const char *cli_program(void) { return program; }
 

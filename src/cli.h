@@ -12,7 +12,8 @@
 enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
 
 /* Also sets argv[0], so getopt's own messages use the same name
-   however the program was invoked. */
+   however the program was invoked, and makes SIGINT, SIGTERM, SIGHUP and
+   exit remove the temporary files of base/tempfile.h. */
 void cli_init(char **argv, const char *program_name);
 const char *cli_program(void);
 /* Prints "prog: FILE:LINE: msg" for a library error. */

@@ -2,13 +2,88 @@
 #include "base/outfile.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { OUT_BUFFER = 1 << 16 };
+#include "base/tempfile.h"
+
+enum { OUT_BUFFER = 1 << 16, MAX_LINKS = 40 };
+
+/* A link that stands for an open descriptor (/dev/stdout, /dev/fd/N,
+   /proc/self/fd/N) or an anonymous pipe or socket: not a file to
+   replace. */
+static bool descriptor_link(const char *link_path, const char *target)
+{
+    if (strncmp(link_path, "/proc/", 6) == 0 || strncmp(link_path, "/dev/fd/", 8) == 0 ||
+        strncmp(target, "/proc/", 6) == 0)
+        return true;
+    return target[0] != '/' && strstr(target, ":[") != NULL;  /* pipe:[N], socket:[N] */
+}
+
+/* Follows the symbolic links of path to the file they name (which may
+   not exist yet). *direct is set when a link stands for a descriptor.
+   NULL with errno set on failure (ELOOP, ENOMEM, ...). */
+static char *resolve_links(const char *path, bool *direct)
+{
+    char *cur = strdup(path);
+    *direct = false;
+    for (int hops = 0; cur; hops++) {
+        struct stat st;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+            return cur;
+        if (hops == MAX_LINKS) {
+            free(cur);
+            errno = ELOOP;
+            return NULL;
+        }
+        char link[4096];
+        ssize_t n = readlink(cur, link, sizeof link - 1);
+        if (n < 0) {
+            free(cur);
+            return NULL;
+        }
+        link[n] = '\0';
+        if (descriptor_link(cur, link)) {
+            *direct = true;
+            return cur;
+        }
+        char *next;
+        const char *slash = strrchr(cur, '/');
+        if (link[0] == '/' || !slash) {
+            next = strdup(link);
+        } else {
+            size_t dirlen = (size_t)(slash - cur) + 1;
+            next = malloc(dirlen + (size_t)n + 1);
+            if (next) {
+                memcpy(next, cur, dirlen);
+                memcpy(next + dirlen, link, (size_t)n + 1);
+            }
+        }
+        free(cur);
+        cur = next;
+    }
+    errno = ENOMEM;
+    return NULL;
+}
+
+/* Writes a device, FIFO or descriptor in place: nothing to replace. */
+static int open_direct(out_file *o, const char *open_path, tells_error *err)
+{
+    int fd = open(open_path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return tells_error_io(err, o->path, 0, "cannot open: %s", strerror(errno));
+    o->fp = fdopen(fd, "wb");
+    if (!o->fp) {
+        int e = errno;
+        close(fd);
+        return tells_error_io(err, o->path, 0, "cannot open: %s", strerror(e));
+    }
+    return 0;
+}
 
 int out_open(out_file *o, const char *path, tells_error *err)
 {
@@ -17,34 +92,79 @@ int out_open(out_file *o, const char *path, tells_error *err)
         o->fp = stdout;
         return 0;
     }
-    o->path = strdup(path);
-    const char *slash = strrchr(path, '/');
-    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-    const char *base = slash ? slash + 1 : path;
-    size_t size = strlen(path) + 16;
+    if (!(o->path = strdup(path)))
+        return tells_error_nomem(err, path, 0);
+    bool direct;
+    char *target = resolve_links(path, &direct);
+    if (!target) {
+        int e = errno;
+        out_abort(o);
+        return e == ENOMEM ? tells_error_nomem(err, path, 0)
+                           : tells_error_io(err, path, 0, "cannot open: %s", strerror(e));
+    }
+    struct stat st;
+    bool exists = stat(target, &st) == 0;
+    int rc = 0;
+    if (direct || (exists && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))) {
+        rc = open_direct(o, target, err);
+        free(target);
+        if (rc < 0)
+            out_abort(o);
+        else
+            setvbuf(o->fp, NULL, _IOFBF, OUT_BUFFER);
+        return rc;
+    }
+    if (exists && S_ISDIR(st.st_mode))
+        rc = tells_error_io(err, path, 0, "cannot write: it is a directory");
+    else if (exists && ((st.st_mode & 0222) == 0 || access(target, W_OK) != 0))
+        /* As GNU sort -o does, and for root too: a file without write
+           permission is one somebody meant to keep. */
+        rc = tells_error_io(err, path, 0, "cannot write: %s",
+                            (st.st_mode & 0222) == 0 ? "the file is read-only"
+                                                     : strerror(errno));
+    if (rc < 0) {
+        free(target);
+        out_abort(o);
+        return -1;
+    }
+    const char *slash = strrchr(target, '/');
+    size_t dirlen = slash ? (size_t)(slash - target) + 1 : 0;
+    const char *base = slash ? slash + 1 : target;
+    size_t size = strlen(target) + 16;
+    o->target = target;
     o->tmp_path = malloc(size);
-    if (!o->path || !o->tmp_path) {
+    if (!o->tmp_path) {
         out_abort(o);
         return tells_error_nomem(err, path, 0);
     }
-    snprintf(o->tmp_path, size, "%.*s.%s.XXXXXX", (int)dirlen, path, base);
-    int fd = mkstemp(o->tmp_path);
+    snprintf(o->tmp_path, size, "%.*s.%s.XXXXXX", (int)dirlen, target, base);
+    int fd = temp_create(o->tmp_path, path, err);
     if (fd < 0) {
-        int e = errno;
         free(o->tmp_path);
         o->tmp_path = NULL;
         out_abort(o);
-        return tells_error_io(err, path, 0, "cannot create: %s", strerror(e));
+        return -1;
     }
-    /* mkstemp makes the file 0600; give it the mode a plain create would. */
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
+    if (exists) {
+        /* The replacement keeps the old file's mode and, when we may
+           give it, its owner. */
+        fchmod(fd, st.st_mode & 07777);
+        if (fchown(fd, st.st_uid, st.st_gid) != 0) {
+            /* Not ours to give: the file becomes the writer's. */
+        }
+    } else {
+        /* mkstemp makes the file 0600; give it the mode a plain create
+           would. */
+        mode_t mask = umask(0);
+        umask(mask);
+        fchmod(fd, 0666 & ~mask);
+    }
     o->fp = fdopen(fd, "wb");
     if (!o->fp) {
+        int e = errno;
         close(fd);
         out_abort(o);
-        return tells_error_io(err, path, 0, "cannot open: %s", strerror(errno));
+        return tells_error_io(err, path, 0, "cannot open: %s", strerror(e));
     }
     setvbuf(o->fp, NULL, _IOFBF, OUT_BUFFER);
     return 0;
@@ -52,33 +172,38 @@ int out_open(out_file *o, const char *path, tells_error *err)
 
 int out_commit(out_file *o, tells_error *err)
 {
-    const char *name = o->path ? o->path : "stdout";
     if (!o->path) {
         if (fflush(o->fp) != 0 || ferror(o->fp))
-            return tells_error_io(err, name, 0, "write error: %s",
-                                   strerror(errno));
+            return tells_error_io(err, "stdout", 0, "write error: %s", strerror(errno));
         return 0;
     }
     int failed = fflush(o->fp) != 0 || ferror(o->fp);
     int e = errno;
+    /* A file that is to replace another must be on disk before it does. */
+    if (!failed && o->tmp_path && fsync(fileno(o->fp)) != 0 && errno != EINVAL) {
+        failed = 1;
+        e = errno;
+    }
     if (fclose(o->fp) != 0 && !failed) {
         failed = 1;
         e = errno;
     }
     o->fp = NULL;
-    if (!failed && rename(o->tmp_path, o->path) != 0) {
+    if (!failed && o->tmp_path && rename(o->tmp_path, o->target) != 0) {
         failed = 1;
         e = errno;
     }
     if (failed) {
-        /* Set the message first: out_abort frees the name. */
-        tells_error_io(err, name, 0, "write error: %s", strerror(e));
+        tells_error_io(err, o->path, 0, "write error: %s", strerror(e));
         out_abort(o);
         return -1;
     }
+    if (o->tmp_path)
+        temp_untrack(o->tmp_path);
     free(o->tmp_path);
+    free(o->target);
     free(o->path);
-    o->tmp_path = o->path = NULL;
+    o->tmp_path = o->target = o->path = NULL;
     return 0;
 }
 
@@ -152,8 +277,9 @@ void out_abort(out_file *o)
         fclose(o->fp);
     o->fp = NULL;
     if (o->tmp_path)
-        unlink(o->tmp_path);
+        temp_remove(o->tmp_path);
     free(o->tmp_path);
+    free(o->target);
     free(o->path);
-    o->tmp_path = o->path = NULL;
+    o->tmp_path = o->target = o->path = NULL;
 }

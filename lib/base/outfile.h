@@ -1,7 +1,20 @@
 /* Output that is either standard output or a file written atomically:
    data goes to a temporary file beside the target, renamed over it only
-   when everything was written, so a failure never leaves a half-written
-   file and never overwrites good data. */
+   when everything was written (and synced), so a failure never leaves a
+   half-written file and never overwrites good data. The temporary file
+   is registered (base/tempfile.h) so that a signal removes it.
+
+   What a path names decides how it is written, as GNU sort -o does:
+   - a new or regular file: replaced atomically, keeping its mode (and
+     owner, when the writer may give it);
+   - a symbolic link: followed; the file it names is replaced and the
+     link stays;
+   - a character or block device, a FIFO or a socket, or a descriptor
+     (/dev/stdout, /dev/fd/N, /proc/self/fd/N): written in place, never
+     renamed over (so -o /dev/null stays the device, and a write error on
+     /dev/full is reported);
+   - a directory, or a regular file without write permission (for root
+     too: a read-only file is one somebody meant to keep): refused. */
 #ifndef TELLS_OUTFILE_H
 #define TELLS_OUTFILE_H
 
@@ -11,13 +24,14 @@
 
 typedef struct out_file {
     FILE *fp;
-    char *path;      /* NULL for standard output */
-    char *tmp_path;
+    char *path;      /* as given, for messages; NULL for standard output */
+    char *target;    /* the file to replace (links followed), or NULL */
+    char *tmp_path;  /* NULL when written in place */
 } out_file;
 
 /* path NULL or "-" means standard output. */
 int out_open(out_file *o, const char *path, tells_error *err);
-/* Flushes, closes and renames into place. */
+/* Flushes, syncs, closes and renames into place. */
 int out_commit(out_file *o, tells_error *err);
 /* Discards a temporary file; safe to call after commit. */
 void out_abort(out_file *o);

@@ -1,0 +1,32 @@
+/* Temporary files that must not outlive the program. Every temporary
+   file tells makes (the atomic outputs' NAME.XXXXXX beside their targets,
+   training files for fastText) is registered while it exists, so that a
+   program killed by SIGINT, SIGTERM or SIGHUP can remove them before it
+   dies: its handler calls temp_remove_all, which is async-signal-safe.
+   The library installs no handler itself; programs do (cli_init). */
+#ifndef TELLS_TEMPFILE_H
+#define TELLS_TEMPFILE_H
+
+#include "base/error.h"
+
+/* Creates a file from template tmpl (ending in XXXXXX, modified in place)
+   with mkstemp and registers it; the descriptor, or -1 with err set
+   (naming what, the file the temporary one is for, or tmpl). */
+int temp_create(char *tmpl, const char *what, tells_error *err);
+/* Registers an existing temporary file; -1 when the table is full (64
+   files) or the name too long, and it would then stay behind on a
+   signal. */
+int temp_track(const char *path);
+/* Forgets path (after it was renamed into place or removed). */
+void temp_untrack(const char *path);
+/* Removes and forgets path. */
+void temp_remove(const char *path);
+/* Removes every registered file: for signal handlers and abnormal
+   exits. Async-signal-safe. */
+void temp_remove_all(void);
+
+/* The folder for temporary files: $TMPDIR when set and not empty, else
+   /tmp. */
+const char *temp_dir(void);
+
+#endif

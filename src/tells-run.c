@@ -3,6 +3,7 @@
 #include <config.h>
 
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,8 @@ static void usage(void)
 "      --sample-per-base [CAP=]N  N variations per base template, for every\n"
 "                           capability or CAP; 'all' keeps all [all]\n"
 "      --seed N             seed of the sampling [0]\n"
+"      --max-cases N        refuse templates that would make more than N cases\n"
+"                           (counted before expanding) [5000000]\n"
 "      --emit-cases FILE    write the cases, one input line each (a pair as\n"
 "                           premise<TAB>hypothesis), for --predictions made\n"
 "                           elsewhere; without a model, only that\n"
@@ -62,6 +65,8 @@ static void usage(void)
 "      --tokenizer NAME     default or whitespace (as tells-prep), or none to\n"
 "                           send the text as written [default]\n"
 "      --batch N            lines per exchange with --model-cmd [512]\n"
+"      --timeout SECONDS    how long --model-cmd may take for each answer, and\n"
+"                           to exit after its last; 0 waits for ever [60]\n"
 "\n"
 "Reports:\n"
 "  -o, --output FILE        write the table here, atomically [stdout]\n"
@@ -133,7 +138,7 @@ enum {
     OPT_BY_TEMPLATE, OPT_BY_FILL, OPT_FAILURES, OPT_FAIL_UNDER, OPT_EVAL, OPT_EVAL_SPLIT,
     OPT_INPUT, OPT_PARTITION, OPT_EVAL_OUTPUT, OPT_TREE, OPT_BEFORE_MODEL,
     OPT_BEFORE_CMD, OPT_BEFORE_PRED, OPT_THRESHOLD, OPT_ALPHA, OPT_BOOTSTRAP, OPT_HELP,
-    OPT_VERSION
+    OPT_VERSION, OPT_TIMEOUT, OPT_MAX_CASES
 };
 
 static const struct option long_options[] = {
@@ -144,6 +149,7 @@ static const struct option long_options[] = {
     {"sample", required_argument, NULL, OPT_SAMPLE},
     {"sample-per-base", required_argument, NULL, OPT_PER_BASE},
     {"seed", required_argument, NULL, OPT_SEED},
+    {"max-cases", required_argument, NULL, OPT_MAX_CASES},
     {"emit-cases", required_argument, NULL, OPT_EMIT},
     {"model", required_argument, NULL, 'm'},
     {"model-cmd", required_argument, NULL, OPT_MODEL_CMD},
@@ -152,6 +158,7 @@ static const struct option long_options[] = {
     {"labels", required_argument, NULL, OPT_LABELS},
     {"tokenizer", required_argument, NULL, OPT_TOKENIZER},
     {"batch", required_argument, NULL, OPT_BATCH},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"output", required_argument, NULL, 'o'},
     {"by-template", no_argument, NULL, OPT_BY_TEMPLATE},
     {"by-fill", required_argument, NULL, OPT_BY_FILL},
@@ -192,6 +199,7 @@ typedef struct options {
     bool raw_text, by_template, pair, quiet;
     double fail_under;
     size_t batch;
+    model_cmd_options cmd;
     model_spec model, before;
     partition *parts;
     size_t nparts, parts_cap;
@@ -259,12 +267,23 @@ static void add_partition(options *o, const char *spec)
         cli_fail(&err);
 }
 
+/* The model's stderr goes on to ours line by line, as it comes. */
+static void pass_stderr(void *ctx, const char *line, size_t len)
+{
+    (void)ctx;
+    fwrite(line, 1, len, stderr);
+    if (line[len - 1] != '\n' && line[len - 1] != '\r')
+        fputc('\n', stderr);
+}
+
 static void parse_options(int argc, char **argv, options *o)
 {
     memset(o, 0, sizeof *o);
     o->tok.kind = TOKENIZER_DEFAULT;
     o->fail_under = -1;
     o->batch = 512;
+    o->cmd = (model_cmd_options){MODEL_TIMEOUT_DEFAULT, pass_stderr, NULL};
+    o->expand.max_cases = EXPAND_MAX_CASES_DEFAULT;
     o->cmp = (tree_compare_options){0.1, 0.05, 1000, 0};
     tells_error err;
     tells_error_clear(&err);
@@ -302,6 +321,10 @@ static void parse_options(int argc, char **argv, options *o)
                 cli_usage_error("invalid --tokenizer '%s' (default, whitespace or none)", optarg);
             break;
         case OPT_BATCH: o->batch = (size_t)cli_long("--batch", optarg, 1, 1000000); break;
+        case OPT_TIMEOUT: o->cmd.timeout = cli_double("--timeout", optarg, 0); break;
+        case OPT_MAX_CASES:
+            o->expand.max_cases = (size_t)cli_long("--max-cases", optarg, 1, LONG_MAX);
+            break;
         case 'o': o->output = optarg; break;
         case OPT_BY_TEMPLATE: o->by_template = true; break;
         case OPT_BY_FILL: o->by_fill = optarg; break;
@@ -419,8 +442,8 @@ static FILE *open_output(run *r, const char *path)
     return fp;
 }
 
-/* Opens the model m names as r->c. */
-static void open_model(run *r, const model_spec *m)
+/* Opens the model m names as r->c, for total cases in all. */
+static void open_model(run *r, const options *o, const model_spec *m, size_t total)
 {
     tells_error err;
     tells_error_clear(&err);
@@ -433,6 +456,8 @@ static void open_model(run *r, const model_spec *m)
         r->c = NULL;
         run_fail(r, &err);
     }
+    classifier_command_options(r->c, &o->cmd);
+    classifier_expect(r->c, total);
 }
 
 /* Checks the model's end (a command's exit, a predictions file used up). */
@@ -452,7 +477,7 @@ static bool *tree_model_failures(run *r, const options *o, const model_spec *m)
     tells_error err;
     tells_error_clear(&err);
     bool *failed = NULL;
-    open_model(r, m);
+    open_model(r, o, m, r->tr.n);
     if (tree_failures(&r->tr, r->c, r->lines.v, o->batch, &failed, &err) < 0)
         run_fail(r, &err);
     finish_model(r);
@@ -495,6 +520,7 @@ int main(int argc, char **argv)
     cli_hint(TELLS_E_NO_FILL, "give --fill %s=FILE");
     cli_hint(TELLS_E_NOT_A_CLASS, "map it with --labels");
     cli_hint(TELLS_E_FEW_ANSWERS, "the cases of --emit-cases, one line each");
+    cli_hint(TELLS_E_TOO_MANY_CASES, "raise --max-cases, or draw fewer values with --sample");
     options o;
     parse_options(argc, argv, &o);
     tells_error err;
@@ -513,7 +539,7 @@ int main(int argc, char **argv)
             fail_value("--sample", " ", &err);
         if (cases_expand(&r.cs, &r.ts, &o.fills, &o.expand, &err) < 0 ||
             case_lines(&r.cs, tok, &r.lines, &err) < 0 ||
-            (o.emit && input_lines_write(o.emit, &r.lines, &err) < 0))
+            (o.emit && !o.model.kind && input_lines_write(o.emit, &r.lines, &err) < 0))
             cli_fail(&err);
     }
     if (o.tree &&
@@ -535,11 +561,17 @@ int main(int argc, char **argv)
     FILE *out = open_output(&r, tests || !o.eval_output ? o.output : o.eval_output);
     FILE *eval_out = !o.nparts ? NULL : tests ? open_output(&r, o.eval_output) : out;
     FILE *fail_out = o.failures ? open_output(&r, o.failures) : NULL;
+    /* With a model, the cases are committed with the reports, once the
+       model has answered them all. */
+    if (o.emit)
+        input_lines_print(open_output(&r, o.emit), &r.lines);
 
+    if (o.eval && heldout_select(&r.h, &r.d, o.eval_split, &err) < 0)
+        run_fail(&r, &err);
     if (o.templates || o.eval)
-        open_model(&r, &o.model);
+        open_model(&r, &o, &o.model, (o.eval ? r.h.n : 0) + (o.templates ? r.lines.n : 0));
     if (o.eval &&
-        (heldout_predict(&r.h, &r.d, o.eval_split, o.pair, r.c, o.batch, &err) < 0 ||
+        (heldout_predict(&r.h, o.pair, r.c, o.batch, &err) < 0 ||
          heldout_recall(&r.h, r.c, &r.recall, &err) < 0 ||
          (o.nparts && report_partitions(eval_out, &r.h, o.parts, o.nparts, &err) < 0)))
         run_fail(&r, &err);

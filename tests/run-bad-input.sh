@@ -13,29 +13,118 @@ check_kept() {
 
 what="a model process that dies"
 run tells-run $small --model-cmd "head -n 2 | sed 's/.*/1/'" --classes 0,1 -o "$tmp/report"
-expect 1 "tells-run: the model command exited with status 0 after answering 2 of 20 cases"
+expect 1 "tells-run: model command 'head -n 2 | sed 's/.*/1/'': exited with status 0 after answering 2 of 20 cases"
 check_kept
 
 what="a model that answers too few lines"
 run tells-run $small --model-cmd "sed -u -n '1{p;q}'" --classes 0,1 -o "$tmp/report"
-expect 1 "tells-run: the model command exited with status 0 after answering 1 of 20 cases"
+expect 1 "tells-run: model command 'sed -u -n '1{p;q}'': exited with status 0 after answering 1 of 20 cases"
 check_kept
 
 what="a model that fails"
 run tells-run $small --model-cmd "exit 3" --classes 0,1 -o "$tmp/report"
-expect 1 "tells-run: the model command exited with status 3 after answering 0 of 20 cases"
+expect 1 "tells-run: model command 'exit 3': exited with status 3 after answering 0 of 20 cases"
 check_kept
 
 what="an unknown label"
 run tells-run $small --model-cmd "sed -u 's/.*/maybe/'" --classes 0,1 -o "$tmp/report"
-expect 1 "tells-run: the model command's answer 1: unknown label 'maybe'"
+expect 1 "tells-run: model command 'sed -u 's/.*/maybe/'': answer 1: unknown label 'maybe'"
 check_kept
 
 what="NaN and too few probabilities"
 run tells-run $small --model-cmd "sed -u 's/.*/1 nan nan/'" --classes 0,1 -o "$tmp/report"
-expect 1 "tells-run: the model command's answer 1: probability 'nan' is not a number in [0, 1]"
+expect 1 "tells-run: model command 'sed -u 's/.*/1 nan nan/'': answer 1: probability 'nan' is not a number in [0, 1]"
 run tells-run $small --model-cmd "sed -u 's/.*/1 0.5/'" --classes 0,1 -o "$tmp/report"
-expect 1 "tells-run: the model command's answer 1: 1 probabilities for 2 classes"
+expect 1 "tells-run: model command 'sed -u 's/.*/1 0.5/'': answer 1: 1 probabilities for 2 classes"
+check_kept
+
+# Models that hang, answer too little or too much, or fail: each is
+# killed within --timeout, and tells-run ends (timeout 30 turns a hang
+# into a failure) with one line naming the command, the cases answered
+# over the run, how it ended and its last stderr line.
+PATH="$d:$PATH"
+bad() {
+    mode=$1
+    shift
+    run timeout 30 tells-run $small --model-cmd "bad-model.sh $mode" --classes 0,1 --timeout 1 \
+        -o "$tmp/report" "$@"
+}
+
+what="a model that never answers"
+bad sleep
+expect 1 "tells-run: model command 'bad-model.sh sleep': no answer within 1 s after answering 0 of 20 cases"
+check_kept
+
+what="a model that never answers, after a message on stderr (passed on)"
+bad loading
+expect 1 "loading weights
+tells-run: model command 'bad-model.sh loading': no answer within 1 s after answering 0 of 20 cases (stderr: 'loading weights')"
+check_kept
+
+what="a model that reads all its input first: fine in one batch, not in several"
+bad read-all
+expect 0 ""
+echo "good data" >"$tmp/report"
+bad read-all --batch 8
+expect 1 "tells-run: model command 'bad-model.sh read-all': no answer within 1 s after answering 0 of 20 cases"
+check_kept
+
+what="a model that answers every second line and exits"
+bad every-second
+expect 1 "tells-run: model command 'bad-model.sh every-second': exited with status 0 after answering 10 of 20 cases"
+check_kept
+bad every-second --batch 8
+expect 1 "tells-run: model command 'bad-model.sh every-second': no answer within 1 s after answering 4 of 20 cases"
+check_kept
+
+what="a model that answers twice per case"
+bad too-many
+expect 1 "tells-run: model command 'bad-model.sh too-many': printed more lines than the 20 cases it was given"
+check_kept
+
+what="a model that answers with a 2 MB line"
+bad long-line
+expect 1 "tells-run: model command 'bad-model.sh long-line': answer 1 of 20 is longer than 1048576 bytes"
+check_kept
+
+what="a model that fails with a message"
+echo "old cases" >"$tmp/old-cases"
+bad fail --emit-cases "$tmp/old-cases"
+expect 1 "KeyError: 'drug'
+tells-run: model command 'bad-model.sh fail': exited with status 3 after answering 0 of 20 cases (stderr: 'KeyError: 'drug'')"
+check_kept
+[ "$(cat "$tmp/old-cases")" = "old cases" ] || fail "$what: --emit-cases was replaced"
+
+what="a model that does not exit after its input ends"
+bad linger
+expect 1 "tells-run: model command 'bad-model.sh linger': did not exit within 1 s of the end of its input"
+check_kept
+
+what="a model's children die with it"
+run timeout 30 tells-run $small --model-cmd "sleep 1000 & echo \$! >'$tmp/child'; wait" --classes 0,1 \
+    --timeout 1 -o "$tmp/report"
+[ "$status" = 1 ] || fail "$what: exit $status"
+child=$(cat "$tmp/child")
+sleep 0.2
+if [ -n "$child" ] && [ -e "/proc/$child" ] && ! grep -q '^State:.*Z' "/proc/$child/status"; then
+    kill "$child" 2>/dev/null
+    fail "$what: process $child is still running"
+fi
+check_kept
+
+what="counts over the run: held-out rows, then the cases"
+printf 'id\tsplit\tlabel\tpremise\thypothesis\n' >"$tmp/h.tsv"
+for i in 1 2 3; do printf 'h%s\ttest\t1\t-\tfine\n' $i; done >>"$tmp/h.tsv"
+run timeout 30 tells-run $small --eval "$tmp/h.tsv" --model-cmd "bad-model.sh every-second" \
+    --classes 0,1 --timeout 1 -o "$tmp/report"
+expect 1 "tells-run: model command 'bad-model.sh every-second': no answer within 1 s after answering 1 of 23 cases"
+check_kept
+
+what="a before model that never answers"
+run timeout 30 tells-run -q --tree "$d/tree.csv" --model-cmd "$d/model.sh" \
+    --before-model-cmd "bad-model.sh loading" --classes 0,1 --timeout 1 -o "$tmp/report"
+expect 1 "loading weights
+tells-run: model command 'bad-model.sh loading': no answer within 1 s after answering 0 of 6 cases (stderr: 'loading weights')"
 check_kept
 
 what="predictions: too few, too many, CRLF"
@@ -87,6 +176,46 @@ run tells-run -t "$tmp/t8.csv" --fill rash=$d/ade.txt --model-cmd "sed -u 's/.*/
     --classes no,yes --labels 0=no,1=yes
 expect 0 ""
 
+what="placeholder syntax: FILE:LINE:COLUMN, the column in characters of the field"
+syntax() {
+    printf 'name\tcapability\tlabel\tpremise\ttemplate\nt\tNeg\t0\t%s\t%s\n' "$1" "$2" \
+        >"$tmp/syntax.tsv"
+    run tells-run -t "$tmp/syntax.tsv" --fill ade=$d/ade.txt --fill drug=$d/drug.txt \
+        --emit-cases "$tmp/report"
+    expect 1 "tells-run: $tmp/syntax.tsv:2:$3"
+    check_kept
+}
+syntax 'I had {ade}.' 'no {ade on {drug}' "4: '{' without a closing '}'"
+syntax 'I had {ade}.' 'no {ade} on drug}' "17: '}' without an opening '{'"
+syntax 'I had {ade}.' 'no {} on {drug}' "4: empty placeholder '{}'"
+syntax 'I had {ade}.' 'no {{ade}} on {drug}' "4: '{{' (braces only enclose placeholders: {name} or {a:name})"
+syntax 'I had {ade}.' 'no {a:} on {drug}' "4: '{a:}' without a placeholder name"
+syntax 'I had {ade}.' 'no {an:ade} on {drug}' "5: unknown prefix 'an:' (only {a:name}, for the article)"
+syntax 'I had {ade}.' 'no {2ade} on {drug}' "5: bad placeholder name '2ade' (letters, digits and '_', not starting with a digit)"
+syntax 'I had {ade}.' 'no {ade drug}' "5: bad placeholder name 'ade drug' (letters, digits and '_', not starting with a digit)"
+syntax 'I had {ade}.' 'no {a{ade}}' "6: '{' inside a placeholder"
+syntax 'Éé {ade' 'no {ade} on {drug}' "4: '{' without a closing '}' in the premise"
+printf ',capability,label,template\n0,Neg,0,"two\nlines {x"\n' >"$tmp/multi.csv"
+run tells-run -t "$tmp/multi.csv" --emit-cases "$tmp/report"
+expect 1 "tells-run: $tmp/multi.csv:2:11: '{' without a closing '}'"
+
+what="the number of cases, counted before expansion"
+seq 60 >"$tmp/sixty.txt"
+printf 'name\tcapability\tlabel\ttemplate\nsmall\tNeg\t0\t{a}\nbig\tNeg\t0\t{a}{b}{c}{d}{e}{f}{g}{h}\n' \
+    >"$tmp/big.tsv"
+eight=
+for p in a b c d e f g h; do eight="$eight --fill $p=$tmp/sixty.txt"; done
+run timeout 30 tells-run -t "$tmp/big.tsv" $eight --emit-cases "$tmp/report"
+expect 1 "tells-run: $tmp/big.tsv: the templates would make 167961600000060 cases, more than the limit of 5000000; template 'big' on line 3 makes 167961600000000 (raise --max-cases, or draw fewer values with --sample)"
+check_kept
+run tells-run $small --max-cases 19 --emit-cases "$tmp/report"
+expect 1 "tells-run: $d/templates.tsv: the templates would make 20 cases, more than the limit of 19; template 'neg1' on line 2 makes 4 (raise --max-cases, or draw fewer values with --sample)"
+check_kept
+run tells-run $small --max-cases 20 --emit-cases "$tmp/c"
+expect 0 ""
+run tells-run $small --sample drug=1 --max-cases 10 --emit-cases "$tmp/c"
+expect 0 ""
+
 what="bad fill-in lists"
 printf 'a\tb\n' >"$tmp/tab.txt"
 run tells-run $small --fill drug="$tmp/tab.txt" --emit-cases "$tmp/c"
@@ -128,6 +257,12 @@ expect 2 "tells-run: invalid --tokenizer 'odd' (default, whitespace or none)
 Try 'tells-run --help' for more information."
 run tells-run $small --model-cmd cat --eval x.tsv --partition easy=x.ids
 [ "$status" = 1 ] || fail "$what: a missing id file: exit $status"
+run tells-run $small --max-cases 0 --emit-cases "$tmp/c"
+expect 2 "tells-run: invalid value '0' for --max-cases (expected an integer >= 1)
+Try 'tells-run --help' for more information."
+run tells-run $small --timeout -1 --model-cmd cat
+expect 2 "tells-run: invalid value '-1' for --timeout (expected a number >= 0)
+Try 'tells-run --help' for more information."
 run tells-run --bogus
 expect 2 "tells-run: unrecognized option '--bogus'
 Try 'tells-run --help' for more information."

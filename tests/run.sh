@@ -32,6 +32,14 @@ Negation	0	MFT	ade,drug	1	4	4	1.000000
 Article	1	MFT	ade,drug	1	4	4	1.000000
 Robust	-	INV	ade,drug	1	4	4	1.000000
 Robust	-	DIR	ade,drug	2	8	4	0.500000"
+cp "$tmp/out" "$tmp/r0"
+
+what="the model's stderr reaches ours, line by line"
+run tells-run $small --model-cmd "echo ready >&2; printf 'set ' >&2; exec $d/model.sh" \
+    --classes 0,1 --timeout 5
+expect 0 "ready
+set "
+expect_out "$tmp/r0"
 
 what="an INV test fails when one value changes the prediction"
 run tells-run $small --model-cmd "sed -u -e '/itch/{s/.*/0/;b' -e '}' -e 's/.*/1/'" --classes 0,1

@@ -224,12 +224,16 @@ int tree_lines(const test_tree *tr, const tok_options *tok, input_lines *out,
     return make_lines(out, tr, tr->n, tree_text, tok, err);
 }
 
+void input_lines_print(FILE *fp, const input_lines *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        fprintf(fp, "%s\n", l->v[i]);
+}
+
 static int write_lines(FILE *fp, void *ctx, tells_error *err)
 {
     (void)err;
-    const input_lines *l = ctx;
-    for (size_t i = 0; i < l->n; i++)
-        fprintf(fp, "%s\n", l->v[i]);
+    input_lines_print(fp, ctx);
     return 0;
 }
 
@@ -609,8 +613,7 @@ void heldout_free(heldout *h)
     memset(h, 0, sizeof *h);
 }
 
-int heldout_predict(heldout *h, dataset *d, const char *split, bool pair, classifier *c,
-                    size_t batch, tells_error *err)
+int heldout_select(heldout *h, dataset *d, const char *split, tells_error *err)
 {
     memset(h, 0, sizeof *h);
     h->d = d;
@@ -625,6 +628,17 @@ int heldout_predict(heldout *h, dataset *d, const char *split, bool pair, classi
             h->rows[i] = i;
         h->n = d->n;
     }
+    if (!h->rows) {
+        h->n = 0;
+        return tells_error_nomem(err, NULL, 0);
+    }
+    return 0;
+}
+
+int heldout_predict(heldout *h, bool pair, classifier *c, size_t batch, tells_error *err)
+{
+    dataset *d = h->d;
+    free(h->pred);
     size_t K = classifier_nclasses(c);
     h->pred = malloc((h->n ? h->n : 1) * sizeof *h->pred);
     size_t *cls = malloc((batch ? batch : 1) * sizeof *cls);
@@ -632,7 +646,7 @@ int heldout_predict(heldout *h, dataset *d, const char *split, bool pair, classi
     char **lines = calloc(batch ? batch : 1, sizeof *lines);
     long *label_of = malloc(K * sizeof *label_of);
     int rc = -1;
-    if (!h->rows || !h->pred || !cls || !prob || !lines || !label_of) {
+    if (!h->pred || !cls || !prob || !lines || !label_of) {
         tells_error_nomem(err, NULL, 0);
         goto done;
     }

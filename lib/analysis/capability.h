@@ -70,6 +70,8 @@ void input_lines_free(input_lines *l);
 /* Writes the lines, one each, to path (atomically; "-" standard output):
    the cases for a model run elsewhere. */
 int input_lines_write(const char *path, const input_lines *l, tells_error *err);
+/* Writes the lines to fp (a write error shows when fp is committed). */
+void input_lines_print(FILE *fp, const input_lines *l);
 
 /* ---- scoring ---- */
 
@@ -140,17 +142,19 @@ void report_failures(FILE *fp, const report_context *x);
 
 /* Held-out evaluation of a model on rows of a prepared TSV. */
 typedef struct heldout {
-    const dataset *d;
+    dataset *d;           /* predict adds labels the data lacks */
     size_t *rows;
     size_t n;
     size_t *pred;         /* dataset label per row (labels the model
                              predicts but the data lacks are added) */
 } heldout;
 
-/* Predicts the rows of split (NULL: every row) with the hypothesis, or
-   premise and hypothesis when pair. */
-int heldout_predict(heldout *h, dataset *d, const char *split, bool pair, classifier *c,
-                    size_t batch, tells_error *err);
+/* Selects the rows of split (NULL: every row) of d, so that their count
+   h->n is known before a model runs. */
+int heldout_select(heldout *h, dataset *d, const char *split, tells_error *err);
+/* Predicts the selected rows with the hypothesis, or premise and
+   hypothesis when pair. */
+int heldout_predict(heldout *h, bool pair, classifier *c, size_t batch, tells_error *err);
 void heldout_free(heldout *h);
 /* Recall of each model class on the held-out rows (NAN for a class
    without gold rows): *recall gets a new array of the model's class

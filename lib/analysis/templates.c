@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -30,9 +31,123 @@ static bool ends_with(const char *s, const char *suffix)
 
 /* ---- placeholders ---- */
 
+/* The grammar: a placeholder is "{" ["a:"] NAME "}", NAME being
+   [A-Za-z_][A-Za-z0-9_]*; braces are for nothing else. template_check
+   refuses every other brace when a table is read, so that expansion
+   only ever meets well-formed placeholders. */
+
+/* ASCII whatever the locale. */
+static bool name_start(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+}
+
+static bool name_char(char c)
+{
+    return name_start(c) || (c >= '0' && c <= '9');
+}
+
+/* The 1-based column of byte offset at in s, in characters. */
+static size_t column_of(const char *s, size_t at)
+{
+    size_t col = 1;
+    for (size_t i = 0; i < at; i++)
+        col += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return col;
+}
+
+/* At most 40 bytes of s[0..len) for a message, cut at a character. */
+static int shown_len(const char *s, size_t len)
+{
+    if (len <= 40)
+        return (int)len;
+    len = 40;
+    while (len > 0 && ((unsigned char)s[len] & 0xC0) == 0x80)
+        len--;
+    return (int)len;
+}
+
+/* A syntax error at a column of a template's field, reported as
+   FILE:LINE:COLUMN: the error's file carries the line and its line the
+   column, since tells_error has no column of its own. */
+__attribute__((format(printf, 6, 7)))
+static int syntax_error(tells_error *err, const char *file, long line, const char *field,
+                        size_t column, const char *fmt, ...)
+{
+    char where[sizeof err->file];
+    char msg[sizeof err->msg];
+    snprintf(where, sizeof where, "%s:%ld", file, line);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return tells_error_set(err, where, (long)column, "%s%s%s", msg, field ? " in the " : "",
+                           field ? field : "");
+}
+
+int template_check(const char *text, const char *file, long line, const char *field,
+                   tells_error *err)
+{
+    for (size_t i = 0; text[i]; i++) {
+        if (text[i] == '}')
+            return syntax_error(err, file, line, field, column_of(text, i),
+                                "'}' without an opening '{'");
+        if (text[i] != '{')
+            continue;
+        if (text[i + 1] == '{')
+            return syntax_error(err, file, line, field, column_of(text, i),
+                                "'{{' (braces only enclose placeholders: {name} or {a:name})");
+        size_t end = i + 1;
+        while (text[end] && text[end] != '}' && text[end] != '{')
+            end++;
+        if (!text[end])
+            return syntax_error(err, file, line, field, column_of(text, i),
+                                "'{' without a closing '}'");
+        if (text[end] == '{') {
+            /* "{a{b}}" nests; "{ade on {drug}" leaves the first open. */
+            bool nested = true;
+            for (size_t k = i + 1; k < end; k++)
+                nested &= name_char(text[k]) || text[k] == ':';
+            if (nested)
+                return syntax_error(err, file, line, field, column_of(text, end),
+                                    "'{' inside a placeholder");
+            return syntax_error(err, file, line, field, column_of(text, i),
+                                "'{' without a closing '}'");
+        }
+        const char *in = text + i + 1;
+        size_t len = end - i - 1;
+        if (len == 0)
+            return syntax_error(err, file, line, field, column_of(text, i),
+                                "empty placeholder '{}'");
+        const char *colon = memchr(in, ':', len);
+        const char *name = in;
+        if (colon) {
+            if (colon - in != 1 || in[0] != 'a')
+                return syntax_error(err, file, line, field, column_of(text, i + 1),
+                                    "unknown prefix '%.*s:' (only {a:name}, for the article)",
+                                    shown_len(in, (size_t)(colon - in)), in);
+            name = colon + 1;
+            if (name == text + end)
+                return syntax_error(err, file, line, field, column_of(text, i),
+                                    "'{a:}' without a placeholder name");
+        }
+        size_t nlen = (size_t)(text + end - name);
+        bool ok = name_start(name[0]);
+        for (size_t k = 1; ok && k < nlen; k++)
+            ok = name_char(name[k]);
+        if (!ok)
+            return syntax_error(err, file, line, field, column_of(text, (size_t)(name - text)),
+                                "bad placeholder name '%.*s' (letters, digits and '_', not "
+                                "starting with a digit)",
+                                shown_len(name, nlen), name);
+        i = end;
+    }
+    return 0;
+}
+
 /* Scans a placeholder at s ('{'): sets *name, *len and *article and
    returns the length of the whole "{...}", or 0 when s does not start
-   one (a brace that is not a placeholder is ordinary text). */
+   one (text that passed template_check has no other brace). */
 static size_t placeholder_at(const char *s, const char **name, size_t *len,
                              bool *article)
 {
@@ -45,9 +160,9 @@ static size_t placeholder_at(const char *s, const char **name, size_t *len,
         i = 3;
     }
     size_t start = i;
-    if (!(isalpha((unsigned char)s[i]) || s[i] == '_'))
+    if (!name_start(s[i]))
         return 0;
-    while (isalnum((unsigned char)s[i]) || s[i] == '_')
+    while (name_char(s[i]))
         i++;
     if (s[i] != '}')
         return 0;
@@ -247,6 +362,9 @@ static int parse_row(template_row *t, char **f, const long *col, const char *fil
             return tells_error_set(err, file, line, "tolerance '%s' is not a number in [0, 1]",
                                    tol);
     }
+    if (template_check(t->text, file, line, NULL, err) < 0 ||
+        (t->premise && template_check(t->premise, file, line, "premise", err) < 0))
+        return -1;
     if (add_slots(t, t->premise, t->text) < 0)
         return tells_error_nomem(err, file, line);
     return row_check(t, file, err);
@@ -891,6 +1009,109 @@ static int push_case(case_set *cs, size_t *cap, test_case *c)
     return 0;
 }
 
+enum { MAX_SLOTS = 64 };
+
+/* How a template fills its slots: the list and column of each (in the
+   caller's arrays), and the dimensions of its product, a pair being one
+   dimension at its first slot. */
+typedef struct slot_dims {
+    size_t ndim;
+    size_t dim_of[MAX_SLOTS];    /* per slot: its dimension */
+    size_t dim_list[MAX_SLOTS];  /* per dimension: the index of its list */
+} slot_dims;
+
+static int resolve_slots(const template_set *s, size_t ti, const fill_set *f,
+                         const fill_list **slot_fill, size_t *slot_col, slot_dims *d,
+                         tells_error *err)
+{
+    const template_row *t = &s->row[ti];
+    if (t->nslots > MAX_SLOTS)
+        return tells_error_set(err, s->source, t->line, "more than %d placeholders",
+                               MAX_SLOTS);
+    d->ndim = 0;
+    for (size_t k = 0; k < t->nslots; k++) {
+        size_t col = 0;
+        const fill_list *l = find_fill(f, t->capability, t->slots[k], &col);
+        if (!l) {
+            tells_error_set(err, s->source, t->line, "no fill-in list for {%s}", t->slots[k]);
+            tells_error_tag(err, TELLS_E_NO_FILL, t->slots[k]);
+            return -1;
+        }
+        slot_fill[k] = l;
+        slot_col[k] = col;
+        size_t dim = d->ndim;
+        for (size_t j = 0; j < k; j++)
+            if (slot_fill[j] == l)
+                dim = d->dim_of[j];
+        if (dim == d->ndim)
+            d->dim_list[d->ndim++] = (size_t)(l - f->list);
+        d->dim_of[k] = dim;
+    }
+    return 0;
+}
+
+/* a * b and a + b, SIZE_MAX when they do not fit. */
+static size_t mul_sat(size_t a, size_t b)
+{
+    return b && a > SIZE_MAX / b ? SIZE_MAX : a * b;
+}
+
+static size_t add_sat(size_t a, size_t b)
+{
+    return a > SIZE_MAX - b ? SIZE_MAX : a + b;
+}
+
+/* cases_count, with the templates kept by per-base sampling in keep. */
+static int count_cases(case_count *out, const template_set *s, const fill_set *f,
+                       const expand_options *o, bool *keep, tells_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (samples_check(f, o, err) < 0 || select_templates(s, o, keep, err) < 0)
+        return -1;
+    const fill_list *slot_fill[MAX_SLOTS];
+    size_t slot_col[MAX_SLOTS];
+    slot_dims d;
+    for (size_t ti = 0; ti < s->n; ti++) {
+        if (resolve_slots(s, ti, f, slot_fill, slot_col, &d, err) < 0)
+            return -1;
+        if (!keep[ti])
+            continue;
+        size_t n = 1;
+        for (size_t k = 0; k < d.ndim; k++) {
+            const char *name;
+            n = mul_sat(n, sample_size(&f->list[d.dim_list[k]], o, &name));
+        }
+        out->total = add_sat(out->total, n);
+        if (n > out->largest_n) {
+            out->largest = ti;
+            out->largest_n = n;
+        }
+    }
+    return 0;
+}
+
+int cases_count(case_count *out, const template_set *s, const fill_set *f,
+                const expand_options *o, tells_error *err)
+{
+    bool *keep = array_new(s->n, sizeof *keep);
+    if (!keep) {
+        memset(out, 0, sizeof *out);
+        return tells_error_nomem(err, NULL, 0);
+    }
+    int rc = count_cases(out, s, f, o, keep, err);
+    free(keep);
+    return rc;
+}
+
+/* "1234", or "more than 18446744073709551614" for a count that did not fit. */
+static void format_count(char *buf, size_t size, size_t n)
+{
+    if (n == SIZE_MAX)
+        snprintf(buf, size, "more than %zu", SIZE_MAX - 1);
+    else
+        snprintf(buf, size, "%zu", n);
+}
+
 int cases_expand(case_set *cs, const template_set *s, const fill_set *f,
                  const expand_options *o, tells_error *err)
 {
@@ -922,77 +1143,75 @@ int cases_expand(case_set *cs, const template_set *s, const fill_set *f,
             goto done;
         }
     }
-    rc = samples_check(f, o, err);
+    /* The count comes first, so that a run too large is refused before
+       anything is drawn or allocated for it. */
+    case_count count;
+    if ((rc = count_cases(&count, s, f, o, cs->selected, err)) < 0)
+        goto done;
+    size_t limit = o->max_cases ? o->max_cases : SIZE_MAX / sizeof *cs->c;
+    if (count.total > limit) {
+        char total[48], largest[48];
+        format_count(total, sizeof total, count.total);
+        format_count(largest, sizeof largest, count.largest_n);
+        const template_row *big = &s->row[count.largest];
+        rc = tells_error_set(err, s->source, 0,
+                             "the templates would make %s cases, more than the limit of %zu; "
+                             "template '%s' on line %ld makes %s",
+                             total, limit, big->name, big->line, largest);
+        tells_error_tag(err, TELLS_E_TOO_MANY_CASES, NULL);
+        goto done;
+    }
+    /* Room for them all at once. */
+    if (count.total > 0 && !(cs->c = array_new(count.total, sizeof *cs->c))) {
+        rc = tells_error_nomem(err, NULL, 0);
+        goto done;
+    }
+    cap = count.total;
     for (size_t i = 0; i < f->n && rc == 0; i++)
         rc = choose_rows(&ch[i], &f->list[i], o, err);
-    if (rc == 0)
-        rc = select_templates(s, o, cs->selected, err);
     if (rc < 0)
         goto done;
     for (size_t ti = 0; ti < nt; ti++) {
         const template_row *t = &s->row[ti];
         size_t ns = t->nslots;
-        /* Which chosen list and column fill each slot; a pair is one
-           dimension of the product, at its first slot. */
-        size_t dim_of[64], ndim = 0, dim_list[64], radix[64];
-        if (ns > 64) {
-            rc = tells_error_set(err, s->source, t->line, "more than 64 placeholders");
+        slot_dims d;
+        if ((rc = resolve_slots(s, ti, f, cs->slot_fill[ti], cs->slot_col[ti], &d, err)) < 0)
             goto done;
-        }
-        for (size_t k = 0; k < ns; k++) {
-            size_t col = 0;
-            const fill_list *l = find_fill(f, t->capability, t->slots[k], &col);
-            if (!l) {
-                rc = tells_error_set(err, s->source, t->line, "no fill-in list for {%s}",
-                                     t->slots[k]);
-                tells_error_tag(err, TELLS_E_NO_FILL, t->slots[k]);
-                goto done;
-            }
-            cs->slot_fill[ti][k] = l;
-            cs->slot_col[ti][k] = col;
-            size_t li = (size_t)(l - f->list);
-            size_t d = ndim;
-            for (size_t j = 0; j < k; j++)
-                if (cs->slot_fill[ti][j] == l)
-                    d = dim_of[j];
-            if (d == ndim) {
-                dim_list[ndim] = li;
-                radix[ndim] = ch[li].n;
-                ndim++;
-            }
-            dim_of[k] = d;
-        }
         if (!cs->selected[ti])
             continue;
+        size_t ndim = d.ndim, radix[MAX_SLOTS];
+        const size_t *dim_of = d.dim_of, *dim_list = d.dim_list;
+        for (size_t k = 0; k < ndim; k++)
+            radix[k] = ch[dim_list[k]].n;
         size_t total = 1;
-        for (size_t d = 0; d < ndim; d++)
-            total *= radix[d];
+        for (size_t k = 0; k < ndim; k++)
+            total *= radix[k];
         long vary_dim = -1;
         if (t->type != TEST_MFT)
             for (size_t k = 0; k < ns; k++)
                 if (strcmp(t->slots[k], t->vary) == 0)
                     vary_dim = (long)dim_of[k];
         size_t group_base = cs->ngroups, ngroups = 1;
-        for (size_t d = 0; d < ndim; d++)
-            if ((long)d != vary_dim)
-                ngroups *= radix[d];
+        for (size_t k = 0; k < ndim; k++)
+            if ((long)k != vary_dim)
+                ngroups *= radix[k];
         if (t->type == TEST_MFT)
             ngroups = total;
         for (size_t idx = 0; idx < total; idx++) {
-            size_t digit[64], rem = idx, g = 0;
-            for (size_t d = ndim; d-- > 0;) {
-                digit[d] = rem % radix[d];
-                rem /= radix[d];
+            size_t digit[MAX_SLOTS], rem = idx, g = 0;
+            for (size_t k = ndim; k-- > 0;) {
+                digit[k] = rem % radix[k];
+                rem /= radix[k];
             }
-            for (size_t d = 0; d < ndim; d++)
-                if ((long)d != vary_dim)
-                    g = g * radix[d] + digit[d];
+            for (size_t k = 0; k < ndim; k++)
+                if ((long)k != vary_dim)
+                    g = g * radix[k] + digit[k];
             test_case c = {0};
             c.tmpl = ti;
             c.group = group_base + (t->type == TEST_MFT ? idx : g);
             c.reference = vary_dim >= 0 && digit[vary_dim] == 0;
             c.value = malloc((ns ? ns : 1) * sizeof *c.value);
-            const char *vals[64];
+            const char *vals[MAX_SLOTS];
             if (!c.value) {
                 rc = tells_error_nomem(err, NULL, 0);
                 goto done;

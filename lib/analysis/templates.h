@@ -15,7 +15,8 @@ typedef enum { DIR_UP, DIR_DOWN, DIR_SAME } test_direction;
 const char *test_type_name(test_type t);
 
 /* One row of a template table. Texts keep their placeholders: {name},
-   or {a:name} for the value with the right English article. */
+   or {a:name} for the value with the right English article; NAME is
+   [A-Za-z_][A-Za-z0-9_]*, and braces are for nothing else. */
 typedef struct template_row {
     char *name;          /* the `name` column, else the unnamed index
                             column of the ADE CSV, else the row number */
@@ -45,9 +46,19 @@ typedef struct template_set {
    capability, label, template) or our own CSV/TSV with the columns
    capability, label, template and optional base, name, type (MFT, INV,
    DIR), premise, vary, class, direction (up, down, same) and tolerance.
-   TSV when path ends in .tsv or .tab, else CSV. */
+   TSV when path ends in .tsv or .tab, else CSV.
+   Every template and premise must pass template_check. */
 int templates_load(template_set *s, const char *path, tells_error *err);
 void templates_free(template_set *s);
+
+/* Checks the placeholders of text, the field (NULL: the template, else
+   its name, as "premise") of a table's row at file:line: an unclosed
+   '{', a stray '}', "{{", "{}", "{a:}", a prefix other than "a:", a bad
+   name or a '{' inside a placeholder is a data error reported as
+   FILE:LINE:COLUMN (err->file is "FILE:LINE", err->line the column),
+   COLUMN counting characters of the field from 1. */
+int template_check(const char *text, const char *file, long line, const char *field,
+                   tells_error *err);
 
 /* Assigns every template without a base to the template of bases (the
    base table, e.g. templates_base.csv) with the same capability, label
@@ -107,7 +118,12 @@ typedef struct expand_options {
     base_sample *per_base;   /* the last matching entry wins */
     size_t nper_base, per_base_cap;
     unsigned long seed;
+    size_t max_cases;        /* refuse to make more cases; 0: no limit
+                                but memory */
 } expand_options;
+
+/* A limit that keeps a run within a few GB whatever the templates. */
+#define EXPAND_MAX_CASES_DEFAULT 5000000
 
 /* Adds a sample of n values of name, or n variations per base for
    capability (NULL: every capability; n 0: all); copies the names. */
@@ -144,12 +160,28 @@ typedef struct case_set {
     size_t **slot_col;             /* [tmpl][slot]: 0, or 1 for a pair's B */
 } case_set;
 
+/* How many cases cases_expand would make, computed without expanding:
+   per template kept by per-base sampling, the product of its lists'
+   sizes after sampling (a pair counting once); SIZE_MAX when the
+   count does not fit. The errors are those of cases_expand. */
+typedef struct case_count {
+    size_t total;
+    size_t largest;      /* the template that makes the most */
+    size_t largest_n;    /* and how many */
+} case_count;
+
+int cases_count(case_count *out, const template_set *s, const fill_set *f,
+                const expand_options *o, tells_error *err);
+
 /* Expands the templates in file order, each as the cartesian product of
    its placeholders' values in order of first appearance (the first
    varying slowest). Sampling uses GSL's mt19937, seeded from seed and the
    sampled name or base, so one setting does not shift another. A
    placeholder without a list is an error tagged TELLS_E_NO_FILL with
-   its name; templates that give no case at all are an error too. */
+   its name; templates that give no case at all are an error too, and
+   so are more cases than o->max_cases ("the templates would make N
+   cases, more than the limit of M; ..."), tagged TELLS_E_TOO_MANY_CASES
+   and refused before anything is expanded. */
 int cases_expand(case_set *cs, const template_set *s, const fill_set *f,
                  const expand_options *o, tells_error *err);
 void cases_free(case_set *cs);

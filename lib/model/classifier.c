@@ -261,11 +261,11 @@ int classifier_predict(classifier *c, const char *const *lines, size_t n, size_t
     int rc = model_cmd_query(c->cmd, lines, n, answers, err);
     for (size_t i = 0; rc == 0 && i < n; i++) {
         if (text_invalid_offset(answers[i], strlen(answers[i])) != (size_t)-1)
-            rc = tells_error_set(err, NULL, 0, "the model command's answer %zu: invalid UTF-8",
-                                 c->answered + i + 1);
+            rc = tells_error_set(err, NULL, 0, "%s: answer %zu: invalid UTF-8",
+                                 model_cmd_label(c->cmd), c->answered + i + 1);
         else if (parse_answer(c, answers[i], &label[i], prob + i * c->nclasses, msg,
                               sizeof msg) < 0)
-            rc = tells_error_set(err, NULL, 0, "the model command's answer %zu: %s",
+            rc = tells_error_set(err, NULL, 0, "%s: answer %zu: %s", model_cmd_label(c->cmd),
                                  c->answered + i + 1, msg);
     }
     for (size_t i = 0; i < n; i++)
@@ -312,4 +312,16 @@ int classifier_finish(classifier *c, tells_error *err)
     }
     classifier_abort(c);
     return rc;
+}
+
+void classifier_command_options(classifier *c, const model_cmd_options *o)
+{
+    if (c->kind == KIND_COMMAND)
+        model_cmd_set_options(c->cmd, o);
+}
+
+void classifier_expect(classifier *c, size_t total)
+{
+    if (c->kind == KIND_COMMAND)
+        model_cmd_expect(c->cmd, total);
 }

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "base/error.h"
+#include "model/modelcmd.h"
 
 typedef struct classifier classifier;
 
@@ -46,5 +47,13 @@ int classifier_predict_all(classifier *c, const char *const *lines, size_t n, si
 int classifier_finish(classifier *c, tells_error *err);
 /* Frees c without checks (kills a command). NULL is fine. */
 void classifier_abort(classifier *c);
+
+/* For a model command: its timeout and where its stderr lines go (see
+   model/modelcmd.h); nothing for the other back-ends. */
+void classifier_command_options(classifier *c, const model_cmd_options *o);
+/* The number of cases the run will ask c for in all, so that a model
+   command's messages count across the run and its input ends with the
+   last case; nothing for the other back-ends. */
+void classifier_expect(classifier *c, size_t total);
 
 #endif

@@ -2,9 +2,12 @@
    standard input one per line, and it answers each with one line on its
    standard output. Writing and reading happen together (poll on
    non-blocking pipes), so a model that answers each line as soon as it
-   reads it never deadlocks on full pipe buffers, and a process that
-   dies or stops answering is an error naming how many cases it answered,
-   never a hang or a SIGPIPE. */
+   reads it never deadlocks on full pipe buffers. The model runs in a
+   process group of its own; a process that dies, stops answering,
+   answers too much or too long is an error naming how many cases it
+   answered, how it ended and the last line of its stderr, and the whole
+   group is killed and reaped: never a hang, a SIGPIPE or a stray
+   process. */
 #ifndef TELLS_MODELCMD_H
 #define TELLS_MODELCMD_H
 
@@ -15,28 +18,59 @@
 /* An answer may be long (a label plus scores) but not unbounded, so
    a model that never prints a newline cannot eat all memory. */
 enum { MODEL_ANSWER_MAX = 1 << 20 };  /* 1 MiB */
+/* Seconds to wait for each answer unless told otherwise. */
+#define MODEL_TIMEOUT_DEFAULT 60.0
 
 typedef struct model_cmd model_cmd;
 
-/* Starts /bin/sh -c command with pipes to its stdin and stdout (its
-   stderr is inherited, so the model's own messages reach the user). */
+/* Receives each line the model prints on its stderr, with its '\n' or
+   '\r' when it had one (a line longer than 4096 bytes comes in pieces;
+   an unfinished last line comes without). */
+typedef void (*model_cmd_stderr_fn)(void *ctx, const char *line, size_t len);
+
+typedef struct model_cmd_options {
+    double timeout;                 /* seconds; 0: wait for ever */
+    model_cmd_stderr_fn on_stderr;  /* NULL: the lines are only kept for
+                                       messages */
+    void *stderr_ctx;
+} model_cmd_options;
+
+/* Starts /bin/sh -c command in a new process group, with pipes to its
+   stdin, stdout and stderr; the timeout is MODEL_TIMEOUT_DEFAULT and
+   stderr lines are dropped until model_cmd_set_options. */
 int model_cmd_start(model_cmd **out, const char *command, tells_error *err);
+void model_cmd_set_options(model_cmd *m, const model_cmd_options *o);
+/* The number of cases the whole run will send: messages count answers
+   across the run ("answered 512 of 11265 cases"), and the model's input
+   is closed as soon as the last case is written, so that a model that
+   reads all its input before answering still works in one query. 0
+   (the default): unknown, and the input stays open until
+   model_cmd_finish. */
+void model_cmd_expect(model_cmd *m, size_t total);
+/* "model command 'CMD'" (CMD shortened when long), for messages about
+   the model's answers. */
+const char *model_cmd_label(const model_cmd *m);
+
 /* Writes lines[0..n) (each without a newline; a line containing '\n' or
-   '\r' is an error, since it would shift every later answer) each
+   '\r' is a usage error, since it would shift every later answer) each
    followed by '\n', and reads n answer lines; answers[i] gets a malloc'd
    NUL-terminated string without its line end (a trailing '\r' is
    stripped). Returns 0, or -1 with err set; on error every answers[i] is
-   NULL (nothing half-filled). An answer longer than MODEL_ANSWER_MAX
-   bytes is an error. After an I/O error the model is out of step, so
-   later queries fail too; a rejected line leaves it usable. */
+   NULL (nothing half-filled). No answer line within the timeout (from
+   the start of the query or the previous answer), an early end of the
+   model's output, a write error (io) or an answer longer than
+   MODEL_ANSWER_MAX bytes (data) kills and reaps the model, and every
+   later query fails; a rejected line leaves it usable. */
 int model_cmd_query(model_cmd *m, const char *const *lines, size_t n,
                     char **answers, tells_error *err);
-/* Closes the model's stdin, waits for it; -1 with err set when it exited
-   non-zero or by a signal, or printed more lines than it was asked for
-   (its answers were then out of step). Frees m either way. */
+/* Closes the model's stdin and waits (within the timeout) for it to end
+   its output and exit; -1 with err set when it exited non-zero or by a
+   signal, did not exit in time (io), or printed more lines than it was
+   asked for (data: its answers were out of step). Frees m either way,
+   with the group killed and the process reaped. */
 int model_cmd_finish(model_cmd *m, tells_error *err);
-/* Kills (SIGTERM) and reaps the process without checking; frees m. For
-   error paths. NULL is fine. */
+/* Kills the process group (SIGTERM, then SIGKILL) and reaps the model
+   without checking; frees m. For error paths. NULL is fine. */
 void model_cmd_abort(model_cmd *m);
 
 #endif

@@ -1,10 +1,13 @@
 /* Templates: the built-in time generators, articles, bases, the
-   cartesian expansion order, sampling, and the kinds of the errors. */
+   cartesian expansion order, sampling, the kinds of the errors, the
+   placeholder grammar, and the case count and its limit. */
 #include <config.h>
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "analysis/templates.h"
@@ -15,8 +18,136 @@ static const char *srcdir(void)
     return s && *s ? s : ".";
 }
 
+/* template_check's message on text as "FILE:LINE:COLUMN: msg", or "". */
+static const char *checked(const char *text, const char *field)
+{
+    static char buf[2200];
+    tells_error err;
+    tells_error_clear(&err);
+    buf[0] = '\0';
+    if (template_check(text, "t.tsv", 7, field, &err) < 0) {
+        CHECK(err.kind == TELLS_ERR_DATA);
+        tells_error_format(&err, buf, sizeof buf);
+    }
+    return buf;
+}
+
+static void grammar(void)
+{
+    CHECK_STR(checked("I had {ade} on {drug}, {a:ade} {_x1}.", NULL), "");
+    CHECK_STR(checked("no braces at all", NULL), "");
+    CHECK_STR(checked("", NULL), "");
+    CHECK_STR(checked("{a}{a:a}", NULL), "");
+    CHECK_STR(checked("no {ade", NULL), "t.tsv:7:4: '{' without a closing '}'");
+    CHECK_STR(checked("no {ade on {drug}", NULL), "t.tsv:7:4: '{' without a closing '}'");
+    CHECK_STR(checked("no ade} on", NULL), "t.tsv:7:7: '}' without an opening '{'");
+    CHECK_STR(checked("{ade}}", NULL), "t.tsv:7:6: '}' without an opening '{'");
+    CHECK_STR(checked("a {}", NULL), "t.tsv:7:3: empty placeholder '{}'");
+    CHECK_STR(checked("{{ade}}", NULL),
+              "t.tsv:7:1: '{{' (braces only enclose placeholders: {name} or {a:name})");
+    CHECK_STR(checked("x {a:}", NULL), "t.tsv:7:3: '{a:}' without a placeholder name");
+    CHECK_STR(checked("x {:ade}", NULL),
+              "t.tsv:7:4: unknown prefix ':' (only {a:name}, for the article)");
+    CHECK_STR(checked("x {the:ade}", NULL),
+              "t.tsv:7:4: unknown prefix 'the:' (only {a:name}, for the article)");
+    CHECK_STR(checked("x {a:b:c}", NULL),
+              "t.tsv:7:6: bad placeholder name 'b:c' (letters, digits and '_', not starting "
+              "with a digit)");
+    CHECK_STR(checked("x {9lives}", NULL),
+              "t.tsv:7:4: bad placeholder name '9lives' (letters, digits and '_', not starting "
+              "with a digit)");
+    CHECK_STR(checked("x {dr-ug}", NULL),
+              "t.tsv:7:4: bad placeholder name 'dr-ug' (letters, digits and '_', not starting "
+              "with a digit)");
+    CHECK_STR(checked("x {a:d{rug}}", NULL), "t.tsv:7:7: '{' inside a placeholder");
+    /* Columns count characters; the field is named when not the template. */
+    CHECK_STR(checked("ÉéÉ {ade", "premise"),
+              "t.tsv:7:5: '{' without a closing '}' in the premise");
+    CHECK_STR(checked("x {ééééééééééééééééééééééééééééééé}", NULL),
+              "t.tsv:7:4: bad placeholder name 'éééééééééééééééééééé' (letters, digits and '_', "
+              "not starting with a digit)");
+}
+
+/* Writes text to a new temporary .tsv; its name in path. */
+static void write_tsv(char *path, const char *text)
+{
+    strcpy(path, "/tmp/test-templates-XXXXXX.tsv");
+    int fd = mkstemps(path, 4);
+    CHECK(fd >= 0);
+    FILE *fp = fdopen(fd, "w");
+    fputs(text, fp);
+    fclose(fp);
+}
+
+static void counting(void)
+{
+    tells_error err;
+    char path[64];
+    write_tsv(path, "name\tcapability\tlabel\ttemplate\n"
+                    "one\tA\t0\t{t} and {s} {l}\n"
+                    "two\tA\t0\t{t} {t} {u}\n"
+                    "many\tB\t0\t{t}{u}{v}{w}{x}{y}{z}{t2}{u2}{v2}{w2}\n");
+    template_set s;
+    CHECK(templates_load(&s, path, &err) == 0);
+    unlink(path);
+    fill_set f = {0};
+    const char *specs[] = { "t=@time", "u=@time", "v=@time", "w=@time", "x=@time", "y=@time",
+                            "z=@time", "t2=@time", "u2=@time", "v2=@time", "w2=@time" };
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
+        CHECK(fill_add(&f, specs[i], false, &err) == 0);
+    CHECK(fill_add(&f, "s,l=@time-pairs", true, &err) == 0);
+
+    /* Only the first two: 75 * 900 (a pair counts once) + 75 * 75. */
+    template_set two = s;
+    two.n = 2;
+    case_count n;
+    expand_options o = {0};
+    CHECK(cases_count(&n, &two, &f, &o, &err) == 0);
+    CHECK(n.total == 75 * 900 + 75 * 75);
+    CHECK(n.largest == 0 && n.largest_n == 75 * 900);
+    /* After sampling, and with one template per base. */
+    CHECK(expand_add_sample(&o, "t", 1, 3, &err) == 0);
+    CHECK(expand_add_sample(&o, "l", 1, 10, &err) == 0);
+    CHECK(cases_count(&n, &two, &f, &o, &err) == 0);
+    CHECK(n.total == 3 * 10 + 3 * 75);
+    CHECK(n.largest == 1 && n.largest_n == 225);
+    case_set cs;
+    CHECK(cases_expand(&cs, &two, &f, &o, &err) == 0);
+    CHECK(cs.n == n.total);
+    cases_free(&cs);
+    /* The limit: at it is fine, past it refused before expansion. */
+    o.max_cases = 255;
+    CHECK(cases_expand(&cs, &two, &f, &o, &err) == 0);
+    cases_free(&cs);
+    o.max_cases = 254;
+    CHECK(cases_expand(&cs, &two, &f, &o, &err) < 0);
+    CHECK(err.kind == TELLS_ERR_DATA && err.code == TELLS_E_TOO_MANY_CASES);
+    CHECK_STR(err.file, path);
+    CHECK_STR(err.msg, "the templates would make 255 cases, more than the limit of 254; "
+                       "template 'two' on line 3 makes 225");
+    CHECK(cs.n == 0 && cs.c == NULL);
+
+    /* 75^11 does not fit: counted as SIZE_MAX, refused even without a
+       limit, quickly. */
+    expand_options_free(&o);
+    CHECK(cases_count(&n, &s, &f, &o, &err) == 0);
+    CHECK(n.total == SIZE_MAX && n.largest == 2 && n.largest_n == SIZE_MAX);
+    CHECK(cases_expand(&cs, &s, &f, &o, &err) < 0);
+    CHECK(err.code == TELLS_E_TOO_MANY_CASES);
+    CHECK(strstr(err.msg, "would make more than 18446744073709551614 cases"));
+    /* A missing list is an error of the count too. */
+    fill_set none = {0};
+    CHECK(cases_count(&n, &s, &none, &(expand_options){0}, &err) < 0);
+    CHECK(err.code == TELLS_E_NO_FILL);
+    expand_options_free(&o);
+    fill_set_free(&f);
+    templates_free(&s);
+}
+
 int main(void)
 {
+    grammar();
+    counting();
     tells_error err;
     fill_set f = {0};
     CHECK(fill_add(&f, "t=@time", false, &err) == 0);

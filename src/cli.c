@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/children.h"
 #include "base/tempfile.h"
 
 static const char *program = "tells";
@@ -20,12 +21,14 @@ static const char *program = "tells";
    then ends it as the signal would have. */
 static void remove_temporaries(int sig)
 {
+    children_kill_all();
     temp_remove_all();
     raise(sig);   /* SA_RESETHAND restored the default action */
 }
 
 static void remove_temporaries_at_exit(void)
 {
+    children_kill_all();
     temp_remove_all();
 }
 

@@ -267,4 +267,35 @@ run tells-run --bogus
 expect 2 "tells-run: unrecognized option '--bogus'
 Try 'tells-run --help' for more information."
 
+# The model runs in a process group of its own, out of reach of a
+# terminal's Ctrl-C: a signal that ends tells-run ends the model too.
+n=0
+for sig in INT TERM; do
+    what="SIG$sig ends the model"
+    n=$((n + 1))
+    # A sleep of a length no other process has, to find it by.
+    marker="9$$$n"
+    env --default-signal="$sig" tells-run $small --model-cmd "exec sleep $marker" \
+        --classes 0,1 --timeout 0 -o "$tmp/report" 2>/dev/null &
+    pid=$!
+    n=0
+    i=0
+    until pgrep -x -f "sleep $marker" >/dev/null || [ $i -ge 100 ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    [ $i -lt 100 ] || fail "$what: the model did not start"
+    kill -s "$sig" $pid
+    status=0
+    wait $pid || status=$?
+    [ "$status" = $((128 + $(kill -l "$sig"))) ] || fail "$what: exit status $status"
+    i=0
+    while pgrep -x -f "sleep $marker" >/dev/null && [ $i -lt 50 ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    pgrep -x -f "sleep $marker" >/dev/null && fail "$what: the model is still running"
+    pkill -x -f "sleep $marker"
+done
+
 finish

@@ -67,22 +67,19 @@ static int shown_len(const char *s, size_t len)
     return (int)len;
 }
 
-/* A syntax error at a column of a template's field, reported as
-   FILE:LINE:COLUMN: the error's file carries the line and its line the
-   column, since tells_error has no column of its own. */
+/* A syntax error at a column of a template's field: FILE:LINE:COLUMN. */
 __attribute__((format(printf, 6, 7)))
 static int syntax_error(tells_error *err, const char *file, long line, const char *field,
                         size_t column, const char *fmt, ...)
 {
-    char where[sizeof err->file];
     char msg[sizeof err->msg];
-    snprintf(where, sizeof where, "%s:%ld", file, line);
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return tells_error_set(err, where, (long)column, "%s%s%s", msg, field ? " in the " : "",
-                           field ? field : "");
+    tells_error_set(err, file, line, "%s%s%s", msg, field ? " in the " : "", field ? field : "");
+    tells_error_at_column(err, (long)column);
+    return -1;
 }
 
 int template_check(const char *text, const char *file, long line, const char *field,

@@ -13,6 +13,7 @@ void tells_error_clear(tells_error *err)
         err->subject[0] = '\0';
         err->file[0] = '\0';
         err->line = 0;
+        err->column = 0;
         err->msg[0] = '\0';
     }
 }
@@ -31,6 +32,7 @@ int tells_error_setv(tells_error *err, tells_error_kind kind, const char *file,
     err->code = TELLS_E_GENERIC;
     err->subject[0] = '\0';
     err->line = line;
+    err->column = 0;
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     return -1;
 }
@@ -87,6 +89,12 @@ void tells_error_tag(tells_error *err, tells_error_code code, const char *subjec
     snprintf(err->subject, sizeof err->subject, "%s", subject ? subject : "");
 }
 
+void tells_error_at_column(tells_error *err, long col)
+{
+    if (err)
+        err->column = col;
+}
+
 void tells_error_prefix(tells_error *err, const char *prefix)
 {
     tells_error_prefix_sep(err, prefix, ": ");
@@ -107,7 +115,9 @@ void tells_error_prefix_sep(tells_error *err, const char *prefix, const char *se
 
 void tells_error_format(const tells_error *err, char *buf, size_t size)
 {
-    if (err->file[0] && err->line > 0)
+    if (err->file[0] && err->line > 0 && err->column > 0)
+        snprintf(buf, size, "%s:%ld:%ld: %s", err->file, err->line, err->column, err->msg);
+    else if (err->file[0] && err->line > 0)
         snprintf(buf, size, "%s:%ld: %s", err->file, err->line, err->msg);
     else if (err->file[0])
         snprintf(buf, size, "%s: %s", err->file, err->msg);

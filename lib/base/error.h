@@ -40,6 +40,7 @@ typedef struct tells_error {
     char subject[128];  /* what the code is about (a name), or "" */
     char file[1024];  /* "" when the error is not about a file */
     long line;        /* 0 when not about one line */
+    long column;      /* 0 when not about one column (in characters) */
     char msg[1024];
 } tells_error;
 
@@ -71,11 +72,15 @@ int tells_error_nomem(tells_error *err, const char *file, long line);
    NULL); the setters above reset both. */
 void tells_error_tag(tells_error *err, tells_error_code code, const char *subject);
 
+/* Marks the error just set as being at column col of its line. */
+void tells_error_at_column(tells_error *err, long col);
+
 /* Puts "prefix: " before the message (an option name, a context). */
 void tells_error_prefix(tells_error *err, const char *prefix);
 /* Puts prefix and sep before the message ("--sample" " " "drug=5: ..."). */
 void tells_error_prefix_sep(tells_error *err, const char *prefix, const char *sep);
-/* Formats "FILE:LINE: msg", "FILE: msg" or "msg" into buf. */
+/* Formats "FILE:LINE:COLUMN: msg", "FILE:LINE: msg", "FILE: msg" or
+   "msg" into buf. */
 void tells_error_format(const tells_error *err, char *buf, size_t size);
 
 #endif

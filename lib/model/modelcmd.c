@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "base/alloc.h"
+#include "base/children.h"
 #include "base/utf8.h"
 
 extern char **environ;
@@ -129,6 +130,7 @@ static void check_exit(model_cmd *m, bool block)
                left to signal or wait for. */
             m->exited = m->reaped = true;
             m->exit_code = -1;
+            children_untrack(m->pid);
             return;
         }
         if (si.si_pid == 0)
@@ -149,6 +151,7 @@ static void kill_and_reap(model_cmd *m)
     int status;
     while (waitpid(m->pid, &status, 0) < 0 && errno == EINTR)
         ;
+    children_untrack(m->pid);
     if (!m->exited) {  /* only when the SIGKILL ended it */
         m->exited = true;
         m->exit_code = -1;
@@ -386,8 +389,20 @@ int model_cmd_start(model_cmd **out, const char *command, tells_error *err)
         e = make_pipe(out_pipe, 0);
     if (!e)
         e = make_pipe(err_pipe, 0);
+    /* The group is registered before a signal can end us, so that the
+       handler kills it. */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
     if (!e)
         e = spawn(m, command, in_pipe[0], out_pipe[1], err_pipe[1]);
+    if (!e && children_track(m->pid) < 0) {
+        /* Too many at once: it runs unregistered, as before. */
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
 
     /* The child's ends belong to the child now (or to nobody). */
     close_fd(&in_pipe[0]);

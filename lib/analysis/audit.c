@@ -298,10 +298,9 @@ int audit_reference_load(audit_reference *ref, const char *path,
             rc = tells_error_nomem(err, NULL, 0);
     }
     if (rc == 0 && model_path) {
-        char msg[512];
-        ref->model = ft_load(model_path, msg, sizeof msg);
+        ref->model = ft_load(model_path, err);
         if (!ref->model)
-            rc = tells_error_set(err, model_path, 0, "%s", msg);
+            rc = -1;
         else
             rc = read_sidecar(ref, model_path, err);
     } else if (rc == 0)

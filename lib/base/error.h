@@ -10,6 +10,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum tells_error_kind {
     TELLS_ERR_NONE = 0,   /* cleared: nothing went wrong (yet) */
     TELLS_ERR_DATA,       /* an input's content is wrong */
@@ -82,5 +86,9 @@ void tells_error_prefix_sep(tells_error *err, const char *prefix, const char *se
 /* Formats "FILE:LINE:COLUMN: msg", "FILE:LINE: msg", "FILE: msg" or
    "msg" into buf. */
 void tells_error_format(const tells_error *err, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

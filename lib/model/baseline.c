@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "base/alloc.h"
+#include "base/outfile.h"
+#include "base/tempfile.h"
 
 int baseline_input_parse(const char *name, baseline_input *in)
 {
@@ -103,6 +105,77 @@ static int write_text(FILE *fp, const example *e, baseline_input in)
     return fputs(e->hypothesis, fp);
 }
 
+ft_model *fasttext_train_text(train_text_writer write, void *ctx, const ft_train_args *args,
+                              tells_error *err)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/tells-fasttext.XXXXXX", temp_dir()) >=
+        (int)sizeof path) {
+        tells_error_io(err, temp_dir(), 0, "cannot create a temporary file: name too long");
+        return NULL;
+    }
+    int fd = temp_create(path, NULL, err);
+    if (fd < 0)
+        return NULL;
+    FILE *fp = fdopen(fd, "w");
+    if (!fp) {
+        tells_error_io(err, path, 0, "cannot open: %s", strerror(errno));
+        close(fd);
+        temp_remove(path);
+        return NULL;
+    }
+    tells_error e;
+    tells_error_clear(&e);
+    errno = 0;
+    bool failed = write(fp, ctx, &e) < 0 || fflush(fp) != 0 || ferror(fp);
+    int write_errno = errno;
+    off_t written = ftello(fp);
+    if (fclose(fp) != 0 && !failed) {
+        failed = true;
+        write_errno = errno;
+    }
+    /* fastText reads whatever the file holds: it must be all of it. */
+    struct stat st;
+    ft_model *m = NULL;
+    if (failed) {
+        if (e.kind == TELLS_ERR_NONE && write_errno)
+            tells_error_io(&e, path, 0, "write error: %s", strerror(write_errno));
+        else if (e.kind == TELLS_ERR_NONE)
+            tells_error_io(&e, path, 0, "write error");
+    } else if (written < 0 || stat(path, &st) != 0 || st.st_size != written) {
+        tells_error_io(&e, path, 0, "write error: the file is incomplete");
+    } else if (written == 0) {
+        tells_error_set(&e, NULL, 0, "no text to train fastText on");
+    } else {
+        m = ft_train(path, args, &e);
+    }
+    temp_remove(path);
+    if (!m && err)
+        *err = e;
+    return m;
+}
+
+typedef struct rows_text {
+    const dataset *d;
+    const size_t *rows;
+    size_t n;
+    baseline_input in;
+} rows_text;
+
+/* "__label__LABEL text" per row. */
+static int write_rows(FILE *fp, void *ctx, tells_error *err)
+{
+    const rows_text *t = ctx;
+    (void)err;
+    for (size_t i = 0; i < t->n; i++) {
+        const example *e = &t->d->ex[t->rows[i]];
+        if (fprintf(fp, "__label__%s ", vocab_str(t->d->labels, e->label)) < 0 ||
+            write_text(fp, e, t->in) < 0 || putc('\n', fp) == EOF)
+            return -1;
+    }
+    return 0;
+}
+
 ft_model *fasttext_train_rows(const dataset *d, const size_t *rows, size_t n,
                               baseline_input in, const ft_train_args *args,
                               tells_error *err)
@@ -113,34 +186,12 @@ ft_model *fasttext_train_rows(const dataset *d, const size_t *rows, size_t n,
                             "which fastText labels cannot", vocab_str(d->labels, l));
             return NULL;
         }
-    const char *tmpdir = getenv("TMPDIR");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/tells-fasttext.XXXXXX",
-             tmpdir && *tmpdir ? tmpdir : "/tmp");
-    int fd = mkstemp(path);
-    if (fd < 0) {
-        tells_error_io(err, path, 0, "cannot create: %s", strerror(errno));
+    if (n == 0) {
+        tells_error_set(err, d->source, 0, "no examples to train fastText on");
         return NULL;
     }
-    FILE *fp = fdopen(fd, "w");
-    bool bad = !fp;
-    if (!fp)
-        close(fd);
-    for (size_t i = 0; !bad && i < n; i++) {
-        const example *e = &d->ex[rows[i]];
-        bad = fprintf(fp, "__label__%s ", vocab_str(d->labels, e->label)) < 0 ||
-              write_text(fp, e, in) < 0 || putc('\n', fp) == EOF;
-    }
-    if (fp && fclose(fp) != 0)
-        bad = true;
-    ft_model *m = NULL;
-    char msg[512] = "";
-    if (bad)
-        tells_error_io(err, path, 0, "write error: %s", strerror(errno));
-    else if (!(m = ft_train(path, args, msg, sizeof msg)))
-        tells_error_set(err, NULL, 0, "%s", msg);
-    unlink(path);
-    return m;
+    rows_text t = {d, rows, n, in};
+    return fasttext_train_text(write_rows, &t, args, err);
 }
 
 int fasttext_predict_rows(ft_model *m, const dataset *d, const size_t *rows,
@@ -158,7 +209,6 @@ int fasttext_predict_rows(ft_model *m, const dataset *d, const size_t *rows,
                           : tells_error_nomem(err, NULL, 0);
     for (int k = 0; rc == 0 && k < mn; k++)
         map[k] = vocab_find(d->labels, ft_label(m, k), strlen(ft_label(m, k)));
-    char msg[512];
     for (size_t i = 0; rc == 0 && i < n; i++) {
         const example *e = &d->ex[rows[i]];
         size_t need = strlen(e->premise) + strlen(e->hypothesis) + 16;
@@ -170,8 +220,12 @@ int fasttext_predict_rows(ft_model *m, const dataset *d, const size_t *rows,
             snprintf(text, cap, "%s " PAIR_SEPARATOR " %s", e->premise, e->hypothesis);
         else
             snprintf(text, cap, "%s", e->hypothesis);
-        if (ft_predict(m, text, probs, msg, sizeof msg) < 0) {
-            rc = tells_error_set(err, d->source, e->line, "%s", msg);
+        if (ft_predict(m, text, probs, err) < 0) {
+            rc = -1;
+            if (err && !err->file[0]) {
+                snprintf(err->file, sizeof err->file, "%s", d->source);
+                err->line = e->line;
+            }
             break;
         }
         out->row[i] = rows[i];
@@ -195,36 +249,14 @@ int fasttext_predict_rows(ft_model *m, const dataset *d, const size_t *rows,
     return rc;
 }
 
+static int write_model(FILE *fp, void *m, tells_error *err)
+{
+    return ft_write(m, fp, err);
+}
+
 int fasttext_save(ft_model *m, const char *path, tells_error *err)
 {
-    size_t size = strlen(path) + 16;
-    char *tmp = malloc(size);
-    if (!tmp)
-        return tells_error_nomem(err, path, 0);
-    const char *slash = strrchr(path, '/');
-    int dirlen = slash ? (int)(slash - path) + 1 : 0;
-    snprintf(tmp, size, "%.*s.%s.XXXXXX", dirlen, path, slash ? slash + 1 : path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        return tells_error_io(err, path, 0, "cannot create: %s", strerror(e));
-    }
-    /* mkstemp makes the file 0600; give it the mode a plain create would. */
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    close(fd);
-    char msg[512];
-    int rc = 0;
-    if (ft_save(m, tmp, msg, sizeof msg) < 0)
-        rc = tells_error_io(err, path, 0, "%s", msg);
-    else if (rename(tmp, path) != 0)
-        rc = tells_error_io(err, path, 0, "cannot write: %s", strerror(errno));
-    if (rc < 0)
-        unlink(tmp);
-    free(tmp);
-    return rc;
+    return out_write(strcmp(path, "-") == 0 ? "./-" : path, write_model, m, err);
 }
 
 int baseline_fit_predict(const dataset *d, const size_t *train, size_t ntrain,

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "base/dataset.h"
 #include "base/error.h"
@@ -41,6 +42,14 @@ int majority_label(const dataset *d, const size_t *rows, size_t n, size_t *label
 int predict_constant(const dataset *d, const size_t *rows, size_t n, size_t label,
                      predictions *out, tells_error *err);
 
+/* Writes fastText's training text to fp: -1 with err set on its own
+   failures, or just -1 on a write error. */
+typedef int (*train_text_writer)(FILE *fp, void *ctx, tells_error *err);
+/* Trains fastText on the text write produces, through a temporary file
+   (base/tempfile.h) that is checked complete and non-empty first and
+   removed afterwards; NULL with err set on failure. */
+ft_model *fasttext_train_text(train_text_writer write, void *ctx, const ft_train_args *args,
+                              tells_error *err);
 /* Trains fastText on rows (text per `in`); NULL with err set on failure. */
 ft_model *fasttext_train_rows(const dataset *d, const size_t *rows, size_t n,
                               baseline_input in, const ft_train_args *args,
@@ -71,7 +80,10 @@ int baseline_cross_validate(const dataset *d, const size_t *rows, size_t n, size
                             unsigned long seed, const baseline_config *c,
                             predictions *out, tells_error *err);
 
-/* Saves a model atomically (temporary file beside path, then rename). */
+/* Saves a model atomically (base/outfile.h: a temporary file beside path,
+   synced, then renamed), so that a full disk leaves the old file and is
+   an error. Unlike other outputs, "-" is a file of that name: a model is
+   read back by name. */
 int fasttext_save(ft_model *m, const char *path, tells_error *err);
 
 #endif

@@ -86,10 +86,9 @@ int classifier_open_fasttext(classifier **out, const char *path, tells_error *er
     classifier *c = new_classifier(KIND_FASTTEXT, path);
     if (!c)
         return tells_error_nomem(err, path, 0);
-    char msg[512];
-    if (!(c->ft = ft_load(path, msg, sizeof msg))) {
+    if (!(c->ft = ft_load(path, err))) {
         classifier_abort(c);
-        return tells_error_set(err, path, 0, "%s", msg);
+        return -1;
     }
     size_t n = (size_t)ft_nlabels(c->ft);
     char **names = malloc((n ? n : 1) * sizeof *names);
@@ -211,9 +210,11 @@ static int predict_fasttext(classifier *c, const char *line, size_t *label, doub
                  tab + 1);
         text = c->ft_line;
     }
-    char msg[512];
-    if (ft_predict(c->ft, text, c->ft_probs, msg, sizeof msg) < 0)
-        return tells_error_set(err, c->source, 0, "%s", msg);
+    if (ft_predict(c->ft, text, c->ft_probs, err) < 0) {
+        if (err && !err->file[0])
+            snprintf(err->file, sizeof err->file, "%s", c->source);
+        return -1;
+    }
     size_t best = 0;
     for (size_t k = 0; k < c->nclasses; k++) {
         prob[k] = c->ft_probs[k];

@@ -7,15 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/alloc.h"
+#include "base/fields.h"
 #include "base/lineio.h"
-#include "base/utf8.h"
 #include "base/vocab.h"
 #include "model/baseline.h"
 
-/* Vector text files have long lines: 300 numbers of up to ~15 characters. */
+/* Vector text files have long lines: 300 numbers of up to ~15 characters;
+   EMBED_MAX_DIM of them fit easily. */
 enum { VEC_MAX_LINE = 1 << 22 };
 
 int embed_input_parse(const char *name, embed_input *in)
@@ -111,20 +111,21 @@ static bool is_fasttext_bin(const char *path)
 static int vectors_from_bin(const char *path, const vocab *types, type_vectors *tv,
                             tells_error *err)
 {
-    char msg[512] = "";
-    ft_model *m = ft_load(path, msg, sizeof msg);
+    ft_model *m = ft_load(path, err);
     if (!m)
-        return tells_error_set(err, path, 0, "%s", msg);
+        return -1;
     int rc = 0;
     size_t n = vocab_size(types), dim = (size_t)ft_dimension(m);
-    bool subwords = ft_has_subwords(m);
     if (type_vectors_alloc(tv, n, dim) < 0)
         rc = tells_error_nomem(err, path, 0);
     for (size_t t = 0; rc == 0 && t < n; t++) {
-        const char *w = vocab_str(types, t);
-        tv->has[t] = subwords || ft_word_known(m, w);
-        if (tv->has[t] && ft_word_vector(m, w, tv->v + t * dim) < 0)
-            rc = tells_error_set(err, path, 0, "fastText could not give the vector of '%s'", w);
+        int got = ft_word_vector(m, vocab_str(types, t), tv->v + t * dim, err);
+        if (got < 0) {
+            rc = -1;
+            if (err && !err->file[0])
+                snprintf(err->file, sizeof err->file, "%s", path);
+        }
+        tv->has[t] = got > 0;
     }
     for (size_t k = 0; rc == 0 && k < n * dim; k++)
         if (!isfinite(tv->v[k]))
@@ -186,11 +187,16 @@ static int vectors_from_text(const char *path, const vocab *types, type_vectors 
         rc = 0;
         if (len == 0 || strspn(line, " ") == len)
             continue;
-        if (utf8_invalid_offset(line, len) != (size_t)-1) {
-            rc = tells_error_set(err, r.name, r.lineno, "invalid UTF-8");
+        if (text_line_check(line, len, r.name, r.lineno, err) < 0) {
+            rc = -1;
             goto done;
         }
         if (!header && words == 0 && dim == 0 && parse_header(line, &hwords, &hdim)) {
+            if (hdim > EMBED_MAX_DIM) {
+                rc = tells_error_set(err, r.name, r.lineno, "the header gives %lu dimensions "
+                                     "(at most %d)", hdim, EMBED_MAX_DIM);
+                goto done;
+            }
             header = true;
             header_line = r.lineno;
             dim = hdim;
@@ -206,6 +212,11 @@ static int vectors_from_text(const char *path, const vocab *types, type_vectors 
         size_t nums = sp ? count_fields(sp) : 0;
         if (nums == 0) {
             rc = tells_error_set(err, r.name, r.lineno, "a word without numbers");
+            goto done;
+        }
+        if (dim == 0 && nums > EMBED_MAX_DIM) {
+            rc = tells_error_set(err, r.name, r.lineno, "%zu numbers (at most %d dimensions)",
+                                 nums, EMBED_MAX_DIM);
             goto done;
         }
         if (dim == 0)
@@ -359,24 +370,14 @@ int embed_dataset(const dataset *d, const char *vectors_path, const embed_option
 
 /* ---- vectors trained on the dataset's own text ---- */
 
-int embed_train_vectors(const dataset *d, const char *path, const ft_train_args *args,
-                        tells_error *err)
+/* The distinct premises and hypotheses of a dataset, one a line. */
+static int write_texts(FILE *fp, void *ctx, tells_error *err)
 {
-    const char *tmpdir = getenv("TMPDIR");
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s/tells-vectors.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    int fd = mkstemp(tmp);
-    if (fd < 0)
-        return tells_error_io(err, tmp, 0, "cannot create: %s", strerror(errno));
-    FILE *fp = fdopen(fd, "w");
+    const dataset *d = ctx;
     vocab *seen = vocab_new();
+    if (!seen)
+        return tells_error_nomem(err, NULL, 0);
     int rc = 0;
-    if (!fp) {
-        rc = tells_error_io(err, tmp, 0, "cannot open: %s", strerror(errno));
-        close(fd);
-    } else if (!seen) {
-        rc = tells_error_nomem(err, NULL, 0);
-    }
     for (size_t i = 0; rc == 0 && i < d->n; i++) {
         const char *text[2] = {d->ex[i].premise, d->ex[i].hypothesis};
         for (int s = 0; s < 2 && rc == 0; s++) {
@@ -385,24 +386,22 @@ int embed_train_vectors(const dataset *d, const char *path, const ft_train_args 
                 rc = tells_error_nomem(err, NULL, 0);
             else if (vocab_size(seen) > before &&
                      (fputs(text[s], fp) == EOF || putc('\n', fp) == EOF))
-                rc = tells_error_io(err, tmp, 0, "write error: %s", strerror(errno));
+                rc = -1;
         }
     }
-    if (fp && fclose(fp) != 0 && rc == 0)
-        rc = tells_error_io(err, tmp, 0, "write error: %s", strerror(errno));
     vocab_free(seen);
-    if (rc == 0) {
-        ft_train_args a = *args;
-        a.mode = "skipgram";
-        char msg[512] = "";
-        ft_model *m = ft_train(tmp, &a, msg, sizeof msg);
-        if (!m)
-            rc = tells_error_set(err, NULL, 0, "%s", msg);
-        else {
-            rc = fasttext_save(m, path, err);
-            ft_free(m);
-        }
-    }
-    unlink(tmp);
+    return rc;
+}
+
+int embed_train_vectors(const dataset *d, const char *path, const ft_train_args *args,
+                        tells_error *err)
+{
+    ft_train_args a = *args;
+    a.mode = "skipgram";
+    ft_model *m = fasttext_train_text(write_texts, (void *)d, &a, err);
+    if (!m)
+        return -1;
+    int rc = fasttext_save(m, path, err);
+    ft_free(m);
     return rc;
 }

@@ -3,14 +3,16 @@
    vectors trained on the dataset's own text.
 
    Vectors come from a fastText .bin model (recognised by its magic
-   number; a token it does not know gets the sum of its character n-gram
-   vectors as fastText computes it, and only a model without n-grams
-   leaves a token without a vector) or from a text file: one word and its
-   numbers per line, separated by single spaces (fastText's .vec, GloVe),
-   with an optional first line "WORDS DIMENSIONS" that is then checked
-   against the file. Only the vectors of tokens the dataset uses are kept;
-   the numbers of other lines are counted, not parsed. Blank lines are
-   skipped; when a word is listed twice the first vector wins. */
+   number and checked whole before it is read, model/ftbin.h; a token it
+   does not know gets the mean of its character n-gram vectors as fastText
+   computes it, and only a token none of whose n-grams the model has, or a
+   label of the model, is left without a vector) or from a text file: one
+   word and its numbers per line, separated by single spaces (fastText's
+   .vec, GloVe), valid UTF-8, with an optional first line "WORDS
+   DIMENSIONS" that is then checked against the file. Vectors have at most
+   EMBED_MAX_DIM numbers. Only the vectors of tokens the dataset uses are
+   kept; the numbers of other lines are counted, not parsed. Blank lines
+   are skipped; when a word is listed twice the first vector wins. */
 #ifndef TELLS_EMBED_H
 #define TELLS_EMBED_H
 
@@ -21,6 +23,8 @@
 #include "base/error.h"
 #include "base/npy.h"
 #include "model/ftshim.h"
+
+enum { EMBED_MAX_DIM = 10000 };
 
 typedef enum { EMBED_HYPOTHESIS, EMBED_PREMISE, EMBED_PAIR } embed_input;
 /* pair: mean(premise) + mean(hypothesis), as the reference code, or the

@@ -1,10 +1,15 @@
 /* A C interface to fastText (libfasttext, C++). This header and
    ftshim.cc are the only places that know fastText is C++: every
-   exception becomes an error return with a message. */
+   exception becomes an error return (out of memory for std::bad_alloc, a
+   data error "fastText: what it said" for the rest). Models are checked
+   with model/ftbin.h before libfasttext reads them. */
 #ifndef TELLS_FTSHIM_H
 #define TELLS_FTSHIM_H
 
 #include <stddef.h>
+#include <stdio.h>
+
+#include "base/error.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,14 +30,16 @@ typedef struct ft_train_args {
     int bucket;          /* 0 = default (2,000,000 n-gram buckets) */
 } ft_train_args;
 
-/* Trains on a file in fastText's format (supervised: "__label__X text"
-   per line). Returns NULL with a message in err on failure. */
-ft_model *ft_train(const char *input_path, const ft_train_args *args,
-                   char *err, size_t errlen);
-/* Loads a .bin model, checking its header and that it was read whole. */
-ft_model *ft_load(const char *path, char *err, size_t errlen);
-/* Writes the model as .bin to path (not atomically: see model_save). */
-int ft_save(ft_model *m, const char *path, char *err, size_t errlen);
+/* Trains on a complete file in fastText's format (supervised:
+   "__label__X text" per line). NULL with err set on failure. */
+ft_model *ft_train(const char *input_path, const ft_train_args *args, tells_error *err);
+/* Loads a .bin model after ftbin_check has found it whole and sound;
+   NULL with err set ("PATH: what is wrong") otherwise. */
+ft_model *ft_load(const char *path, tells_error *err);
+/* Writes the model as .bin to fp, byte for byte what fastText's
+   saveModel writes; -1 with a write error (no file named) when fp fails.
+   An out_writer for base/outfile.h's out_write. */
+int ft_write(ft_model *m, FILE *fp, tells_error *err);
 void ft_free(ft_model *m);
 
 int ft_dimension(const ft_model *m);
@@ -41,16 +48,13 @@ int ft_nlabels(const ft_model *m);
 const char *ft_label(const ft_model *m, int i);
 /* Probability of every label (probs has ft_nlabels entries, indexed
    like ft_label) for one line of text. */
-int ft_predict(ft_model *m, const char *text, float *probs, char *err,
-               size_t errlen);
-/* A word's vector (subword vectors for unknown words when the model has
-   them) and fastText's sentence vector; out has ft_dimension entries. */
-int ft_word_vector(ft_model *m, const char *word, float *out);
-/* Whether word is in the model's vocabulary, and whether the model has
-   character n-grams (so that an unknown word still gets a vector). */
-int ft_word_known(const ft_model *m, const char *word);
-int ft_has_subwords(const ft_model *m);
-int ft_sentence_vector(ft_model *m, const char *text, float *out);
+int ft_predict(ft_model *m, const char *text, float *probs, tells_error *err);
+/* A word's vector in out (ft_dimension numbers), as fastText computes
+   it: the mean of the word's row and its character n-grams' rows, or of
+   the n-grams alone for a word the model does not know. 1 when the word
+   has a vector, 0 when it has none (out zeroed: an unknown word and no
+   n-grams, or a label of the model), -1 with err set on failure. */
+int ft_word_vector(ft_model *m, const char *word, float *out, tells_error *err);
 
 #ifdef __cplusplus
 }

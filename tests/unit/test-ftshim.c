@@ -1,12 +1,17 @@
 /* The fastText shim: a real model loads and gives the vectors fastText
-   prints; damaged files are refused with a message, never a crash. */
+   prints; a saved model is byte for byte what fastText saves; damaged
+   files and failing writes are errors with a message, never a crash. */
 #include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "model/baseline.h"
+#include "model/ftbin.h"
 #include "model/ftshim.h"
 
 static char *srcdir_path(const char *rel)
@@ -32,43 +37,200 @@ static void truncated_copy(const char *src, const char *dst, long n)
     fclose(out);
 }
 
+static int same_bytes(const char *a, const char *b)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    int same = fa && fb;
+    while (same) {
+        int ca = getc(fa), cb = getc(fb);
+        same = ca == cb;
+        if (ca == EOF || cb == EOF)
+            break;
+    }
+    if (fa)
+        fclose(fa);
+    if (fb)
+        fclose(fb);
+    return same;
+}
+
+static void check_error(const tells_error *err, tells_error_kind kind, const char *want)
+{
+    char got[2048];
+    tells_error_format(err, got, sizeof got);
+    CHECK(err->kind == kind);
+    CHECK_STR(got, want);
+}
+
+/* A tiny supervised model: its labels are entries the word-vector code
+   must not take for words. */
+static void supervised_model(const char *dir)
+{
+    char text[4096], bin[4096];
+    snprintf(text, sizeof text, "%s/train.txt", dir);
+    snprintf(bin, sizeof bin, "%s/sup.bin", dir);
+    FILE *fp = fopen(text, "w");
+    CHECK(fp != NULL);
+    for (int i = 0; i < 20; i++)
+        fprintf(fp, "__label__yes good fine nice\n__label__no bad awful poor\n");
+    fclose(fp);
+    ft_train_args a = {.mode = "supervised", .epoch = 5, .dim = 4, .min_count = 1,
+                       .threads = 1, .seed = 1, .bucket = 1000, .word_ngrams = 2};
+    tells_error err;
+    tells_error_clear(&err);
+    ft_model *m = ft_train(text, &a, &err);
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    CHECK(ft_nlabels(m) == 2);
+    float v[4], probs[2];
+    CHECK(ft_word_vector(m, "good", v, &err) == 1);
+    /* A label is no word, and an unknown word without n-grams has no
+       vector. */
+    CHECK(ft_word_vector(m, "__label__yes", v, &err) == 0);
+    CHECK(v[0] == 0 && v[3] == 0);
+    CHECK(ft_word_vector(m, "zzz", v, &err) == 0);
+    CHECK(ft_predict(m, "good fine", probs, &err) == 0);
+    /* Saved and loaded again: the same file ftbin_check accepts. */
+    fp = fopen(bin, "wb");
+    CHECK(fp && ft_write(m, fp, &err) == 0);
+    CHECK(fp && fclose(fp) == 0);
+    ftbin_info info;
+    CHECK(ftbin_check(bin, &info, &err) == 0);
+    CHECK(info.model == FTBIN_MODEL_SUPERVISED && info.nlabels == 2 && info.dim == 4);
+    CHECK(info.input_rows == info.nwords + 1000 && info.output_rows == 2);
+    ft_model *back = ft_load(bin, &err);
+    CHECK(back != NULL);
+    if (back) {
+        float again[2];
+        CHECK(ft_predict(back, "good fine", again, &err) == 0);
+        CHECK_NEAR(again[0], probs[0], 1e-6);
+        CHECK(ft_word_vector(back, "__label__no", v, &err) == 0);
+        ft_free(back);
+    }
+    ft_free(m);
+    unlink(text);
+    unlink(bin);
+}
+
+static int write_nothing(FILE *fp, void *ctx, tells_error *err)
+{
+    (void)fp, (void)ctx, (void)err;
+    return 0;
+}
+
+static int write_fails(FILE *fp, void *ctx, tells_error *err)
+{
+    (void)fp, (void)ctx;
+    return tells_error_nomem(err, NULL, 0);
+}
+
+static int write_words(FILE *fp, void *ctx, tells_error *err)
+{
+    (void)ctx, (void)err;
+    for (int i = 0; i < 50; i++)
+        if (fputs("alpha beta gamma delta\n", fp) == EOF)
+            return -1;
+    return 0;
+}
+
+/* fasttext_train_text: the temporary file goes, whatever happens. */
+static void train_text(const char *dir)
+{
+    char tmpdir[4096];
+    snprintf(tmpdir, sizeof tmpdir, "%s/tmp", dir);
+    CHECK(mkdir(tmpdir, 0700) == 0);
+    const char *old = getenv("TMPDIR");
+    char *saved = old ? strdup(old) : NULL;
+    setenv("TMPDIR", tmpdir, 1);
+    ft_train_args a = {.mode = "skipgram", .epoch = 1, .dim = 3, .min_count = 1,
+                       .threads = 1, .seed = 1, .bucket = 100};
+    tells_error err;
+    tells_error_clear(&err);
+    CHECK(fasttext_train_text(write_nothing, NULL, &a, &err) == NULL);
+    check_error(&err, TELLS_ERR_DATA, "no text to train fastText on");
+    CHECK(fasttext_train_text(write_fails, NULL, &a, &err) == NULL);
+    check_error(&err, TELLS_ERR_NOMEM, "out of memory");
+    ft_model *m = fasttext_train_text(write_words, NULL, &a, &err);
+    CHECK(m != NULL);
+    if (m) {
+        CHECK(ft_dimension(m) == 3);
+        ft_free(m);
+    }
+    CHECK(rmdir(tmpdir) == 0);   /* empty */
+    if (saved)
+        setenv("TMPDIR", saved, 1);
+    else
+        unsetenv("TMPDIR");
+    free(saved);
+}
+
 int main(void)
 {
-    char err[512];
+    tells_error err;
+    tells_error_clear(&err);
     char bin[4096];
     snprintf(bin, sizeof bin, "%s", srcdir_path("corpora/vectors/toy-model.bin"));
-    ft_model *m = ft_load(bin, err, sizeof err);
+    ft_model *m = ft_load(bin, &err);
     CHECK(m != NULL);
     if (!m) {
-        fprintf(stderr, "%s\n", err);
+        fprintf(stderr, "%s\n", err.msg);
         CHECK_DONE();
     }
     CHECK(ft_dimension(m) == 5);
     /* The first row of toy-model.vec, as print-word-vectors wrote it. */
     float v[5];
     const float the[5] = {0.068811f, 0.26619f, 0.026622f, -0.2588f, -0.00044401f};
-    CHECK(ft_word_vector(m, "the", v) == 0);
+    CHECK(ft_word_vector(m, "the", v, &err) == 1);
     for (int i = 0; i < 5; i++)
         CHECK_NEAR(v[i], the[i], 1e-5);
-    /* An unknown word still gets a vector (subwords, or zeros). */
-    CHECK(ft_word_vector(m, "zzzunknownzzz", v) == 0);
+    /* An unknown word gets the vector of its character n-grams. */
+    CHECK(ft_word_vector(m, "zzzunknownzzz", v, &err) == 1);
+
+    char dir[] = "/tmp/tells-ftshim.XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s/model.bin", dir);
+
+    /* ft_write writes what fastText wrote. */
+    FILE *fp = fopen(tmp, "wb");
+    CHECK(fp && ft_write(m, fp, &err) == 0);
+    CHECK(fp && fclose(fp) == 0);
+    CHECK(same_bytes(tmp, bin));
+    /* A stream that fails is a write error. */
+    fp = fopen(tmp, "rb");
+    CHECK(fp != NULL);
+    tells_error_clear(&err);
+    CHECK(ft_write(m, fp, &err) == -1);
+    check_error(&err, TELLS_ERR_IO, "write error: Bad file descriptor");
+    fclose(fp);
     ft_free(m);
 
-    char tmp[] = "/tmp/tells-ftshim.XXXXXX";
-    int fd = mkstemp(tmp);
-    CHECK(fd >= 0);
-    close(fd);
     truncated_copy(bin, tmp, 2000);
-    CHECK(ft_load(tmp, err, sizeof err) == NULL);
-    CHECK_STR(err, "truncated fastText model");
+    CHECK(ft_load(tmp, &err) == NULL);
+    char want[8192];
+    snprintf(want, sizeof want, "%s: truncated fastText model (the input matrix claims 122 x "
+             "5 numbers, the file has 1584 of their 2440 bytes)", tmp);
+    check_error(&err, TELLS_ERR_DATA, want);
     truncated_copy(bin, tmp, 6);
-    CHECK(ft_load(tmp, err, sizeof err) == NULL);
-    CHECK_STR(err, "not a fastText .bin model");
+    CHECK(ft_load(tmp, &err) == NULL);
+    snprintf(want, sizeof want, "%s: truncated fastText model (the file ends in its version)",
+             tmp);
+    check_error(&err, TELLS_ERR_DATA, want);
     truncated_copy(srcdir_path("corpora/vectors/toy-model.vec"), tmp, 100000);
-    CHECK(ft_load(tmp, err, sizeof err) == NULL);
-    CHECK_STR(err, "not a fastText .bin model");
+    CHECK(ft_load(tmp, &err) == NULL);
+    snprintf(want, sizeof want, "%s: not a fastText .bin model", tmp);
+    check_error(&err, TELLS_ERR_DATA, want);
     unlink(tmp);
-    CHECK(ft_load("/nonexistent/model.bin", err, sizeof err) == NULL);
-    CHECK_STR(err, "cannot open: No such file or directory");
+    CHECK(ft_load("/nonexistent/model.bin", &err) == NULL);
+    check_error(&err, TELLS_ERR_IO, "/nonexistent/model.bin: cannot open: No such file or "
+                "directory");
+    CHECK(ft_load(dir, &err) == NULL);
+    snprintf(want, sizeof want, "%s: cannot read: Is a directory", dir);
+    check_error(&err, TELLS_ERR_IO, want);
+
+    supervised_model(dir);
+    train_text(dir);
+    CHECK(rmdir(dir) == 0);
     CHECK_DONE();
 }

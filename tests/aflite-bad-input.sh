@@ -42,7 +42,7 @@ badvec "empty file" '' ": no vectors in the file"
 embed "the bundled malformed .vec" "$corpora/vectors/pretrained.vec:1: the header gives 3 words, the file has 1" \
     -v "$corpora/vectors/pretrained.vec" "$tmp/t.tsv"
 head -c 1000 "$corpora/vectors/toy-model.bin" >"$tmp/trunc.bin"
-embed "a truncated .bin" "$tmp/trunc.bin: truncated fastText model" -v "$tmp/trunc.bin" "$tmp/t.tsv"
+embed "a truncated .bin" "$tmp/trunc.bin: truncated fastText model (the input matrix claims 122 x 5 numbers, the file has 584 of their 2440 bytes)" -v "$tmp/trunc.bin" "$tmp/t.tsv"
 embed "a missing file" "$tmp/nope.vec: cannot open: No such file or directory" -v "$tmp/nope.vec" "$tmp/t.tsv"
 printf "$H\na\tt\te\tthe\n" >"$tmp/short.tsv"
 embed "a bad prepared TSV" "$tmp/short.tsv:2: expected 5 tab-separated columns, found 4" \

@@ -9,10 +9,10 @@ what="-o names a folder: the message names it (was a use after free)"
 mkdir "$tmp/d"
 for prog in tells-len tells-pmi tells-phrases; do
     run $prog -o "$tmp/d" "$tmp/a.tsv"
-    expect 1 "$prog: $tmp/d: write error: Is a directory"
+    expect 1 "$prog: $tmp/d: cannot write: it is a directory"
 done
 run tells-split -s dev -o "$tmp/d" "$tmp/a.tsv"
-expect 1 "tells-split: $tmp/d: write error: Is a directory"
+expect 1 "tells-split: $tmp/d: cannot write: it is a directory"
 
 what="NUL byte in a prepared TSV"
 printf '%s\n1\tdev\tn\0x\ta\tb\n' "$H" >"$tmp/nul.tsv"

@@ -191,14 +191,6 @@ static int json_reset(corpus_reader *r)
     return 0;
 }
 
-static bool blank(const char *s, size_t len)
-{
-    for (size_t i = 0; i < len; i++)
-        if (s[i] != ' ' && s[i] != '\t')
-            return false;
-    return true;
-}
-
 /* An error that concerns one record only: reading may go on. */
 __attribute__((format(printf, 4, 5)))
 static int local_error(corpus_reader *r, tells_error *err, long line,
@@ -345,7 +337,7 @@ static int jsonl_next(corpus_reader *r, raw_example *ex, tells_error *err)
         rc = line_reader_next(&r->lr, &line, &len, err);
         if (rc <= 0)
             return rc;
-    } while (blank(line, len));
+    } while (line_is_blank(line, len));
     r->records++;
     long ln = r->lr.lineno;
     /* yajl's own check lets overlong forms and surrogates through. */

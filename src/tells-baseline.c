@@ -10,6 +10,7 @@
 #include "analysis/baselines.h"
 #include "base/alloc.h"
 #include "base/dataset.h"
+#include "base/lineio.h"
 #include "base/outfile.h"
 
 static void usage(void)
@@ -21,7 +22,8 @@ static void usage(void)
 "class means the corpus can be solved without reading the premise.\n"
 "\n"
 "Data:\n"
-"      --train SPLIT        split to train on [train]\n"
+"      --train SPLIT        split to train on: two examples and two classes at\n"
+"                           least [train]\n"
 "      --eval SPLITS        comma-separated splits to evaluate on [every\n"
 "                           split but the training one]\n"
 "      --folds K            instead, K-fold cross-validation within the\n"
@@ -30,7 +32,9 @@ static void usage(void)
 "      --input MODE         hypothesis, or pair (premise " PAIR_SEPARATOR " hypothesis)\n"
 "                           [hypothesis]\n"
 "      --partition NAME=IDFILE  also score the rows whose id is in IDFILE,\n"
-"                           with the change from the full split; repeatable\n"
+"                           with the change from the full split; repeatable.\n"
+"                           Each evaluated split must have some of its rows;\n"
+"                           ids that no row has are counted on stderr\n"
 "\n"
 "Models:\n"
 "      --model NAME         majority, fasttext or both [both]\n"
@@ -54,7 +58,7 @@ static void usage(void)
 "      --predictions FILE   write id, split, gold, predicted and one\n"
 "                           probability column per label for every evaluated\n"
 "                           row (fastText's, or majority's if it runs alone)\n"
-"  -q, --quiet              no progress on stderr\n"
+"  -q, --quiet              no progress or warnings on stderr\n"
 "      --progress           progress on stderr even when it is not a terminal\n"
 "      --help               display this help and exit\n"
 "      --version            output version information and exit\n"
@@ -112,7 +116,7 @@ enum { MAX_PARTITIONS = 32 };
 
 typedef struct options {
     const char *input_path, *output, *save_model, *predictions;
-    bool details;
+    bool details, quiet;
     char *eval;                       /* --eval, split in place */
     comparison_config cmp;
     comparison_partition part[MAX_PARTITIONS];
@@ -164,7 +168,7 @@ static void parse_args(int argc, char **argv, options *o)
 {
     comparison_config *c = &o->cmp;
     comparison_config_default(c);
-    bool quiet = false, forced = false;
+    bool forced = false;
     int opt;
     while ((opt = getopt_long(argc, argv, "o:q", long_options, NULL)) != -1) {
         switch (opt) {
@@ -198,7 +202,7 @@ static void parse_args(int argc, char **argv, options *o)
         case OPT_DETAILS: o->details = true; break;
         case OPT_SAVE: o->save_model = optarg; break;
         case OPT_PREDICTIONS: o->predictions = optarg; break;
-        case 'q': quiet = true; break;
+        case 'q': o->quiet = true; break;
         case OPT_PROGRESS: forced = true; break;
         case OPT_HELP: usage(); exit(0);
         case OPT_VERSION: cli_version(); exit(0);
@@ -217,7 +221,7 @@ static void parse_args(int argc, char **argv, options *o)
         c->eval = parse_eval(o->eval, &c->neval);
     c->parts = o->part;
     c->keep_model = o->save_model != NULL;
-    if (cli_show_progress(quiet, forced))
+    if (cli_show_progress(o->quiet, forced))
         c->progress = progress;
 }
 
@@ -247,6 +251,10 @@ int main(int argc, char **argv)
     int rc = dataset_load(&data, o.input_path, &err);
     if (rc == 0)
         rc = comparison_run(&cmp, &data, &o.cmp, &err);
+    for (size_t k = 0; rc == 0 && !o.quiet && k < cmp.nparts; k++)
+        if (cmp.part_unknown[k])
+            cli_warn("%s: %zu of %zu ids not found in %s", display_name(o.part[k].path),
+                     cmp.part_unknown[k], id_set_size(&cmp.part_ids[k]), data.source);
     if (rc == 0 && o.save_model)
         rc = fasttext_save(cmp.model, o.save_model, &err);
     if (rc == 0 && o.predictions)

@@ -150,9 +150,7 @@ int main(int argc, char **argv)
     dataset d;
     if (dataset_load(&d, argv[optind], &err) < 0)
         cli_fail(&err);
-    int rc = 0;
-    if (d.n == 0)
-        rc = tells_error_set(&err, d.source, 0, "no examples in the input");
+    int rc = dataset_require_examples(&d, &err);
     if (rc == 0 && train_vectors) {
         if (eo.progress)
             progress("training skipgram vectors", NULL);

@@ -82,8 +82,30 @@ aflite "infinity in the matrix" "$tmp/patched.npy: row 1 (id g-00001), column 0 
 head -n 600 "$tsv" >"$tmp/599.tsv"
 aflite "rows against the TSV" "$x: 600 rows, but $tmp/599.tsv has 599 examples" -e "$x" -m 240 "$tmp/599.tsv"
 head -c 1000 "$x" >"$tmp/trunc.npy"
-aflite "a truncated matrix" "$tmp/trunc.npy: truncated .npy file: 872 of 19200 bytes of data" \
+aflite "a truncated matrix" "$tmp/trunc.npy: the header claims 19200 bytes of data (a 600 x 8 matrix), the file has 872" \
     -e "$tmp/trunc.npy" -m 240 "$tsv"
+what="a truncated matrix from a pipe"
+run sh -c "cat '$tmp/trunc.npy' | tells-aflite -e - -m 240 '$tsv'"
+expect 1 "tells-aflite: stdin: truncated .npy file: 872 of 19200 bytes of data"
+what="trailing data from a pipe"
+run sh -c "{ cat '$x'; echo x; } | tells-aflite -e - -m 240 '$tsv'"
+expect 1 "tells-aflite: stdin: trailing data after the 600 x 8 matrix"
+# A header that claims 10^6 x 10^6 values in a file of 6 KB: refused before
+# any allocation of that size (which would fail as 'out of memory').
+npyhead() {  # SHAPE: a version 1.0 float32 header of 128 bytes
+    d="{'descr': '<f4', 'fortran_order': False, 'shape': ($1), }"
+    printf '\223NUMPY\001\000\166\000%s' "$d"
+    printf '%*s\n' $((117 - ${#d})) ''
+}
+{ npyhead '1000000, 1000000'; head -c 5936 /dev/zero; } >"$tmp/huge.npy"
+aflite "a header that claims too much" "$tmp/huge.npy: the header claims 4000000000000 bytes of data (a 1000000 x 1000000 matrix), the file has 5936" \
+    -e "$tmp/huge.npy" -m 240 "$tsv"
+what="a header that claims too much, from a pipe"
+run sh -c "cat '$tmp/huge.npy' | tells-aflite -e - -m 240 '$tsv'"
+expect 1 "tells-aflite: stdin: truncated .npy file: 5936 of 4000000000000 bytes of data"
+{ npyhead '4611686018427387904, 4'; head -c 64 /dev/zero; } >"$tmp/overflow.npy"
+aflite "rows times columns overflows" "$tmp/overflow.npy: a 4611686018427387904 x 4 matrix is too large" \
+    -e "$tmp/overflow.npy" -m 240 "$tsv"
 aflite "not a matrix" "$tsv: not a .npy file" -e "$tsv" -m 240 "$tsv"
 aflite "m as large as the corpus" "$tsv: the training size m = 600 is not smaller than the 600 examples (give -m or --train-frac)" \
     -e "$x" -m 600 "$tsv"

@@ -187,6 +187,29 @@ expect 1 "tells-audit: $tmp/clean.tsv:1: no column named 'annotator'"
 what="batch not a prepared TSV"
 run tells-audit --reference "$tmp/ref.tsv" --model "$tmp/ref.bin" "$syn/KEY.tsv"
 expect 1 "tells-audit: $syn/KEY.tsv:1: not a prepared TSV: the header must start with 'id<TAB>split<TAB>label<TAB>premise<TAB>hypothesis'"
+what="a reference of one class"
+awk -F '\t' -v OFS='\t' 'NR > 1 { $3 = "neutral" } 1' "$tmp/clean.tsv" >"$tmp/oneclass.tsv"
+run tells-audit --reference "$tmp/oneclass.tsv" "$tmp/planted.tsv"
+expect 1 "tells-audit: $tmp/oneclass.tsv: the reference has examples of one class only ('neutral'): nothing to compare predictability with"
+what="a reference with an id twice"
+{ cat "$tmp/clean.tsv"; sed -n 2p "$tmp/clean.tsv"; } >"$tmp/twice.tsv"
+run tells-audit --reference "$tmp/twice.tsv" "$tmp/planted.tsv"
+expect 1 "tells-audit: $tmp/twice.tsv:$(wc -l <"$tmp/twice.tsv" | tr -d ' '): duplicate id '$(sed -n '2s/\t.*//p' "$tmp/clean.tsv")' (first on line 2)"
+what="probabilities stay within [0, 1]"
+# A model this sure of itself gets fastText probabilities of 1.000003
+# (exp(log(p + 1e-5))): clamped in the mean and in the flags.
+awk 'BEGIN { OFS = "\t"; print "id", "split", "label", "premise", "hypothesis"
+    for (i = 0; i < 30000; i++) { print "r" i, "t", "yes", "p", "good"; print "q" i, "t", "no", "p", "bad" } }' \
+    >"$tmp/sure.tsv"
+head -n 21 "$tmp/sure.tsv" | sed 's/^\([rq]\)/b\1/' >"$tmp/surebatch.tsv"
+run tells-audit -q --seed 1 --no-heuristics --reference "$tmp/sure.tsv" --flags "$tmp/sureflags.tsv" \
+    "$tmp/surebatch.tsv"
+expect 0 ""
+awk -F '\t' '$2 == "mean_gold_prob" && ($3 > 1 || $4 > 1 || $3 < 0.99) { print; bad = 1 } END { exit bad }' \
+    "$tmp/out" || fail "$what: mean gold probability"
+awk -F '\t' 'NR > 1 && ($4 > 1 || $4 < 0) { print; bad = 1 } END { exit bad }' "$tmp/sureflags.tsv" ||
+    fail "$what: p_gold in the flags"
+
 what="output not overwritten on failure"
 printf 'old\n' >"$tmp/keep"
 run tells-audit --reference "$tmp/ref.tsv" --model "$tmp/ref.bin" -o "$tmp/keep" "$tmp/nope.tsv"

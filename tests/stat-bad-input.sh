@@ -29,7 +29,7 @@ bad "missing column" "metrics @" 'id\tgold\tprediction\n1\te\te\n' \
 bad "missing id column" "mcnemar @ $tmp/good.tsv" 'gold\tpredicted\ne\te\n' \
     "@:1: no 'id' column in the header (a prediction file needs id, gold and predicted)"
 bad "column twice" "metrics @" 'id\tgold\tpredicted\tgold\n1\te\te\te\n' \
-    "@:1: column 'gold' appears twice in the header"
+    "@:1: duplicate column 'gold' (columns 2 and 4)"
 bad "header only" "metrics @" "$H" "@: no examples"
 bad "short row" "metrics @" "${H}1\te\te\n2\te\n" \
     "@:3: expected 3 tab-separated columns, found 2"

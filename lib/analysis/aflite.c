@@ -307,8 +307,8 @@ int aflite_classes(const dataset *d, int **y, size_t *classes, tells_error *err)
 {
     *y = NULL;
     *classes = vocab_size(d->labels);
-    if (d->n == 0)
-        return tells_error_set(err, d->source, 0, "no examples in the input");
+    if (dataset_require_examples(d, err) < 0)
+        return -1;
     if (*classes < 2)
         return tells_error_set(err, d->source, 0, "one class only ('%s'): nothing to "
                                "classify", vocab_str(d->labels, 0));

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/fields.h"
 #include "base/lineio.h"
 #include "base/outfile.h"
 #include "model/evaluate.h"
@@ -158,6 +159,8 @@ static int read_sidecar(audit_reference *ref, const char *model, tells_error *er
     int rc, seen = 0;
     long examples = -1;
     while ((rc = line_reader_next(&r, &line, &len, err)) == 1) {
+        if ((rc = text_line_check(line, len, r.name, r.lineno, err)) < 0)
+            break;
         char key[64];
         double v;
         char *end;
@@ -196,14 +199,25 @@ static int read_sidecar(audit_reference *ref, const char *model, tells_error *er
     return rc < 0 ? -1 : 0;
 }
 
+/* The probability of the gold label of prediction i. fastText's come
+   out of exp(log(p + 1e-5)) and may pass 1 by that much: clamped, so that
+   no mean or flag shows a probability above 1. */
+static double gold_prob(const dataset *d, const predictions *p, size_t i)
+{
+    size_t gold = d->ex[p->row[i]].label;
+    if (!p->prob)
+        return (double)(p->pred[i] == gold);
+    double v = p->prob[i * p->nlabels + gold];
+    return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
 static double mean_gold_prob(const dataset *d, const predictions *p, size_t *correct)
 {
     double s = 0;
     *correct = 0;
     for (size_t i = 0; i < p->n; i++) {
-        size_t gold = d->ex[p->row[i]].label;
-        s += p->prob ? p->prob[i * p->nlabels + gold] : (double)(p->pred[i] == gold);
-        *correct += p->pred[i] == gold;
+        s += gold_prob(d, p, i);
+        *correct += p->pred[i] == d->ex[p->row[i]].label;
     }
     return p->n ? s / (double)p->n : 0;
 }
@@ -282,8 +296,13 @@ int audit_reference_load(audit_reference *ref, const char *path,
     memset(ref, 0, sizeof *ref);
     if (dataset_load(&ref->data, path, err) < 0)
         return -1;
-    int rc = 0;
-    if (ref->data.n < o->folds)
+    int rc = dataset_require_examples(&ref->data, err);
+    /* One class: nothing to predict, and every probability is 1. */
+    if (rc == 0 && vocab_size(ref->data.labels) < 2)
+        rc = tells_error_set(err, ref->data.source, 0, "the reference has examples of one "
+                             "class only ('%s'): nothing to compare predictability with",
+                             vocab_str(ref->data.labels, 0));
+    else if (rc == 0 && ref->data.n < o->folds)
         rc = tells_error_set(err, ref->data.source, 0, "%zu examples cannot make %zu folds",
                              ref->data.n, o->folds);
     if (rc == 0 && (counts_init(&ref->tokens, FIELD_HYPOTHESIS) < 0 ||
@@ -894,7 +913,7 @@ int audit_group_run(audit_group *g, const audit_reference *ref,
         example_flags *e = &g->ex[i];
         const example *x = &g->data->ex[g->rows[i]];
         e->row = g->rows[i];
-        e->p_gold = p.prob[i * p.nlabels + x->label];
+        e->p_gold = gold_prob(g->data, &p, i);
         if (p.pred[i] == x->label && e->p_gold >= o->predictable)
             flag(e, "%s", "predictable");
         for (size_t k = 0; k < g->nf; k++)
@@ -1001,8 +1020,8 @@ int audit_report_add_batch(audit_report *rep, const char *path, const char *grou
         return -1;
     }
     rep->batches[rep->nbatches++] = d;
-    if (d->n == 0)
-        return tells_error_set(err, d->source, 0, "no examples");
+    if (dataset_require_examples(d, err) < 0)
+        return -1;
     long col = group_column ? dataset_column(d, group_column) : -1;
     if (group_column && col < 0)
         return tells_error_set(err, d->source, 1, "no column named '%s'", group_column);

@@ -49,7 +49,8 @@ typedef struct audit_reference {
 
 /* Loads the reference; model_path, when given, is a model saved by
    audit_save_model (its cross-validated figures travel beside it in
-   MODEL.ref), else the model is trained here. */
+   MODEL.ref), else the model is trained here. A reference without
+   examples, or of one class, is an error. */
 int audit_reference_load(audit_reference *ref, const char *path,
                          const char *model_path, const audit_options *o,
                          tells_error *err);
@@ -100,9 +101,10 @@ typedef struct audit_report {
     size_t ngroups, group_cap;
 } audit_report;
 
-/* Loads the batch at path and adds its groups: the whole file, or one
-   per value of column group_column (NULL: none) in byte order, named by
-   the file, the value, or "FILE:VALUE" when name_by_file. */
+/* Loads the batch at path (at least one example) and adds its groups:
+   the whole file, or one per value of column group_column (NULL: none)
+   in byte order, named by the file, the value, or "FILE:VALUE" when
+   name_by_file. */
 int audit_report_add_batch(audit_report *rep, const char *path, const char *group_column,
                            bool name_by_file, tells_error *err);
 /* Runs every group, telling o->progress "auditing NAME (N examples)". */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/lineio.h"
 #include "base/outfile.h"
 #include "model/evaluate.h"
 
@@ -30,6 +31,7 @@ void comparison_free(comparison *cmp)
         id_set_free(&cmp->part_ids[k]);
     free(cmp->part_ids);
     free(cmp->part_name);
+    free(cmp->part_unknown);
     ft_free(cmp->model);
     memset(cmp, 0, sizeof *cmp);
 }
@@ -149,18 +151,72 @@ static int run_model(comparison *cmp, const comparison_config *c, model_kind kin
     return rc;
 }
 
+/* Loads the id files and counts the ids no row of the dataset has. */
 static int load_partitions(comparison *cmp, const comparison_config *c, tells_error *err)
 {
+    const dataset *d = cmp->data;
     cmp->part_name = array_new(c->nparts, sizeof *cmp->part_name);
     cmp->part_ids = array_new(c->nparts, sizeof *cmp->part_ids);
-    if (!cmp->part_name || !cmp->part_ids)
+    cmp->part_unknown = array_new(c->nparts, sizeof *cmp->part_unknown);
+    if (!cmp->part_name || !cmp->part_ids || !cmp->part_unknown)
         return tells_error_nomem(err, NULL, 0);
     for (size_t k = 0; k < c->nparts; k++) {
-        if (id_set_load(&cmp->part_ids[k], c->parts[k].path, err) < 0)
+        id_set *ids = &cmp->part_ids[k];
+        if (id_set_load(ids, c->parts[k].path, err) < 0)
             return -1;
         cmp->part_name[k] = c->parts[k].name;
         cmp->nparts++;
+        for (size_t i = 0; i < d->n; i++)
+            id_set_match(ids, d->ex[i].id, strlen(d->ex[i].id));
+        cmp->part_unknown[k] = id_set_unseen(ids);
     }
+    return 0;
+}
+
+/* A partition must have rows in every evaluated split: scores over no
+   rows would read as zeros. */
+static int check_partitions(const comparison *cmp, const comparison_config *c,
+                            const size_t *splits, size_t nsplits, tells_error *err)
+{
+    const dataset *d = cmp->data;
+    for (size_t k = 0; k < cmp->nparts; k++)
+        for (size_t j = 0; j < nsplits; j++) {
+            size_t found = 0;
+            for (size_t i = 0; i < d->n && !found; i++)
+                found = d->ex[i].split == splits[j] &&
+                        vocab_find(cmp->part_ids[k].ids, d->ex[i].id,
+                                   strlen(d->ex[i].id)) >= 0;
+            if (!found)
+                return tells_error_set(err, display_name(c->parts[k].path), 0,
+                                       "partition '%s' has no row of split '%s'%s",
+                                       cmp->part_name[k], vocab_str(d->splits, splits[j]),
+                                       c->folds ? "" : " (evaluate on the splits it "
+                                       "covers with --eval)");
+        }
+    return 0;
+}
+
+/* Training needs two examples and two classes. */
+static int check_training_split(const dataset *d, size_t train, tells_error *err)
+{
+    size_t n = 0, label = 0;
+    bool two_classes = false;
+    for (size_t i = 0; i < d->n; i++) {
+        if (d->ex[i].split != train)
+            continue;
+        if (n++ == 0)
+            label = d->ex[i].label;
+        else if (d->ex[i].label != label)
+            two_classes = true;
+    }
+    const char *name = vocab_str(d->splits, train);
+    if (n < 2)
+        return tells_error_set(err, d->source, 0, "split '%s' has one example: too few "
+                               "to train on", name);
+    if (!two_classes)
+        return tells_error_set(err, d->source, 0, "split '%s' has examples of one class "
+                               "only ('%s'): nothing to learn", name,
+                               vocab_str(d->labels, label));
     return 0;
 }
 
@@ -171,14 +227,22 @@ int comparison_run(comparison *cmp, const dataset *d, const comparison_config *c
     cmp->data = d;
     cmp->input = c->input;
     cmp->predicted_by = MODEL_NAME[c->run_fasttext ? MODEL_FASTTEXT : MODEL_MAJORITY];
+    if (dataset_require_examples(d, err) < 0)
+        return -1;
     long train = vocab_find(d->splits, c->train, strlen(c->train));
     if (train < 0)
         return tells_error_set(err, d->source, 0, "no split named '%s' to train on",
                                c->train);
     size_t *evals = NULL, nevals = 0;
-    int rc = load_partitions(cmp, c, err);
-    if (rc == 0 && !c->folds)
-        rc = eval_splits(d, c, (size_t)train, &evals, &nevals, err);
+    size_t cv_split = (size_t)train;
+    int rc = c->folds ? 0 : eval_splits(d, c, (size_t)train, &evals, &nevals, err);
+    if (rc == 0)
+        rc = check_training_split(d, (size_t)train, err);
+    if (rc == 0)
+        rc = load_partitions(cmp, c, err);
+    if (rc == 0)
+        rc = c->folds ? check_partitions(cmp, c, &cv_split, 1, err)
+                      : check_partitions(cmp, c, evals, nevals, err);
     if (rc == 0 && c->run_majority)
         rc = run_model(cmp, c, MODEL_MAJORITY, (size_t)train, evals, nevals, err);
     if (rc == 0 && c->run_fasttext)

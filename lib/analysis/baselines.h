@@ -62,12 +62,18 @@ typedef struct comparison {
     ft_model *model;           /* with keep_model, else NULL */
     const char **part_name;
     id_set *part_ids;
+    size_t *part_unknown;      /* per partition: ids no row of data has */
     size_t nparts;
 } comparison;
 
 /* Runs the models of c on d (which must outlive cmp): an unknown split,
-   an unreadable id file or a failed model is an error, and then cmp
-   holds nothing to free. */
+   a training split of fewer than two examples or of one class, an
+   unreadable id file, a partition without rows in an evaluated split
+   (in "cv" with folds: the training split) or a failed model is an
+   error, and then cmp holds nothing to free. Ids of a partition that no
+   row of d has are counted in part_unknown, for the caller to warn
+   about: a partition may cover more than d (AFLite over a larger
+   corpus). */
 int comparison_run(comparison *cmp, const dataset *d, const comparison_config *c,
                    tells_error *err);
 void comparison_free(comparison *cmp);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/fields.h"
 #include "base/utf8.h"
 
 typedef struct record_buf {
@@ -19,6 +20,7 @@ struct csv_rec_reader {
     line_reader lr;
     struct csv_parser csv;
     bool tsv, eof;
+    bool header_read;      /* the first record, the header, was checked */
     record_buf rec;
     long rec_start;
 };
@@ -119,10 +121,6 @@ int csv_rec_next(csv_rec_reader *r, csv_rec *rec, tells_error *err)
                 return 0;
             break;
         }
-        if (r->lr.lineno == 1 && len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0) {
-            line += 3;
-            len -= 3;
-        }
         if (strlen(line) != len)
             return tells_error_set(err, r->lr.name, r->lr.lineno, "NUL byte in input");
         if (r->rec_start == 0 && len > 0)
@@ -136,6 +134,11 @@ int csv_rec_next(csv_rec_reader *r, csv_rec *rec, tells_error *err)
     rec->len = r->rec.len;
     rec->n = r->rec.n;
     rec->line = r->rec_start;
+    if (!r->header_read) {
+        r->header_read = true;
+        if (header_names_check(rec->field, rec->len, rec->n, r->lr.name, rec->line, err) < 0)
+            return -1;
+    }
     return 1;
 }
 
@@ -155,11 +158,10 @@ int csv_rec_next_row(csv_rec_reader *r, csv_rec *rec, size_t ncol, tells_error *
 
 long csv_rec_column(const csv_rec *header, const char *name)
 {
-    long col = -1;
-    for (size_t i = 0; i < header->n; i++)
+    for (size_t i = 0; *name && i < header->n; i++)
         if (strcmp(header->field[i], name) == 0)
-            col = (long)i;
-    return col;
+            return (long)i;
+    return -1;
 }
 
 const char *csv_rec_name(const csv_rec_reader *r) { return r->lr.name; }

@@ -18,14 +18,24 @@ int dataset_load(dataset *d, const char *path, tells_error *err)
     d->splits = vocab_new();
     d->labels = vocab_new();
     d->source = strdup(display_name(path));
+    /* Every id once: scores by id file, predictions and filters pick rows
+       by id. */
+    vocab *ids = vocab_new();
     size_t cap = 0;
     prepared_row row;
-    int rc = d->splits && d->labels && d->source ? 0
+    int rc = d->splits && d->labels && d->source && ids ? 0
              : tells_error_nomem(err, r.lr.name, 0);
     while (rc == 0 && (rc = prepared_next(&r, &row, err)) == 1) {
         rc = 0;
-        if (ARRAY_RESERVE_MIN(d->ex, cap, d->n + 1, 1024) < 0) {
+        long k = vocab_intern(ids, row.field[PREP_ID], row.len[PREP_ID]);
+        if (k < 0 || ARRAY_RESERVE_MIN(d->ex, cap, d->n + 1, 1024) < 0) {
             rc = tells_error_nomem(err, r.lr.name, row.lineno);
+            break;
+        }
+        if ((size_t)k < d->n) {
+            rc = tells_error_set(err, r.lr.name, row.lineno,
+                                 "duplicate id '%s' (first on line %ld)", row.field[PREP_ID],
+                                 d->ex[k].line);
             break;
         }
         /* One block per row: id, premise, hypothesis, further columns. */
@@ -54,6 +64,7 @@ int dataset_load(dataset *d, const char *path, tells_error *err)
     }
     if (rc == 0 && r.extra_header && !(d->extra_header = strdup(r.extra_header)))
         rc = tells_error_nomem(err, r.lr.name, 0);
+    vocab_free(ids);
     prepared_close(&r);
     if (rc < 0) {
         dataset_free(d);
@@ -98,6 +109,11 @@ const char *example_column(const example *e, long k, char *buf, size_t size)
     memcpy(buf, f ? f : "", len);
     buf[len] = '\0';
     return buf;
+}
+
+int dataset_require_examples(const dataset *d, tells_error *err)
+{
+    return d->n ? 0 : tells_error_set(err, d->source, 0, "no examples in the input");
 }
 
 size_t dataset_split_size(const dataset *d, const char *split)

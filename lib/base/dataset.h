@@ -25,7 +25,12 @@ typedef struct dataset {
     char *extra_header;  /* names of further columns, tab-joined, or NULL */
 } dataset;
 
+/* Reads a whole prepared TSV, every id once ("duplicate id 'ID' (first
+   on line N)"). A header alone loads as an empty dataset. */
 int dataset_load(dataset *d, const char *path, tells_error *err);
+/* 0 when d has an example, else -1 with "no examples in the input" (for
+   every caller that needs a corpus). */
+int dataset_require_examples(const dataset *d, tells_error *err);
 void dataset_free(dataset *d);
 /* Index of a further column by name, -1 when absent. */
 long dataset_column(const dataset *d, const char *name);

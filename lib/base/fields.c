@@ -6,6 +6,7 @@
 
 #include "base/alloc.h"
 #include "base/utf8.h"
+#include "base/vocab.h"
 
 size_t tab_split(char *line, size_t len, char **field, size_t *flen, size_t max)
 {
@@ -77,6 +78,52 @@ int text_line_check(const char *line, size_t len, const char *file, long lineno,
         return 0;
     return tells_error_set(err, file, lineno,
                            line[bad] ? "invalid UTF-8" : "NUL byte in input");
+}
+
+int header_names_check(char *const *name, const size_t *len, size_t n, const char *file,
+                       long lineno, tells_error *err)
+{
+    for (size_t i = 0; i < n; i++)
+        if (text_line_check(name[i], len[i], file, lineno, err) < 0)
+            return -1;
+    /* A vocab, not pairwise comparisons: a hostile header may have half
+       a million columns. first[id] is where each name first stood. */
+    vocab *seen = vocab_new();
+    size_t *first = array_new(n, sizeof *first);
+    int rc = seen && first ? 0 : tells_error_nomem(err, file, lineno);
+    for (size_t j = 0; rc == 0 && j < n; j++) {
+        if (len[j] == 0)
+            continue;
+        size_t before = vocab_size(seen);
+        long k = vocab_intern(seen, name[j], len[j]);
+        if (k < 0)
+            rc = tells_error_nomem(err, file, lineno);
+        else if ((size_t)k < before)
+            rc = tells_error_set(err, file, lineno, "duplicate column '%s' (columns %zu "
+                                 "and %zu)", name[j], first[k] + 1, j + 1);
+        else
+            first[k] = j;
+    }
+    vocab_free(seen);
+    free(first);
+    return rc;
+}
+
+int header_line_check(const char *line, size_t len, const char *file, long lineno,
+                      tells_error *err)
+{
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return tells_error_nomem(err, file, lineno);
+    memcpy(copy, line, len);
+    copy[len] = '\0';
+    tab_row names = {0};
+    int rc = tab_row_split(&names, copy, len, file, lineno, err);
+    if (rc == 0)
+        rc = header_names_check(names.field, names.len, names.n, file, lineno, err);
+    tab_row_free(&names);
+    free(copy);
+    return rc;
 }
 
 int tab_columns_error(tells_error *err, const char *file, long lineno, size_t want,

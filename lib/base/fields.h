@@ -38,6 +38,18 @@ const char *tab_field_at(const char *s, size_t k, size_t *len);
 int text_line_check(const char *line, size_t len, const char *file, long lineno,
                     tells_error *err);
 
+/* A header row's column names (n of them): valid UTF-8 without NUL
+   (text_line_check's messages) and no name twice: "duplicate column
+   'NAME' (columns I and J)", counted from 1. Empty names may repeat:
+   unnamed columns (as spreadsheets and pandas write them) cannot be
+   asked for by name. 0, or -1 with err at file:lineno. */
+int header_names_check(char *const *name, const size_t *len, size_t n, const char *file,
+                       long lineno, tells_error *err);
+
+/* header_names_check for a tab-separated header line (not modified). */
+int header_line_check(const char *line, size_t len, const char *file, long lineno,
+                      tells_error *err);
+
 /* The message for a row with the wrong number of columns:
    "expected N tab-separated columns, found M", or with the columns'
    names (a comma-separated list) "expected N tab-separated columns

@@ -89,6 +89,29 @@ static int too_long(line_reader *r, tells_error *err)
                            "line longer than %zu bytes", r->max_line);
 }
 
+static const char utf8_bom[3] = {'\xEF', '\xBB', '\xBF'};
+
+/* Hands out the line of n bytes at r->start (its end not included) and
+   moves past it and its skip-byte line end. */
+static int take_line(line_reader *r, char **line, size_t *len, size_t n, size_t skip)
+{
+    char *s = r->buf + r->start;
+    r->start += n + skip;
+    r->line_start = r->pos;
+    r->pos += n + skip;
+    if (n > 0 && s[n - 1] == '\r')
+        n--;
+    s[n] = '\0';
+    if (r->line_start == 0 && n >= 3 && memcmp(s, utf8_bom, 3) == 0) {
+        s += 3;
+        n -= 3;
+    }
+    *line = s;
+    *len = n;
+    r->lineno++;
+    return 1;
+}
+
 int line_reader_next(line_reader *r, char **line, size_t *len,
                      tells_error *err)
 {
@@ -100,16 +123,7 @@ int line_reader_next(line_reader *r, char **line, size_t *len,
             size_t n = (size_t)(nl - (r->buf + r->start));
             if (n > r->max_line)
                 return too_long(r, err);
-            *line = r->buf + r->start;
-            r->start += n + 1;
-            r->line_start = r->pos;
-            r->pos += n + 1;
-            if (n > 0 && (*line)[n - 1] == '\r')
-                n--;
-            (*line)[n] = '\0';
-            *len = n;
-            r->lineno++;
-            return 1;
+            return take_line(r, line, len, n, 1);
         }
         scanned = r->end - r->start;
         if (scanned > r->max_line)
@@ -118,17 +132,7 @@ int line_reader_next(line_reader *r, char **line, size_t *len,
             if (scanned == 0)
                 return 0;
             /* A last line without a newline is still a line. */
-            *line = r->buf + r->start;
-            size_t n = scanned;
-            r->start = r->end;
-            r->line_start = r->pos;
-            r->pos += n;
-            if (n > 0 && (*line)[n - 1] == '\r')
-                n--;
-            (*line)[n] = '\0';
-            *len = n;
-            r->lineno++;
-            return 1;
+            return take_line(r, line, len, scanned, 0);
         }
         long got = refill(r, err);
         if (got < 0)
@@ -136,4 +140,29 @@ int line_reader_next(line_reader *r, char **line, size_t *len,
         if (got == 0)
             r->eof = true;
     }
+}
+
+bool line_is_blank(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (s[i] != ' ' && s[i] != '\t')
+            return false;
+    return true;
+}
+
+int line_reader_header(line_reader *r, char **line, size_t *len, tells_error *err)
+{
+    int rc = line_reader_next(r, line, len, err);
+    if (rc != 1 || !line_is_blank(*line, *len))
+        return rc;
+    char *next;
+    size_t n;
+    while ((rc = line_reader_next(r, &next, &n, err)) == 1)
+        if (!line_is_blank(next, n)) {
+            r->blank[0] = '\0';
+            *line = r->blank;
+            *len = 0;
+            return 1;
+        }
+    return rc;
 }

@@ -1,6 +1,9 @@
 /* Line-by-line reading of files or standard input with line numbers.
    Accepts LF and CRLF line ends and a last line without a newline;
-   refuses lines longer than a limit instead of growing without bound. */
+   refuses lines longer than a limit instead of growing without bound.
+   A UTF-8 byte-order mark at the start of the input is dropped: every
+   format tells reads is UTF-8 text, and editors on Windows write one.
+   (A reader opened at an offset other than 0 sees no start.) */
 #ifndef TELLS_LINEIO_H
 #define TELLS_LINEIO_H
 
@@ -24,6 +27,7 @@ typedef struct line_reader {
     bool eof;
     uint64_t pos;          /* file offset of the next unread byte */
     uint64_t line_start;   /* file offset of the line last returned */
+    char blank[1];         /* the blank first line of line_reader_header */
 } line_reader;
 
 /* path "-" or NULL reads standard input. */
@@ -38,6 +42,14 @@ int line_reader_open_at(line_reader *r, const char *path, size_t max_line,
 int line_reader_next(line_reader *r, char **line, size_t *len,
                      tells_error *err);
 void line_reader_close(line_reader *r);
+
+/* Whether a line holds nothing but spaces and tabs. */
+bool line_is_blank(const char *s, size_t len);
+/* line_reader_next for the first line of a format with a header: an
+   input of blank lines only reads as empty (0), not as a malformed
+   header. A blank first line before other lines is returned (as "");
+   r->lineno is past it then, so header errors name line 1. */
+int line_reader_header(line_reader *r, char **line, size_t *len, tells_error *err);
 
 /* The name to use in messages for a path ("-" becomes "stdin"). */
 const char *display_name(const char *path);

@@ -2,11 +2,14 @@
 #include "base/npy.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "base/alloc.h"
 #include "base/lineio.h"
 
 enum { NPY_ALIGN = 64, NPY_MAX_HEADER = 1 << 20, NPY_CHUNK = 1 << 16 };
@@ -167,6 +170,35 @@ short_read:
                            *done_bytes, expected_bytes);
 }
 
+/* Reads the rest of a stream that cannot tell its size into *buf, up to
+   want + 1 bytes (one more shows trailing data), growing the buffer only
+   as bytes arrive; *got gets the count. */
+static int spool(FILE *fp, size_t want, char **buf, size_t *got, const char *name,
+                 tells_error *err)
+{
+    size_t cap = 0, len = 0, limit = want + 1;
+    *buf = NULL;
+    *got = 0;
+    for (;;) {
+        size_t need = len + NPY_CHUNK < limit ? len + NPY_CHUNK : limit;
+        if (need > cap) {
+            char *b = array_grow(*buf, &cap, need, 1, NPY_CHUNK);
+            if (!b)
+                return tells_error_nomem(err, name, 0);
+            *buf = b;
+        }
+        size_t room = (cap < limit ? cap : limit) - len;
+        size_t n = fread(*buf + len, 1, room, fp);
+        len += n;
+        if (n < room || len == limit)
+            break;
+    }
+    if (ferror(fp))
+        return read_error(err, name);
+    *got = len;
+    return 0;
+}
+
 int npy_read(const char *path, npy_matrix *m, tells_error *err)
 {
     memset(m, 0, sizeof *m);
@@ -176,8 +208,9 @@ int npy_read(const char *path, npy_matrix *m, tells_error *err)
     if (!fp)
         return tells_error_io(err, name, 0, "cannot open: %s", strerror(errno));
     unsigned char pre[12];
-    char *h = NULL;
+    char *h = NULL, *spooled = NULL;
     float *data = NULL;
+    FILE *in = fp, *mem = NULL;   /* in: where the data is read from */
     int rc = 0;
     if (fread(pre, 1, 10, fp) < 10 || memcmp(pre, npy_magic, 6) != 0) {
         rc = ferror(fp) ? read_error(err, name) : tells_error_set(err, name, 0, "not a .npy file");
@@ -222,13 +255,44 @@ int npy_read(const char *path, npy_matrix *m, tells_error *err)
         goto done;
     }
     size_t expected = count * hd.itemsize, done_bytes = 0;
+    /* Nothing is allocated for the data before the input is known to
+       hold it: a header may claim any size. A regular file tells its
+       size; a pipe is read into memory first, as far as it goes. */
+    struct stat st;
+    off_t at;
+    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && (at = ftello(fp)) >= 0) {
+        uint64_t have = (uint64_t)st.st_size > (uint64_t)at
+                            ? (uint64_t)st.st_size - (uint64_t)at : 0;
+        if (have < expected) {
+            rc = tells_error_set(err, name, 0, "the header claims %zu bytes of data (a %zu "
+                                 "x %zu matrix), the file has %" PRIu64, expected, rows,
+                                 cols, have);
+            goto done;
+        }
+    } else {
+        size_t got;
+        if ((rc = spool(fp, expected, &spooled, &got, name, err)) < 0)
+            goto done;
+        if (got < expected) {
+            rc = tells_error_set(err, name, 0, "truncated .npy file: %zu of %zu bytes of "
+                                 "data", got, expected);
+            goto done;
+        }
+        /* got is expected, or one more: trailing data, found below. */
+        if (got > 0 && !(mem = fmemopen(spooled, got, "rb"))) {
+            rc = tells_error_nomem(err, name, 0);
+            goto done;
+        }
+        if (mem)
+            in = mem;
+    }
     data = malloc(count ? count * sizeof *data : 1);
     if (!data) {
         rc = matrix_nomem(err, name, rows, cols);
         goto done;
     }
     if (!hd.fortran || rows <= 1 || cols <= 1) {
-        rc = read_items(fp, data, count, &hd, name, expected, &done_bytes, err);
+        rc = read_items(in, data, count, &hd, name, expected, &done_bytes, err);
     } else {
         /* Column-major on disk: read, then transpose. */
         float *t = malloc(count * sizeof *t);
@@ -236,16 +300,16 @@ int npy_read(const char *path, npy_matrix *m, tells_error *err)
             rc = matrix_nomem(err, name, rows, cols);
             goto done;
         }
-        rc = read_items(fp, t, count, &hd, name, expected, &done_bytes, err);
+        rc = read_items(in, t, count, &hd, name, expected, &done_bytes, err);
         for (size_t c = 0; rc == 0 && c < cols; c++)
             for (size_t r = 0; r < rows; r++)
                 data[r * cols + c] = t[c * rows + r];
         free(t);
     }
-    if (rc == 0 && getc(fp) != EOF)
+    if (rc == 0 && getc(in) != EOF)
         rc = tells_error_set(err, name, 0, "trailing data after the %zu x %zu matrix",
                              rows, cols);
-    if (rc == 0 && ferror(fp))
+    if (rc == 0 && ferror(in))
         rc = read_error(err, name);
     if (rc == 0) {
         m->data = data;
@@ -254,6 +318,9 @@ int npy_read(const char *path, npy_matrix *m, tells_error *err)
         data = NULL;
     }
 done:
+    if (mem)
+        fclose(mem);
+    free(spooled);
     free(h);
     free(data);
     if (!is_stdin)

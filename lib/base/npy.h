@@ -19,7 +19,11 @@ typedef struct npy_matrix {
     size_t rows, cols;
 } npy_matrix;
 
-/* Reads a whole file; on failure m is empty and err names the file. */
+/* Reads a whole file; on failure m is empty and err names the file.
+   Memory for the data is only taken once the input is known to hold
+   what the header claims (a regular file by its size, a pipe by reading
+   it); a header that claims more is the error "the header claims N
+   bytes of data (a R x C matrix), the file has M". */
 int npy_read(const char *path, npy_matrix *m, tells_error *err);
 void npy_free(npy_matrix *m);
 

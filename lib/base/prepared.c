@@ -36,7 +36,7 @@ static int read_header(prepared_reader *r, tells_error *err)
 {
     char *line;
     size_t len;
-    int rc = line_reader_next(&r->lr, &line, &len, err);
+    int rc = line_reader_header(&r->lr, &line, &len, err);
     if (rc < 0)
         return -1;
     if (rc == 0)
@@ -51,6 +51,10 @@ static int read_header(prepared_reader *r, tells_error *err)
         tells_error_tag(err, TELLS_E_NOT_PREPARED, NULL);
         return -1;
     }
+    /* Names valid UTF-8, none twice (an extra column named like one of
+       the five, or two alike, could not be told apart). */
+    if (header_line_check(line, len, r->lr.name, 1, err) < 0)
+        return -1;
     if (len > hl) {
         r->extra_header = strdup(line + hl + 1);
         if (!r->extra_header)

@@ -41,7 +41,9 @@ typedef struct prepared_reader {
 } prepared_reader;
 
 /* With no_header the input is headerless: every line is a row (shards of
-   a corpus cut with split(1) or Hadoop Streaming). */
+   a corpus cut with split(1) or Hadoop Streaming). Else the header must
+   be there (an input of blank lines only is empty), valid UTF-8, and
+   name no column twice. */
 int prepared_open(prepared_reader *r, const char *path, bool no_header,
                   tells_error *err);
 /* Reads only the lines of a regular file that start in [start, end), for

@@ -1,7 +1,10 @@
 #include <config.h>
 #include "base/rowsel.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "base/alloc.h"
 
 int split_list_check(const char *list, tells_error *err)
 {
@@ -58,17 +61,50 @@ bool row_selection_wants(row_selection *s, const prepared_row *row)
     return !(s->exclude && in_list(s->exclude, split, sl));
 }
 
+/* Remembers where each id of the input stood: with an id file, an id
+   twice would make it ambiguous which row the file means. */
+typedef struct id_lines {
+    vocab *ids;
+    long *line;
+    size_t cap;
+} id_lines;
+
+static int check_unique(id_lines *seen, const prepared_row *row, const char *file,
+                        tells_error *err)
+{
+    size_t before = vocab_size(seen->ids);
+    long k = vocab_intern(seen->ids, row->field[PREP_ID], row->len[PREP_ID]);
+    if (k < 0 || ARRAY_RESERVE(seen->line, seen->cap, before + 1) < 0)
+        return tells_error_nomem(err, file, row->lineno);
+    if ((size_t)k < before)
+        return tells_error_set(err, file, row->lineno, "duplicate id '%s' (first on line %ld)",
+                               row->field[PREP_ID], seen->line[k]);
+    seen->line[k] = row->lineno;
+    return 0;
+}
+
 int row_selection_copy(row_selection *s, const char *path, bool no_header, FILE *out,
                        FILE *missing, tells_error *err)
 {
     prepared_reader r;
     if (prepared_open(&r, path, no_header, err) < 0)
         return -1;
+    id_lines seen = {0};
+    bool by_id = s->keep.ids || s->drop.ids;
+    int rc = by_id && !(seen.ids = vocab_new()) ? tells_error_nomem(err, r.lr.name, 0) : 0;
     bool write_failed = !no_header && prepared_write_header(out, &r) < 0;
     prepared_row row;
-    int rc = 0;
-    while (!write_failed && (rc = prepared_next(&r, &row, err)) == 1)
-        write_failed = row_selection_wants(s, &row) && prepared_write_row(out, &row) < 0;
+    size_t rows = 0;
+    while (rc == 0 && !write_failed && (rc = prepared_next(&r, &row, err)) == 1) {
+        rows++;
+        rc = by_id ? check_unique(&seen, &row, r.lr.name, err) : 0;
+        write_failed = rc == 0 && row_selection_wants(s, &row) &&
+                       prepared_write_row(out, &row) < 0;
+    }
+    if (rc == 0 && !write_failed && rows == 0)
+        rc = tells_error_set(err, r.lr.name, 0, "no examples in the input");
+    vocab_free(seen.ids);
+    free(seen.line);
     prepared_close(&r);
     if (write_failed)
         return tells_error_io(err, NULL, 0, "write error");

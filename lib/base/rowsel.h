@@ -34,7 +34,9 @@ bool row_selection_wants(row_selection *s, const prepared_row *row);
    prepared TSV at path to out; then, when missing is not NULL, writes
    there the ids of the id files that no row had, one per line, those of
    the keep file first. A write error on out is an error here; one on
-   missing shows when the caller commits that file. */
+   missing shows when the caller commits that file. An input without
+   rows is an error ("no examples in the input"), and so is, with an id
+   file, an id on two rows ("duplicate id 'ID' (first on line N)"). */
 int row_selection_copy(row_selection *s, const char *path, bool no_header, FILE *out,
                        FILE *missing, tells_error *err);
 

@@ -118,27 +118,22 @@ static int read_header(loader *ld, tab_row *cells, long col[3], long *ncols)
     static const char *const names[3] = {"id", "gold", "predicted"};
     char *line;
     size_t len;
-    int rc = line_reader_next(&ld->r, &line, &len, ld->err);
+    int rc = line_reader_header(&ld->r, &line, &len, ld->err);
     if (rc < 0)
         return -1;
     if (rc == 0)
         return tells_error_set(ld->err, ld->r.name, 0,
                                "empty input: expected a header naming the "
                                "columns id, gold and predicted");
-    if (tab_row_split(cells, line, len, ld->r.name, 1, ld->err) < 0)
+    if (tab_row_split(cells, line, len, ld->r.name, 1, ld->err) < 0 ||
+        header_names_check(cells->field, cells->len, cells->n, ld->r.name, 1, ld->err) < 0)
         return -1;
     *ncols = (long)cells->n;
     for (int k = 0; k < 3; k++) {
         col[k] = -1;
-        for (long i = 0; i < *ncols; i++) {
-            if (strcmp(cells->field[i], names[k]) != 0)
-                continue;
-            if (col[k] >= 0)
-                return tells_error_set(ld->err, ld->r.name, 1,
-                                       "column '%s' appears twice in the header",
-                                       names[k]);
-            col[k] = i;
-        }
+        for (long i = 0; i < *ncols && col[k] < 0; i++)
+            if (strcmp(cells->field[i], names[k]) == 0)
+                col[k] = i;
     }
     for (int k = 0; k < 3; k++)
         if (col[k] < 0)
@@ -643,8 +638,10 @@ int contrast_load(contrast_groups *g, const char *path, const pred_data *d,
     tab_row cells = {0};
     char *line;
     size_t len;
-    int rc = group_of ? line_reader_next(&r, &line, &len, err)
+    int rc = group_of ? line_reader_header(&r, &line, &len, err)
                       : tells_error_nomem(err, r.name, 0);
+    if (rc == 1 && text_line_check(line, len, r.name, 1, err) < 0)
+        rc = -1;
     if (rc == 0)
         rc = tells_error_set(err, r.name, 0, "empty input: expected a header "
                              "'original<TAB>contrast'");
@@ -659,7 +656,8 @@ int contrast_load(contrast_groups *g, const char *path, const pred_data *d,
         group_of[i] = -1;
     while (rc == 0 && (rc = line_reader_next(&r, &line, &len, err)) == 1) {
         rc = -1;
-        if (tab_row_split(&cells, line, len, r.name, r.lineno, err) < 0)
+        if (text_line_check(line, len, r.name, r.lineno, err) < 0 ||
+            tab_row_split(&cells, line, len, r.name, r.lineno, err) < 0)
             break;
         long nc = (long)cells.n;
         if (nc < 2) {

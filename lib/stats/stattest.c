@@ -627,11 +627,11 @@ static int read_header(line_reader *r, const char *column, char **line, size_t *
                        size_t *col, tells_error *err)
 {
     size_t len;
-    int rc = line_reader_next(r, line, &len, err);
+    int rc = line_reader_header(r, line, &len, err);
     if (rc == 0)
         return tells_error_set(err, r->name, 0, "empty input: expected a header "
                                "naming the column '%s'", column);
-    if (rc < 0)
+    if (rc < 0 || header_line_check(*line, len, r->name, 1, err) < 0)
         return -1;
     if (!header_column(*line, column, ncols, col))
         return tells_error_set(err, r->name, 1, "no '%s' column in the header", column);
@@ -656,6 +656,8 @@ int numbers_read(const char *path, const char *column, double **v, size_t *n,
             rc = 0;
             continue;
         }
+        if (text_line_check(line, len, r.name, r.lineno, err) < 0)
+            break;
         char *cell;
         size_t cl, k = row_field(line, len, col, &cell, &cl);
         if (k != ncols) {
@@ -718,6 +720,8 @@ int p_table_read(p_table *t, const char *path, const char *column,
             rc = 0;
             continue;
         }
+        if (text_line_check(line, len, r.name, r.lineno, err) < 0)
+            break;
         if (ARRAY_RESERVE(t->rows, rows_cap, t->n + 1) < 0 ||
             ARRAY_RESERVE(t->p, p_cap, t->n + 1) < 0 ||
             ARRAY_RESERVE(t->has_p, has_cap, t->n + 1) < 0 ||

@@ -51,7 +51,9 @@ static int load_texts(const char *path, bool no_header, text_field field,
         return -1;
     prepared_row row;
     int rc;
+    size_t rows = 0;
     while ((rc = prepared_next(&r, &row, err)) == 1) {
+        rows++;
         bool bad = false;
         if (field != FIELD_HYPOTHESIS)
             bad |= push_text(t, v, row.field[PREP_PREMISE], row.len[PREP_PREMISE]) < 0;
@@ -63,6 +65,8 @@ static int load_texts(const char *path, bool no_header, text_field field,
             break;
         }
     }
+    if (rc == 0 && rows == 0)
+        rc = tells_error_set(err, r.lr.name, 0, "no examples in the input");
     prepared_close(&r);
     return rc < 0 ? -1 : 0;
 }

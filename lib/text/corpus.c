@@ -191,14 +191,6 @@ static int json_reset(corpus_reader *r)
     return 0;
 }
 
-static bool blank(const char *s, size_t len)
-{
-    for (size_t i = 0; i < len; i++)
-        if (s[i] != ' ' && s[i] != '\t')
-            return false;
-    return true;
-}
-
 /* An error that concerns one record only: reading may go on. */
 __attribute__((format(printf, 4, 5)))
 static int local_error(corpus_reader *r, tells_error *err, long line,
@@ -224,17 +216,13 @@ static int json_restart(corpus_reader *r, long ln, tells_error *err)
 }
 
 /* Why yajl stopped, as one line; the handle is replaced afterwards. */
-static int json_failure(corpus_reader *r, yajl_status st, const char *line,
-                        size_t len, long ln, tells_error *err)
+static int json_failure(corpus_reader *r, yajl_status st, long ln, tells_error *err)
 {
     json_state *js = r->json;
-    size_t bad = utf8_invalid_offset(line, len);
     if (st == yajl_status_client_canceled && js->nomem)
         return tells_error_nomem(err, r->lr.name, ln);
     if (st == yajl_status_client_canceled)
         local_error(r, err, ln, "%s", js->problem);
-    else if (bad != (size_t)-1)
-        local_error(r, err, ln, "invalid UTF-8 (byte %zu)", bad + 1);
     else {
         unsigned char *msg = yajl_get_error(r->yajl, 0, NULL, 0);
         size_t at = yajl_get_bytes_consumed(r->yajl);
@@ -293,6 +281,53 @@ static int json_id(corpus_reader *r, long ln, raw_example *ex, tells_error *err)
                        r->names.id);
 }
 
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    c = (char)(c | 0x20);
+    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* The value of the u-escape (a backslash, 'u' and four hex digits) at s,
+   which has 6 bytes; -1 when s holds none. */
+static long u_escape(const char *s)
+{
+    if (s[0] != '\\' || s[1] != 'u')
+        return -1;
+    long v = 0;
+    for (int i = 2; i < 6; i++) {
+        int d = hex_digit(s[i]);
+        if (d < 0)
+            return -1;
+        v = v * 16 + d;
+    }
+    return v;
+}
+
+/* Offset of a u-escape of a surrogate that is not the first half of a
+   pair followed by the second, or (size_t)-1. yajl would turn a lone
+   high surrogate into '?', a lone low one into bytes that are no UTF-8,
+   and two high ones into a character neither stands for. Other
+   escapes, and malformed ones, are yajl's to judge. */
+static size_t lone_surrogate(const char *s, size_t len)
+{
+    for (size_t i = 0; i + 1 < len; i++) {
+        if (s[i] != '\\')
+            continue;
+        long v = i + 6 <= len ? u_escape(s + i) : -1;
+        if (v < 0xD800 || v > 0xDFFF) {
+            i++;  /* the escaped character, which may be a backslash */
+            continue;
+        }
+        long low = v <= 0xDBFF && i + 12 <= len ? u_escape(s + i + 6) : -1;
+        if (low < 0xDC00 || low > 0xDFFF)
+            return i;
+        i += 11;
+    }
+    return (size_t)-1;
+}
+
 static int jsonl_next(corpus_reader *r, raw_example *ex, tells_error *err)
 {
     char *line;
@@ -302,9 +337,17 @@ static int jsonl_next(corpus_reader *r, raw_example *ex, tells_error *err)
         rc = line_reader_next(&r->lr, &line, &len, err);
         if (rc <= 0)
             return rc;
-    } while (blank(line, len));
+    } while (line_is_blank(line, len));
     r->records++;
     long ln = r->lr.lineno;
+    /* yajl's own check lets overlong forms and surrogates through. */
+    size_t bad = text_invalid_offset(line, len);
+    if (bad != (size_t)-1)
+        return local_error(r, err, ln, "%s (byte %zu)",
+                           line[bad] ? "invalid UTF-8" : "NUL byte in input", bad + 1);
+    if ((bad = lone_surrogate(line, len)) != (size_t)-1)
+        return local_error(r, err, ln, "unpaired surrogate escape '%.6s' (byte %zu)",
+                           line + bad, bad + 1);
     json_state *js = r->json;
     js->depth = 0;
     js->key = -1;
@@ -313,7 +356,7 @@ static int jsonl_next(corpus_reader *r, raw_example *ex, tells_error *err)
     js->problem[0] = '\0';
     yajl_status st = yajl_parse(r->yajl, (const unsigned char *)line, len);
     if (st != yajl_status_ok)
-        return json_failure(r, st, line, len, ln, err);
+        return json_failure(r, st, ln, err);
     if (js->depth != 0 || js->values != 1) {
         local_error(r, err, ln, js->depth
                     ? "malformed JSON: the record does not end on its line"

@@ -207,6 +207,9 @@ static int prep_file(prep_state *st, size_t input, prep_file_stats *fs,
         else
             break;
     }
+    /* An empty, blank or header-only file is a mistake, not a split. */
+    if (rc == 0 && corpus_records(r) == 0)
+        rc = tells_error_set(err, name, 0, "no examples in the input");
     corpus_close(r);
     return rc < 0 ? -1 : 0;
 }
@@ -229,6 +232,11 @@ static int write_prepared(FILE *out, void *ctx, tells_error *err)
             return -1;
         if (job->report)
             job->report(&job->st->inputs[i], &fs, job->user);
+        /* Every record skipped: the split would not be there at all. */
+        if (fs.written == 0)
+            return tells_error_set(err, display_name(job->st->inputs[i].path), 0,
+                                   "no examples left: %ld skipped without a gold label, "
+                                   "%ld invalid", fs.unlabeled, fs.invalid);
     }
     return 0;
 }

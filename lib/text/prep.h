@@ -36,7 +36,10 @@ typedef void (*prep_report_fn)(const prep_input *in, const prep_file_stats *st,
 
 /* Reads the inputs in order and writes the prepared TSV to output (NULL
    or "-": standard output) atomically; report, when not NULL, is called
-   after each input. */
+   after each input. Each input must give an example: one without
+   records (empty, blank lines only, or a header only) is the error "no
+   examples in the input", one whose records were all skipped "no
+   examples left: N skipped without a gold label, M invalid". */
 int prep_run(const prep_options *opt, const prep_input *inputs, size_t ninputs,
              const char *output, prep_report_fn report, void *user, tells_error *err);
 

@@ -1,6 +1,7 @@
 /* Line reading (CRLF, no final newline, long lines across buffer
-   refills, the length limit), atomic output, and row selection by id
-   file and split. */
+   refills, the length limit, a byte-order mark, blank inputs), header
+   names, datasets, atomic output, and row selection by id file and
+   split. */
 #include <config.h>
 
 #include <stdio.h>
@@ -9,6 +10,8 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "base/dataset.h"
+#include "base/fields.h"
 #include "base/lineio.h"
 #include "base/outfile.h"
 #include "base/rowsel.h"
@@ -74,6 +77,90 @@ static void lines(void)
     CHECK_STR(err.msg, "line longer than 1000 bytes");
     line_reader_close(&r);
     free(big);
+
+    /* A byte-order mark is dropped at the start only; offsets still
+       count it. */
+    write_file(path, "\xEF\xBB\xBF" "ab\r\n\xEF\xBB\xBF" "c\n", 12);
+    CHECK(line_reader_open(&r, path, 0, &err) == 0);
+    CHECK(line_reader_next(&r, &line, &len, &err) == 1 && len == 2);
+    CHECK_STR(line, "ab");
+    CHECK(r.line_start == 0 && r.pos == 7);
+    CHECK(line_reader_next(&r, &line, &len, &err) == 1 && len == 4);
+    CHECK_STR(line, "\xEF\xBB\xBF" "c");
+    line_reader_close(&r);
+    CHECK(line_reader_open_at(&r, path, 0, 7, &err) == 0);
+    CHECK(line_reader_next(&r, &line, &len, &err) == 1 && len == 4);
+    line_reader_close(&r);
+    write_file(path, "\xEF\xBB\xBF", 3);   /* the mark alone: one empty line */
+    CHECK(line_reader_open(&r, path, 0, &err) == 0);
+    CHECK(line_reader_next(&r, &line, &len, &err) == 1 && len == 0);
+    CHECK(line_reader_next(&r, &line, &len, &err) == 0);
+    line_reader_close(&r);
+
+    /* A header line: blank lines only are an empty input; a blank line
+       before others is a header that is blank. */
+    CHECK(line_is_blank(" \t", 2) && line_is_blank("", 0) && !line_is_blank(" x", 2));
+    write_file(path, "\n \n\t\r\n", 6);
+    CHECK(line_reader_open(&r, path, 0, &err) == 0);
+    CHECK(line_reader_header(&r, &line, &len, &err) == 0);
+    line_reader_close(&r);
+    write_file(path, "\n\nid\n", 5);
+    CHECK(line_reader_open(&r, path, 0, &err) == 0);
+    CHECK(line_reader_header(&r, &line, &len, &err) == 1 && len == 0);
+    CHECK_STR(line, "");
+    line_reader_close(&r);
+    write_file(path, "id\n\n", 4);
+    CHECK(line_reader_open(&r, path, 0, &err) == 0);
+    CHECK(line_reader_header(&r, &line, &len, &err) == 1 && len == 2);
+    CHECK(line_reader_next(&r, &line, &len, &err) == 1 && len == 0);
+    line_reader_close(&r);
+}
+
+static void headers(void)
+{
+    tells_error err;
+    char a[] = "id", b[] = "gold", c[] = "", d[] = "", e[] = "gold";
+    char *names[] = {a, b, c, d, e};
+    size_t lens[] = {2, 4, 0, 0, 4};
+    CHECK(header_names_check(names, lens, 4, "f", 1, &err) == 0);  /* unnamed twice */
+    CHECK(header_names_check(names, lens, 5, "f", 1, &err) == -1);
+    CHECK_STR(err.msg, "duplicate column 'gold' (columns 2 and 5)");
+    CHECK_STR(err.file, "f");
+    CHECK(err.line == 1 && err.kind == TELLS_ERR_DATA);
+    CHECK(header_line_check("a\tb\tc", 5, "f", 1, &err) == 0);
+    CHECK(header_line_check("a\tb\ta", 5, "f", 3, &err) == -1 && err.line == 3);
+    CHECK_STR(err.msg, "duplicate column 'a' (columns 1 and 3)");
+    CHECK(header_line_check("a\t\xED\xA0\x80", 5, "f", 1, &err) == -1);
+    CHECK_STR(err.msg, "invalid UTF-8");
+    CHECK(header_line_check("a\tb\0", 4, "f", 1, &err) == -1);
+    CHECK_STR(err.msg, "NUL byte in input");
+}
+
+static void datasets(void)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s/d.tsv", dir);
+    tells_error err;
+    dataset d;
+    write_text(path, "id\tsplit\tlabel\tpremise\thypothesis\n"
+                     "a\tt\tn\tp\th\nb\tt\tn\tp\th\na\tu\te\tp\th\n");
+    CHECK(dataset_load(&d, path, &err) == -1 && d.ex == NULL);
+    CHECK_STR(err.msg, "duplicate id 'a' (first on line 2)");
+    CHECK(err.line == 4);
+    /* A header alone loads empty; those that need examples say so. */
+    write_text(path, "\xEF\xBB\xBFid\tsplit\tlabel\tpremise\thypothesis\r\n");
+    CHECK(dataset_load(&d, path, &err) == 0 && d.n == 0);
+    CHECK(dataset_require_examples(&d, &err) == -1);
+    CHECK_STR(err.msg, "no examples in the input");
+    CHECK_STR(err.file, path);
+    dataset_free(&d);
+    write_text(path, "id\tsplit\tlabel\tpremise\thypothesis\tx\tlabel\n");
+    CHECK(dataset_load(&d, path, &err) == -1);
+    CHECK_STR(err.msg, "duplicate column 'label' (columns 3 and 7)");
+    write_text(path, "\n\n");
+    CHECK(dataset_load(&d, path, &err) == -1);
+    CHECK_STR(err.msg, "empty input: expected a prepared TSV header");
+    unlink(path);
 }
 
 static void atomic(void)
@@ -236,6 +323,27 @@ static void selection(void)
     CHECK(bad.keep.ids == NULL && bad.drop.ids == NULL);
     row_selection_free(&bad);
 
+    /* An id on two rows matters with an id file only; no rows at all is
+       an error. */
+    write_text(in, "id\tsplit\tlabel\tpremise\thypothesis\n"
+                   "a\ttrain\tn\tp\th\na\tdev\tn\tp\th\n");
+    row_selection dup = {.keep_path = keep};
+    CHECK(row_selection_load(&dup, &err) == 0);
+    o = fopen(out, "wb");
+    CHECK(o && row_selection_copy(&dup, in, false, o, NULL, &err) < 0);
+    CHECK_STR(err.msg, "duplicate id 'a' (first on line 2)");
+    CHECK(err.line == 3);
+    row_selection_free(&dup);
+    row_selection dev = {.splits = "dev"};
+    CHECK(row_selection_load(&dev, &err) == 0);
+    CHECK(o && row_selection_copy(&dev, in, false, o, NULL, &err) == 0);
+    write_text(in, "id\tsplit\tlabel\tpremise\thypothesis\n");
+    CHECK(o && row_selection_copy(&dev, in, false, o, NULL, &err) < 0);
+    CHECK_STR(err.msg, "no examples in the input");
+    CHECK_STR(err.file, in);
+    row_selection_free(&dev);
+    fclose(o);
+
     /* No rows: the file is named when there is one. */
     char *one[] = {in}, *two[] = {in, keep};
     CHECK(prepared_empty_error(&err, one, 1) < 0);
@@ -254,6 +362,8 @@ int main(void)
 {
     CHECK(mkdtemp(dir) != NULL);
     lines();
+    headers();
+    datasets();
     atomic();
     writers();
     selection();

@@ -289,6 +289,41 @@ int main(void)
     CHECK(npy_read(data_path("logreg-y.txt"), &none, &err) == -1 && err.kind == TELLS_ERR_DATA);
     CHECK_STR(err.msg, "not a .npy file");
 
+    /* A header that claims more than the file holds is refused before
+       any memory is taken for it; rows x cols past SIZE_MAX likewise. */
+    char tmp[] = "/tmp/tells-unit-npy.XXXXXX";
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    CHECK(f && npy_write_header(f, 1000000, 1000000) == 0);
+    for (int i = 0; f && i < 100; i++)
+        putc(0, f);
+    if (f)
+        fclose(f);
+    CHECK(npy_read(tmp, &none, &err) == -1 && err.kind == TELLS_ERR_DATA && none.data == NULL);
+    CHECK_STR(err.msg, "the header claims 4000000000000 bytes of data (a 1000000 x 1000000 "
+                       "matrix), the file has 100");
+    CHECK_STR(err.file, tmp);
+    f = fopen(tmp, "wb");
+    CHECK(f && npy_write_header(f, (size_t)1 << 62, 4) == 0);
+    if (f)
+        fclose(f);
+    CHECK(npy_read(tmp, &none, &err) == -1);
+    CHECK_STR(err.msg, "a 4611686018427387904 x 4 matrix is too large");
+    /* Exactly what it claims, and one byte more. */
+    f = fopen(tmp, "wb");
+    CHECK(f && npy_write(f, mat, 3, 4) == 0);
+    if (f)
+        fclose(f);
+    CHECK(npy_read(tmp, &none, &err) == 0 && none.rows == 3 && none.cols == 4);
+    npy_free(&none);
+    f = fopen(tmp, "ab");
+    CHECK(f && putc('x', f) == 'x');
+    if (f)
+        fclose(f);
+    CHECK(npy_read(tmp, &none, &err) == -1);
+    CHECK_STR(err.msg, "trailing data after the 3 x 4 matrix");
+    unlink(tmp);
+
     float bad[4] = {0, 1, NAN, INFINITY};
     size_t r, c;
     CHECK(npy_find_nonfinite(bad, 2, 2, &r, &c) && r == 1 && c == 0);

@@ -24,5 +24,18 @@ int main(void)
     CHECK(off("\xE2\x80") == 0);
     CHECK(off("\xE2\x28\xA1") == 0);                 /* bad continuation */
     CHECK(off("\xFF") == 0);
+    /* The cases, and the edges around them. */
+    CHECK(off("a\xC0\xAF") == 1);                   /* overlong '/' */
+    CHECK(off("\xC1\xBF") == 0);                    /* overlong, two bytes */
+    CHECK(off("\xF0\x8F\xBF\xBF") == 0);            /* overlong, four bytes */
+    CHECK(off("\xED\xBF\xBF") == 0);                /* last surrogate */
+    CHECK(off("\xED\x9F\xBF") == ok);               /* U+D7FF */
+    CHECK(off("\xEE\x80\x80") == ok);               /* U+E000 */
+    CHECK(off("\xEF\xBB\xBF" "bom") == ok);          /* a mark is valid text */
+    /* text_invalid_offset also refuses NUL, also past the fast path. */
+    CHECK(text_invalid_offset("abc", 3) == ok);
+    CHECK(text_invalid_offset("abcdefghij\0k", 12) == 10);
+    CHECK(utf8_invalid_offset("abcdefghij\0k", 12) == ok);
+    CHECK(text_invalid_offset("abcdefgh\xE0\x80\xAF", 11) == 8);
     CHECK_DONE();
 }

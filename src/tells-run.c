@@ -550,7 +550,8 @@ int main(int argc, char **argv)
         options_free(&o);
         return 0;
     }
-    if (o.eval && dataset_load(&r.d, o.eval, &err) < 0)
+    if (o.eval &&
+        (dataset_load(&r.d, o.eval, &err) < 0 || dataset_require_examples(&r.d, &err) < 0))
         cli_fail(&err);
     if (class_list_default(&r.classes, o.classes, o.templates ? &r.ts : NULL, &o.labels,
                            o.tree ? &r.tr : NULL, o.eval ? &r.d : NULL, &err) < 0)

@@ -267,6 +267,11 @@ run tells-run --bogus
 expect 2 "tells-run: unrecognized option '--bogus'
 Try 'tells-run --help' for more information."
 
+what="held-out data without examples"
+printf 'id\tsplit\tlabel\tpremise\thypothesis\n' >"$tmp/empty.tsv"
+run tells-run --eval "$tmp/empty.tsv" --model-cmd cat --classes 0,1
+expect 1 "tells-run: $tmp/empty.tsv: no examples in the input"
+
 # The model runs in a process group of its own, out of reach of a
 # terminal's Ctrl-C: a signal that ends tells-run ends the model too.
 n=0

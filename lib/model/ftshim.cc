@@ -5,6 +5,7 @@
 #include <fasttext/fasttext.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -312,9 +313,11 @@ extern "C" int ft_predict(ft_model *m, const char *text, float *probs, tells_err
         m->ft.getDictionary()->getLine(in, words, labels);
         fasttext::Predictions preds;
         m->ft.predict(n, words, preds, 0.0);
+        /* fastText scores are log(p + 1e-5) (its std_log), so a sure
+           prediction comes back as 1.00001: keep probabilities in [0, 1]. */
         for (const auto &p : preds)
             if (p.second >= 0 && p.second < n)
-                probs[p.second] = std::exp(p.first);
+                probs[p.second] = std::min(1.0f, (float)std::exp(p.first));
         return 0;
     } catch (...) {
         return exception_error(err, nullptr);

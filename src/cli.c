@@ -219,11 +219,46 @@ bool cli_show_progress(bool quiet, bool forced)
 #endif
 const char *const CLI_PKGDATADIR = PKGDATADIR;
 
-char *cli_data_file(const char *rel)
+/* Whether this program runs from the build tree it was built in
+   (TELLS_BUILD_DIR, recorded by configure): then its data are the
+   source tree's corpora/, not an installed copy that may not exist. */
+static bool in_build_tree(void)
+{
+#ifdef TELLS_BUILD_DIR
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return false;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return false;
+    *slash = '\0';
+    slash = strrchr(exe, '/');
+    if (!slash || (strcmp(slash, "/src") != 0 && strcmp(slash, "/tools") != 0))
+        return false;
+    *slash = '\0';
+    return strcmp(exe, TELLS_BUILD_DIR) == 0;
+#else
+    return false;
+#endif
+}
+
+const char *cli_data_dir(void)
 {
     const char *dir = getenv("TELLS_DATA");
-    if (!dir || !*dir)
-        dir = PKGDATADIR;
+    if (dir && *dir)
+        return dir;
+#ifdef TELLS_SOURCE_DATA
+    if (in_build_tree())
+        return TELLS_SOURCE_DATA;
+#endif
+    return PKGDATADIR;
+}
+
+char *cli_data_file(const char *rel)
+{
+    const char *dir = cli_data_dir();
     size_t n = strlen(dir) + strlen(rel) + 2;
     char *p = malloc(n);
     if (p)

@@ -53,10 +53,12 @@ double cli_double(const char *opt, const char *arg, double min);
    none. */
 char **cli_operands(int argc, char **argv, int *n);
 
-/* The data folder's files (the MeSH tree file, the heuristics' lexicons):
-   $TELLS_DATA when set and not empty, so that an uninstalled build (and
-   the tests) can use a source tree's corpora/, else where make install
-   put them (CLI_PKGDATADIR). */
+/* The data folder (the MeSH tree file, the heuristics' lexicons, the
+   bundled corpora): $TELLS_DATA when set and not empty; else, for a
+   program run from the build tree it was built in, the source tree's
+   corpora/ (recorded by configure), so that it works before make
+   install; else where make install put them (CLI_PKGDATADIR). */
+const char *cli_data_dir(void);
 #define CLI_MESH_FILE "mesh/mtrees2017.txt"
 #define CLI_HEURISTICS_FILE "lexicons/heuristics.heur"
 extern const char *const CLI_PKGDATADIR;

@@ -22,9 +22,16 @@ static void usage(void)
 "kept w and every class; p(w,c) = smoothed count / sum of smoothed counts;\n"
 "PMI(w,c) = log2 p(w,c) / (p(w,.) p(.,c)).\n"
 "\n"
+"      --measure NAME     pmi, or z: the competency test of Gardner et al.\n"
+"                         (2021) [pmi]\n"
 "  -F, --field NAME       hypothesis, premise or both [hypothesis]\n"
 "  -b, --binary           count each example at most once per token\n"
-"  -m, --min-count N      keep tokens seen at least N times in all [5]\n"
+"  -m, --min-count N      keep tokens seen at least N times in all (z: in at\n"
+"                         least N examples) [5]\n"
+"      --alpha A          z: family-wise level, Bonferroni over the token-class\n"
+"                         pairs tested [0.01]\n"
+"      --class-prior      z: expect each class's share of the examples, not\n"
+"                         1/classes\n"
 "  -k, --smoothing K      add K to every kept count [50]\n"
 "  -n, --top N            rows per class [15]\n"
 "  -a, --all              every kept token for every class\n"
@@ -43,6 +50,12 @@ static void usage(void)
 "the raw count(w,c); class_share the fraction of class-c examples whose\n"
 "field contains w; pmi and class_share with 6 decimals.\n"
 "\n"
+"--measure z: for a token in n examples, p_hat of them of class c, p0 = 1 /\n"
+"classes (or the class's share), z = (p_hat - p0) / sqrt(p0 (1 - p0) / n),\n"
+"p = P(Z >= z); significant when p <= alpha / m, m the token-class pairs\n"
+"tested. Columns class, token, n, p_hat, z, p_value, significant (yes or\n"
+"no); tokens by z descending; p_value with 3 significant digits.\n"
+"\n"
 "Exit status: 0 success, 1 bad data or runtime failure, 2 usage error.\n"
 "\n"
 "Examples:\n"
@@ -51,13 +64,20 @@ static void usage(void)
 "  # the same table from shards, e.g. under GNU parallel or Hadoop Streaming:\n"
 "  tail -n +2 prepared.tsv | split -l 100000 - shard.\n"
 "  for s in shard.*; do tells-pmi --no-header --emit-counts -o $s.counts $s; done\n"
-"  tells-pmi --from-counts shard.*.counts\n");
+"  tells-pmi --from-counts shard.*.counts\n"
+"  tells-pmi --measure z --top 5 prepared.tsv   # Gardner et al.'s test\n");
 }
 
-enum { OPT_NO_HEADER = 256, OPT_EMIT, OPT_FROM, OPT_HELP, OPT_VERSION };
+enum {
+    OPT_NO_HEADER = 256, OPT_EMIT, OPT_FROM, OPT_MEASURE, OPT_ALPHA, OPT_CLASS_PRIOR,
+    OPT_HELP, OPT_VERSION
+};
 
 static const struct option long_options[] = {
     {"field", required_argument, NULL, 'F'},
+    {"measure", required_argument, NULL, OPT_MEASURE},
+    {"alpha", required_argument, NULL, OPT_ALPHA},
+    {"class-prior", no_argument, NULL, OPT_CLASS_PRIOR},
     {"binary", no_argument, NULL, 'b'},
     {"min-count", required_argument, NULL, 'm'},
     {"smoothing", required_argument, NULL, 'k'},
@@ -92,6 +112,16 @@ int main(int argc, char **argv)
                 cli_usage_error("invalid field '%s' (hypothesis, premise or both)",
                                 optarg);
             break;
+        case OPT_MEASURE:
+            if (pmi_measure_parse(optarg, &job.measure) < 0)
+                cli_usage_error("invalid measure '%s' (pmi or z)", optarg);
+            break;
+        case OPT_ALPHA:
+            job.alpha = cli_double("--alpha", optarg, 0);
+            if (!(job.alpha > 0 && job.alpha < 1))
+                cli_usage_error("invalid value '%s' for --alpha (expected 0 < A < 1)", optarg);
+            break;
+        case OPT_CLASS_PRIOR: job.class_prior = true; break;
         case 'b': job.opt.binary = true; break;
         case 'm':
             job.opt.min_count = (uint64_t)cli_long("--min-count", optarg, 0, LONG_MAX);
@@ -111,7 +141,9 @@ int main(int argc, char **argv)
     }
     if (job.emit_counts && job.from_counts)
         cli_usage_error("--emit-counts and --from-counts cannot be combined");
-    if (job.opt.smoothing == 0.0 && job.opt.min_count == 0)
+    if (job.measure != MEASURE_Z && (job.alpha > 0 || job.class_prior))
+        cli_usage_error("--alpha and --class-prior go with --measure z");
+    if (job.measure == MEASURE_PMI && job.opt.smoothing == 0.0 && job.opt.min_count == 0)
         cli_usage_error("--smoothing 0 needs --min-count of at least 1 "
                         "(an unseen token would have PMI -inf)");
 

@@ -1,8 +1,11 @@
 #include <config.h>
 #include "base/tempfile.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,12 +52,99 @@ void temp_remove(const char *path)
     unlink(path);
 }
 
+/* ---- folders ---- */
+
+enum { DIR_SLOTS = 8, TREE_DEPTH = 4 };
+static char dir_path[DIR_SLOTS][TEMP_PATH];
+static int dir_state[DIR_SLOTS];
+
+int temp_track_dir(const char *path)
+{
+    size_t len = strlen(path);
+    if (len >= TEMP_PATH)
+        return -1;
+    for (int i = 0; i < DIR_SLOTS; i++) {
+        int expected = SLOT_FREE;
+        if (!__atomic_compare_exchange_n(&dir_state[i], &expected, SLOT_FILLING, false,
+                                         __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+            continue;
+        memcpy(dir_path[i], path, len + 1);
+        __atomic_store_n(&dir_state[i], SLOT_USED, __ATOMIC_RELEASE);
+        return 0;
+    }
+    return -1;
+}
+
+void temp_untrack_dir(const char *path)
+{
+    for (int i = 0; i < DIR_SLOTS; i++)
+        if (__atomic_load_n(&dir_state[i], __ATOMIC_ACQUIRE) == SLOT_USED &&
+            strcmp(dir_path[i], path) == 0) {
+            __atomic_store_n(&dir_state[i], SLOT_FREE, __ATOMIC_RELEASE);
+            return;
+        }
+}
+
+/* Empties the folder open as fd and closes it, with system calls only
+   (getdents64, unlinkat), so that a signal handler may call it. */
+static void empty_dir(int fd, int depth)
+{
+    char buf[4096];
+    for (;;) {
+        long n = syscall(SYS_getdents64, fd, buf, sizeof buf);
+        if (n <= 0)
+            break;
+        for (long off = 0; off < n;) {
+            struct {
+                unsigned long long ino;
+                long long off;
+                unsigned short reclen;
+                unsigned char type;
+                char name[];
+            } *e = (void *)(buf + off);
+            off += e->reclen;
+            if (e->name[0] == '.' && (!e->name[1] || (e->name[1] == '.' && !e->name[2])))
+                continue;
+            if (e->type == DT_DIR && depth > 0) {
+                int sub = openat(fd, e->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                if (sub >= 0)
+                    empty_dir(sub, depth - 1);
+                unlinkat(fd, e->name, AT_REMOVEDIR);
+            } else
+                unlinkat(fd, e->name, 0);
+        }
+    }
+    close(fd);
+}
+
+static void remove_tree(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0) {
+        /* Twice: a listing changed by removals may skip entries. */
+        empty_dir(fd, TREE_DEPTH);
+        fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd >= 0)
+            empty_dir(fd, TREE_DEPTH);
+    }
+    rmdir(path);
+}
+
+void temp_remove_dir(const char *path)
+{
+    temp_untrack_dir(path);
+    remove_tree(path);
+}
+
 void temp_remove_all(void)
 {
     int saved = errno;
     for (int i = 0; i < TEMP_SLOTS; i++)
         if (__atomic_load_n(&slot_state[i], __ATOMIC_ACQUIRE) == SLOT_USED)
             unlink(slot_path[i]);
+    for (int i = 0; i < DIR_SLOTS; i++)
+        if (__atomic_load_n(&dir_state[i], __ATOMIC_ACQUIRE) == SLOT_USED)
+            remove_tree(dir_path[i]);
     errno = saved;
 }
 

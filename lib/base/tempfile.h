@@ -25,6 +25,14 @@ void temp_remove(const char *path);
    exits. Async-signal-safe. */
 void temp_remove_all(void);
 
+/* Temporary folders (a run's output built beside its target): tracked
+   the same way, removed with everything in them (four levels deep at
+   most) by temp_remove_all. */
+int temp_track_dir(const char *path);
+void temp_untrack_dir(const char *path);
+/* Removes the folder and what it holds; forgets it. */
+void temp_remove_dir(const char *path);
+
 /* The folder for temporary files: $TMPDIR when set and not empty, else
    /tmp. */
 const char *temp_dir(void);

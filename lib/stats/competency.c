@@ -122,8 +122,13 @@ int competency_write(FILE *fp, const competency_table *t, const token_counts *tc
     return ferror(fp) ? -1 : 0;
 }
 
+double competency_critical_z(double threshold)
+{
+    return gsl_cdf_ugaussian_Qinv(threshold);
+}
+
 double competency_boundary(double p0, double threshold, uint64_t n)
 {
-    double z = gsl_cdf_ugaussian_Qinv(threshold);
+    double z = competency_critical_z(threshold);
     return p0 + z * sqrt(p0 * (1 - p0) / (double)n);
 }

@@ -57,5 +57,7 @@ int competency_write(FILE *fp, const competency_table *t, const token_counts *tc
    of the competency plot, p0 + z* sqrt(p0 (1 - p0) / n), z* the normal
    quantile of 1 - threshold. */
 double competency_boundary(double p0, double threshold, uint64_t n);
+/* z*: the standard normal quantile of 1 - threshold. */
+double competency_critical_z(double threshold);
 
 #endif

@@ -113,10 +113,22 @@ int pmi_write(const pmi_table *t, const token_counts *tc, size_t top,
     return ferror(fp) ? -1 : 0;
 }
 
+int pmi_measure_parse(const char *name, pmi_measure *m)
+{
+    if (strcmp(name, "pmi") == 0)
+        *m = MEASURE_PMI;
+    else if (strcmp(name, "z") == 0)
+        *m = MEASURE_Z;
+    else
+        return -1;
+    return 0;
+}
+
 typedef struct pmi_output {
     const pmi_job *job;
     const token_counts *tc;
     pmi_table table;
+    competency_table z;
 } pmi_output;
 
 static int write_output(FILE *fp, void *ctx, tells_error *err)
@@ -124,6 +136,8 @@ static int write_output(FILE *fp, void *ctx, tells_error *err)
     const pmi_output *o = ctx;
     if (o->job->emit_counts)
         return counts_write(o->tc, fp, err);
+    if (o->job->measure == MEASURE_Z)
+        return competency_write(fp, &o->z, o->tc, o->job->top, false, 3);
     return pmi_write(&o->table, o->tc, o->job->top, true, fp);
 }
 
@@ -141,11 +155,19 @@ int pmi_run(const pmi_job *job, char *const *paths, size_t npaths, const char *o
     if (rc == 0 && vocab_size(tc.classes) == 0)
         rc = prepared_empty_error(err, paths, npaths);
     pmi_output o = {.job = job, .tc = &tc};
-    if (rc == 0 && !job->emit_counts && pmi_compute(&tc, &job->opt, &o.table) < 0)
+    if (rc == 0 && !job->emit_counts && job->measure == MEASURE_Z) {
+        competency_options co;
+        competency_options_default(&co);
+        co.min_count = job->opt.min_count ? job->opt.min_count : 1;
+        co.alpha = job->alpha > 0 ? job->alpha : co.alpha;
+        co.class_prior = job->class_prior;
+        rc = competency_compute(&tc, &co, &o.z, err);
+    } else if (rc == 0 && !job->emit_counts && pmi_compute(&tc, &job->opt, &o.table) < 0)
         rc = tells_error_nomem(err, NULL, 0);
     if (rc == 0)
         rc = out_write(output, write_output, &o, err);
     pmi_free(&o.table);
+    competency_free(&o.z);
     counts_free(&tc);
     return rc;
 }

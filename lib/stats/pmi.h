@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "stats/competency.h"
 #include "stats/counts.h"
 
 typedef struct pmi_options {
@@ -45,9 +46,18 @@ int pmi_write(const pmi_table *t, const token_counts *tc, size_t top,
 
 /* A whole table run (tells-pmi): which inputs, what to compute, what to
    write. */
+/* What a table ranks tokens by. */
+typedef enum { MEASURE_PMI, MEASURE_Z } pmi_measure;
+
+/* Parses "pmi" or "z"; -1 otherwise. */
+int pmi_measure_parse(const char *name, pmi_measure *m);
+
 typedef struct pmi_job {
     text_field field;
-    pmi_options opt;
+    pmi_measure measure;  /* z: the competency test (stats/competency.h) */
+    pmi_options opt;      /* opt.min_count is z's too */
+    double alpha;         /* z: the family-wise level [0.01] */
+    bool class_prior;     /* z: p0 = each class's share, not 1/classes */
     size_t top;           /* rows per class, 0 = all */
     bool no_header;       /* the inputs are headerless prepared TSV */
     bool from_counts;     /* the inputs are counts files: sum them */

@@ -1,0 +1,422 @@
+#include <config.h>
+#include "analysis/capstudy.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analysis/baselines.h"
+#include "analysis/capability.h"
+#include "analysis/report.h"
+#include "analysis/templates.h"
+#include "base/alloc.h"
+#include "base/dataset.h"
+#include "base/outfile.h"
+#include "model/classifier.h"
+#include "text/prep.h"
+
+enum { ADE_EPOCH = 25, ADE_BUCKET = 100000, PREDICT_BATCH = 512 };
+
+void capstudy_config_default(capstudy_config *c, const char *data)
+{
+    memset(c, 0, sizeof *c);
+    c->data = data;
+    c->seed = 1;
+    c->figures = true;
+    c->gnuplot = "gnuplot";
+}
+
+typedef struct cap {
+    const capstudy_config *c;
+    const char *dir;
+    char *path[16];            /* every path made, freed at the end */
+    size_t npath;
+} cap;
+
+/* DIR-relative (or data-relative) paths, kept until the end. */
+static const char *path_in(cap *k, const char *base, const char *name, tells_error *err)
+{
+    size_t n = strlen(base) + strlen(name) + 2;
+    char *p = k->npath < 16 ? malloc(n) : NULL;
+    if (!p) {
+        tells_error_nomem(err, NULL, 0);
+        return NULL;
+    }
+    snprintf(p, n, "%s/%s", base, name);
+    k->path[k->npath++] = p;
+    return p;
+}
+
+static void say(const cap *k, const char *msg)
+{
+    if (k->c->progress)
+        k->c->progress(msg, k->c->progress_user);
+}
+
+static int write_table(FILE *fp, void *ctx, tells_error *err)
+{
+    return comparison_write_table(fp, ctx, false, err);
+}
+
+/* The posts, prepared as single texts; a classifier trained on train,
+   scored on test, kept as ade.bin. */
+static int train_model(cap *k, const char *prepared, const char *model, tells_error *err)
+{
+    const char *in[3];
+    static const char *split[3] = {"train", "dev", "test"};
+    char name[64];
+    for (int s = 0; s < 3; s++) {
+        snprintf(name, sizeof name, "ade-posts/%s.jsonl", split[s]);
+        if (!(in[s] = path_in(k, k->c->data, name, err)))
+            return -1;
+    }
+    prep_input inputs[3] = {{"train", in[0]}, {"dev", in[1]}, {"test", in[2]}};
+    prep_options po = {.fields = {.id = "id", .label = "label", .premise = "",
+                                  .hypothesis = "text"}};
+    say(k, "ADE: preparing the posts");
+    if (prep_run(&po, inputs, 3, prepared, NULL, NULL, err) < 0)
+        return -1;
+    dataset d;
+    if (dataset_load(&d, prepared, err) < 0)
+        return -1;
+    comparison_config cc;
+    comparison_config_default(&cc);
+    cc.train = "train";
+    const char *test = "test";
+    cc.eval = &test;
+    cc.neval = 1;
+    cc.ft.epoch = ADE_EPOCH;
+    cc.ft.bucket = ADE_BUCKET;
+    cc.ft.seed = (int)k->c->seed;
+    cc.keep_model = true;
+    comparison cmp = {0};
+    say(k, "ADE: training the classifier");
+    int rc = comparison_run(&cmp, &d, &cc, err);
+    const char *table = rc == 0 ? path_in(k, k->dir, "baseline.tsv", err) : NULL;
+    if (rc == 0)
+        rc = table ? out_write(table, write_table, &cmp, err) : -1;
+    if (rc == 0)
+        rc = fasttext_save(cmp.model, model, err);
+    comparison_free(&cmp);
+    dataset_free(&d);
+    return rc;
+}
+
+/* The templates and fill-in lists as the template study sampled them. */
+static int load_tests(cap *k, template_set *ts, template_set *bases, fill_set *fills,
+                      expand_options *eo, tells_error *err)
+{
+    const char *all = path_in(k, k->c->data, "ade-templates/templates_all.csv", err);
+    const char *base = path_in(k, k->c->data, "ade-templates/templates_base.csv", err);
+    const char *ent = path_in(k, k->c->data, "ade-templates/entities", err);
+    if (!all || !base || !ent)
+        return -1;
+    if (templates_load(ts, all, err) < 0 || templates_load(bases, base, err) < 0 ||
+        templates_assign_bases(ts, bases, err) < 0)
+        return -1;
+    /* Milder effects for positive sentiment: the template study's own
+       choice is not in its files; this is ours (README). */
+    static const char *const fill[][2] = {
+        {"ade=", "ades.txt"}, {"PosSent:ade=", "ades_mild.txt"}, {"drug=", "drugs.txt"},
+    };
+    for (size_t i = 0; i < sizeof fill / sizeof *fill; i++) {
+        char spec[4200];
+        snprintf(spec, sizeof spec, "%s%s/%s", fill[i][0], ent, fill[i][1]);
+        if (fill_add(fills, spec, false, err) < 0)
+            return -1;
+    }
+    if (fill_add(fills, "time_entity=@time", false, err) < 0 ||
+        fill_add(fills, "time_entity_s,time_entity_l=@time-pairs", true, err) < 0)
+        return -1;
+    eo->max_cases = EXPAND_MAX_CASES_DEFAULT;
+    if (expand_add_sample(eo, "time_entity", 11, 7, err) < 0 ||
+        expand_add_sample(eo, "time_entity_s", 13, 7, err) < 0 ||
+        expand_add_per_base(eo, NULL, 0, 1, err) < 0 ||
+        expand_add_per_base(eo, "Beneff", 6, 0, err) < 0)
+        return -1;
+    return 0;
+}
+
+typedef struct cap_report {
+    const report_context *x;
+    const summary *sm;
+    const char *figdir;
+    bool drawn;
+    const char *why_not;
+} cap_report;
+
+static double row_recall(const report_context *x, const summary_row *row)
+{
+    const template_row *t = &x->s->row[row->first];
+    long cls = t->type == TEST_MFT ? classifier_find(x->c, label_map_apply(x->m, t->label)) : -1;
+    return cls >= 0 ? x->heldout_recall[cls] : NAN;
+}
+
+/* The capability figure: pass rate beside held-out recall per test. */
+static int write_figure(const char *figdir, const report_context *x, const summary *sm,
+                        tells_error *err)
+{
+    size_t len = strlen(figdir) + 32;
+    char *path = malloc(len);
+    if (!path)
+        return tells_error_nomem(err, NULL, 0);
+    out_file o;
+    snprintf(path, len, "%s/capabilities.dat", figdir);
+    int rc = out_open(&o, path, err);
+    if (rc == 0) {
+        fputs("test\tpass_rate\theldout_recall\n", o.fp);
+        for (size_t i = 0; i < sm->n; i++) {
+            const summary_row *row = &sm->row[i];
+            /* "capability label type": the test's name on the axis. */
+            const char *key = row->key;
+            for (const char *p = key; *p; p++) {
+                if (*p == '\t') {
+                    size_t tabs = 0;
+                    for (const char *q = key; q <= p; q++)
+                        tabs += *q == '\t';
+                    if (tabs == 3)
+                        break;
+                    putc(' ', o.fp);
+                } else
+                    putc(*p == '"' ? '\'' : *p, o.fp);
+            }
+            double pass = row->cases ? (double)row->passed / (double)row->cases : NAN;
+            double rec = row_recall(x, row);
+            fprintf(o.fp, "\t%.6f\t", pass);
+            if (isnan(rec))
+                fputs("NaN\n", o.fp);
+            else
+                fprintf(o.fp, "%.6f\n", rec);
+        }
+        rc = out_commit(&o, err);
+    }
+    snprintf(path, len, "%s/capabilities.gp", figdir);
+    if (rc == 0 && (rc = out_open(&o, path, err)) == 0) {
+        fputs("# capabilities.svg from capabilities.dat: edit and run `gnuplot "
+              "capabilities.gp` to draw it again.\n"
+              "set terminal svg size 760,420 name 'fig_capabilities' font 'sans,11' "
+              "noenhanced background rgb 'white'\n"
+              "set output 'capabilities.svg'\nset datafile separator '\\t'\n"
+              "set border 3 lc rgb '#555555'\nset tics nomirror\n"
+              "set grid ytics lc rgb '#dddddd'\nset style fill solid 0.8 noborder\n"
+              "set style data histograms\nset style histogram clustered gap 1\n"
+              "set yrange [0:1]\nset xtics rotate by -30 left\nset key top right\n"
+              "set ylabel 'rate'\nset bmargin 8\n"
+              "plot 'capabilities.dat' using 2:xtic(1) title 'pass rate' lc rgb '#2b5fa8', "
+              "'' using 3 title 'held-out recall' lc rgb '#c7a26b'\n",
+              o.fp);
+        rc = out_commit(&o, err);
+    }
+    free(path);
+    return rc;
+}
+
+static int write_page(FILE *fp, void *ctx, tells_error *err)
+{
+    (void)err;
+    const cap_report *cr = ctx;
+    const summary *sm = cr->sm;
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+          "<title>tells study: ADE capability tests</title>\n<style>"
+          "body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;"
+          "color:#222}table{border-collapse:collapse;font-size:.9em}"
+          "th,td{border:1px solid #ddd;padding:.25em .6em}td.n{text-align:right}"
+          "figure svg{max-width:100%;height:auto}.nofig{color:#a00}</style>\n"
+          "</head>\n<body>\n<h1>ADE capability tests</h1>\n"
+          "<p>A fastText classifier of adverse drug events, trained on generated posts, on "
+          "the ADE templates (CheckList-style capability tests), each pass rate beside the "
+          "model's recall of the test's label on held-out posts: a test failed by a model "
+          "that does well on held-out data points at a shortcut it learned.</p>\n",
+          fp);
+    fputs("<figure id=\"fig-capabilities\">\n", fp);
+    FILE *svg = NULL;
+    if (cr->drawn) {
+        size_t len = strlen(cr->figdir) + 32;
+        char *path = malloc(len);
+        if (path) {
+            snprintf(path, len, "%s/capabilities.svg", cr->figdir);
+            svg = fopen(path, "rb");
+            free(path);
+        }
+    }
+    if (svg) {
+        char buf[1 << 14];
+        size_t n;
+        bool started = false;
+        while ((n = fread(buf, 1, sizeof buf - 1, svg)) > 0) {
+            buf[n] = '\0';
+            char *from = buf;
+            if (!started) {
+                char *at = strstr(buf, "<svg");
+                if (!at)
+                    continue;
+                from = at;
+                started = true;
+            }
+            fwrite(from, 1, n - (size_t)(from - buf), fp);
+        }
+        fclose(svg);
+    } else {
+        fputs("<p class=\"nofig\">(figure not drawn: ", fp);
+        html_escape(fp, cr->why_not ? cr->why_not : "its drawing is missing");
+        fputs(")</p>\n", fp);
+    }
+    fputs("<figcaption>Pass rate and held-out recall per test (<code>capabilities.tsv</code>; "
+          "data and script: <code>figures/capabilities.dat</code>, "
+          "<code>figures/capabilities.gp</code>).</figcaption>\n</figure>\n",
+          fp);
+    fputs("<table>\n<tr><th>capability</th><th>label</th><th>type</th><th>cases</th>"
+          "<th>pass rate</th><th>held-out recall</th></tr>\n",
+          fp);
+    for (size_t i = 0; i < sm->n; i++) {
+        const summary_row *row = &sm->row[i];
+        char key[512];
+        snprintf(key, sizeof key, "%s", row->key);
+        char *f[4] = {key, "", "", ""};
+        for (int j = 1; j < 4; j++) {
+            char *tab = strchr(f[j - 1], '\t');
+            if (!tab)
+                break;
+            *tab = '\0';
+            f[j] = tab + 1;
+        }
+        fputs("<tr>", fp);
+        for (int j = 0; j < 3; j++) {
+            fputs("<td>", fp);
+            html_escape(fp, f[j]);
+            fputs("</td>", fp);
+        }
+        fprintf(fp, "<td class=\"n\">%zu</td><td class=\"n\">%.3f</td>", row->cases,
+                row->cases ? (double)row->passed / (double)row->cases : 0.0);
+        double rec = row_recall(cr->x, row);
+        if (isnan(rec))
+            fputs("<td>-</td>", fp);
+        else
+            fprintf(fp, "<td class=\"n\">%.3f</td>", rec);
+        fputs("</tr>\n", fp);
+    }
+    fprintf(fp, "</table>\n<p>Made by tells %s.</p>\n</body>\n</html>\n", PACKAGE_VERSION);
+    return 0;
+}
+
+static int write_report(cap *k, const report_context *x, tells_error *err)
+{
+    summary sm;
+    if (summary_compute(&sm, x, err) < 0)
+        return -1;
+    const char *figdir = path_in(k, k->dir, "figures", err);
+    const char *html = path_in(k, k->dir, "report.html", err);
+    cap_report cr = {x, &sm, figdir, false, NULL};
+    int rc = figdir && html ? 0 : -1;
+    if (rc == 0 && !k->c->figures)
+        cr.why_not = "figures were not asked for";
+    else if (rc == 0) {
+        if (mkdir(figdir, 0777) != 0 && errno != EEXIST)
+            rc = tells_error_io(err, figdir, 0, "cannot create: %s", strerror(errno));
+        if (rc == 0)
+            rc = write_figure(figdir, x, &sm, err);
+        const char *names[] = {"capabilities"};
+        if (rc == 0)
+            rc = figures_draw(k->c->gnuplot, figdir, names, 1, err);
+        cr.drawn = rc == 0;
+    }
+    if (rc == 0)
+        rc = out_write(html, write_page, &cr, err);
+    summary_free(&sm);
+    return rc;
+}
+
+int capstudy_run(const capstudy_config *c, const char *dir, FILE *print, tells_error *err)
+{
+    cap k = {.c = c, .dir = dir};
+    template_set ts = {0}, bases = {0};
+    fill_set fills = {0};
+    expand_options eo = {0};
+    case_set cs = {0};
+    input_lines lines = {0};
+    dataset d = {0};
+    heldout h = {0};
+    run_results res = {0};
+    label_map labels = {0};
+    classifier *model = NULL;
+    double *recall = NULL;
+    bool loaded = false, ran = false;
+    out_set outs = {0};
+    const char *prepared = path_in(&k, dir, "prepared.tsv", err);
+    const char *bin = path_in(&k, dir, "ade.bin", err);
+    int rc = prepared && bin ? train_model(&k, prepared, bin, err) : -1;
+    if (rc == 0)
+        rc = load_tests(&k, &ts, &bases, &fills, &eo, err);
+    tok_options tok = {.kind = TOKENIZER_DEFAULT};
+    if (rc == 0)
+        rc = cases_expand(&cs, &ts, &fills, &eo, err);
+    if (rc == 0)
+        rc = case_lines(&cs, &tok, &lines, err);
+    if (rc == 0)
+        rc = dataset_load(&d, prepared, err);
+    loaded = rc == 0;
+    if (rc == 0)
+        rc = heldout_select(&h, &d, "test", err);
+    if (rc == 0)
+        rc = classifier_open_fasttext(&model, bin, err);
+    if (rc == 0) {
+        classifier_expect(model, h.n + lines.n);
+        say(&k, "ADE: running the capability tests");
+        rc = heldout_predict(&h, false, model, PREDICT_BATCH, err);
+    }
+    if (rc == 0)
+        rc = heldout_recall(&h, model, &recall, err);
+    if (rc == 0)
+        rc = run_cases(&res, &cs, &ts, &labels, model, lines.v, PREDICT_BATCH, err);
+    ran = rc == 0;
+    report_context x = {&ts, &cs, &res, &labels, model, recall};
+    const char *table = rc == 0 ? path_in(&k, dir, "capabilities.tsv", err) : NULL;
+    const char *failures = rc == 0 ? path_in(&k, dir, "failures.csv", err) : NULL;
+    FILE *tfp = NULL, *ffp = NULL;
+    if (rc == 0)
+        rc = table && failures ? 0 : -1;
+    if (rc == 0 && !(tfp = out_set_open(&outs, table, err)))
+        rc = -1;
+    if (rc == 0 && !(ffp = out_set_open(&outs, failures, err)))
+        rc = -1;
+    if (rc == 0)
+        rc = report_summary(tfp, &x, err);
+    if (rc == 0) {
+        report_failures(ffp, &x);
+        rc = out_set_commit(&outs, err);
+    } else
+        out_set_abort(&outs);
+    /* The report reads the model's classes: it comes before the model
+       is let go. */
+    if (rc == 0)
+        rc = write_report(&k, &x, err);
+    if (rc == 0 && print) {
+        fprintf(print, "-- ADE capability tests, %zu cases (capabilities.tsv)\n", cs.n);
+        rc = report_summary(print, &x, err);
+    }
+    if (model) {
+        if (rc == 0)
+            rc = classifier_finish(model, err);
+        else
+            classifier_abort(model);
+        model = NULL;
+    }
+    if (ran)
+        run_results_free(&res);
+    free(recall);
+    heldout_free(&h);
+    if (loaded)
+        dataset_free(&d);
+    input_lines_free(&lines);
+    cases_free(&cs);
+    expand_options_free(&eo);
+    fill_set_free(&fills);
+    templates_free(&ts);
+    templates_free(&bases);
+    label_map_free(&labels);
+    for (size_t i = 0; i < k.npath; i++)
+        free(k.path[i]);
+    return rc;
+}

@@ -1,0 +1,36 @@
+/* Intervals and tests on per-example correctness (1 right, 0 wrong), for
+   comparing two models on the same examples and a subset of examples
+   with the whole: paired bootstrap percentile intervals (GSL's mt19937
+   seeded with seed draws the resamples, so a seed gives the same
+   interval) and McNemar's exact one-sided test. */
+#ifndef TELLS_INTERVAL_H
+#define TELLS_INTERVAL_H
+
+#include <stddef.h>
+
+#include "base/error.h"
+#include "stats/stattest.h"
+
+typedef struct interval {
+    double estimate;    /* on the data as they are */
+    double low, high;   /* the percentile interval */
+    pvalue p;           /* two-sided: twice the smaller share of resamples
+                           on either side of 0, (count + 1) / (B + 1) */
+} interval;
+
+/* mean(a) - mean(b) over n paired examples; level e.g. 0.95. */
+int paired_diff_interval(const unsigned char *a, const unsigned char *b, size_t n,
+                         size_t samples, unsigned long seed, double level, interval *out,
+                         tells_error *err);
+/* mean(c over the examples with in[i]) - mean(c over all): each resample
+   draws n examples of all and compares its subset with itself. A data
+   error when no example is in the subset. */
+int subset_diff_interval(const unsigned char *c, const unsigned char *in, size_t n,
+                         size_t samples, unsigned long seed, double level, interval *out,
+                         tells_error *err);
+/* McNemar's exact test that A is right more often than B: b examples
+   only A got right, c only B; p = P(X >= b), X ~ Binomial(b + c, 1/2)
+   (1 when b + c = 0). */
+pvalue mcnemar_exact_greater(unsigned long b, unsigned long c);
+
+#endif

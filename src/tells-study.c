@@ -1,0 +1,533 @@
+/* tells-study: the whole artifact study of a corpus in one command. */
+#include <config.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/capstudy.h"
+#include "analysis/study.h"
+#include "base/tempfile.h"
+#include "cli.h"
+
+static void usage(void)
+{
+    printf("Usage: tells-study [OPTION]... -o DIR --split NAME FILE...\n"
+"  or:  tells-study [OPTION]... -o DIR PREPARED.tsv\n"
+"  or:  tells-study [-o DIR]\n"
+"Run the whole annotation-artifact study of an NLI corpus and write its\n"
+"tables, its verdicts (DIR/summary.tsv) and a report (DIR/report.html) into\n"
+"DIR: token PMI and the competency test, hypothesis length, the annotator\n"
+"heuristics, majority against hypothesis-only and premise+hypothesis\n"
+"fastText models, AFLite's easy and difficult partitions, and audits of new\n"
+"batches. Which split trains and which is evaluated follows the corpus:\n"
+"train and test (else dev) when there is a split named train and another,\n"
+"else K-fold cross-validation over every example. Without a corpus, the\n"
+"bundled ones (SNLI dev, the synthetic MedNLI-style corpus, and the ADE\n"
+"capability tests), each in a folder of DIR.\n"
+"\n"
+"Corpus (as tells-prep reads it):\n"
+"  -s, --split NAME FILE    read FILE as split NAME; repeatable\n"
+"  -f, --format FMT         jsonl, csv, tsv or auto [auto]\n"
+"      --id-field NAME      [pairID]\n"
+"      --label-field NAME   [gold_label]\n"
+"      --premise-field NAME [sentence1]\n"
+"      --hypothesis-field NAME  [sentence2]\n"
+"      --labels LIST        comma-separated allowed labels [any label]\n"
+"      --skip-invalid       skip malformed records instead of failing\n"
+"  -t, --tokenizer NAME     default or whitespace [default]\n"
+"      --phrases FILE       merge these phrases into tokens; repeatable\n"
+"      --mesh FILE          merge the terms of this MeSH tree file into tokens,\n"
+"                           and link concepts for the heuristics with it\n"
+"                           [DATA/" CLI_MESH_FILE " for the heuristics only]\n"
+"  PREPARED.tsv             a corpus tells-prep already prepared\n"
+"\n"
+"Study:\n"
+"      --batch FILE         a new annotation batch to audit against the corpus\n"
+"                           (prepared like it, unless a prepared TSV);\n"
+"                           repeatable\n"
+"      --vectors FILE       word vectors for AFLite (fastText .bin, .vec or\n"
+"                           GloVe) [skipgram vectors trained on the corpus]\n"
+"  -H, --heuristics FILE    more heuristic definitions (tells-heur's); repeatable\n"
+"      --train NAME         the split to train on [train, when there is another]\n"
+"      --eval NAME          the split the verdicts score [test, else dev, else\n"
+"                           the first other split]\n"
+"      --folds K            cross-validation without a training split [5]\n"
+"      --alpha Q            false discovery rate of the verdicts [0.05]\n"
+"      --token-alpha A      the competency test's level, Bonferroni [0.01]\n"
+"      --class-prior        expect each class's share of the examples, not\n"
+"                           1/classes, in the competency test\n"
+"      --threads N          threads for AFLite and counting [1]\n"
+"      --seed N             seed of everything random [1]\n"
+"      --no-figures         a report without figures (no gnuplot needed)\n"
+"      --gnuplot PROG       the gnuplot program [gnuplot]\n"
+"\n"
+"Output:\n"
+"  -o, --output DIR         the folder; an existing one is replaced only when\n"
+"                           the whole study succeeded [study]\n"
+"      --name TEXT          the corpus's name in the report [DIR's name]\n"
+"  -q, --quiet              print nothing but errors\n"
+"      --progress           one line per step with its time on stderr (also\n"
+"                           when stderr is not a terminal)\n"
+"      --help               display this help and exit\n"
+"      --version            output version information and exit\n"
+"\n"
+"summary.tsv has one row per finding: check, value, reference, effect,\n"
+"ci_low, ci_high, p_value, q_value, significant, detail. Checks:\n"
+"hypothesis_only (hypothesis-only fastText against the majority class on\n"
+"the same examples: exact McNemar, one-sided; paired-bootstrap interval of\n"
+"the difference), premise_and_hypothesis (the pair model against the\n"
+"hypothesis-only one), token:W:CLASS (every token significant by the\n"
+"competency test of Gardner et al. 2021), length (Kruskal-Wallis),\n"
+"heuristic:NAME (chi-squared against uniform classes), aflite (the easy\n"
+"share; difficult against full hypothesis-only accuracy, bootstrap) and\n"
+"audit:BATCH:CHECK. q-values: Benjamini-Hochberg over every test of the\n"
+"study; significant when q <= --alpha and the effect points the way of a\n"
+"shortcut.\n"
+"\n"
+"Exit status: 0 success, 1 bad data or runtime failure, 2 usage error.\n"
+"\n"
+"Examples:\n"
+"  tells-study -o mednli-study --split train mli_train_v1.jsonl \\\n"
+"    --split dev mli_dev_v1.jsonl --split test mli_test_v1.jsonl\n"
+"  tells-study -o out --batch new-annotations.jsonl prepared.tsv\n"
+"  tells-study -o study        # the bundled corpora\n");
+}
+
+enum {
+    OPT_ID_FIELD = 256, OPT_LABEL_FIELD, OPT_PREMISE_FIELD, OPT_HYPOTHESIS_FIELD, OPT_LABELS,
+    OPT_SKIP_INVALID, OPT_PHRASES, OPT_MESH, OPT_BATCH, OPT_VECTORS, OPT_FOLDS, OPT_ALPHA,
+    OPT_TOKEN_ALPHA, OPT_CLASS_PRIOR, OPT_THREADS, OPT_SEED, OPT_NO_FIGURES, OPT_GNUPLOT,
+    OPT_PROGRESS, OPT_TRAIN, OPT_EVAL, OPT_NAME, OPT_HELP, OPT_VERSION
+};
+
+static const struct option long_options[] = {
+    {"split", required_argument, NULL, 's'},
+    {"format", required_argument, NULL, 'f'},
+    {"id-field", required_argument, NULL, OPT_ID_FIELD},
+    {"label-field", required_argument, NULL, OPT_LABEL_FIELD},
+    {"premise-field", required_argument, NULL, OPT_PREMISE_FIELD},
+    {"hypothesis-field", required_argument, NULL, OPT_HYPOTHESIS_FIELD},
+    {"labels", required_argument, NULL, OPT_LABELS},
+    {"skip-invalid", no_argument, NULL, OPT_SKIP_INVALID},
+    {"tokenizer", required_argument, NULL, 't'},
+    {"phrases", required_argument, NULL, OPT_PHRASES},
+    {"mesh", required_argument, NULL, OPT_MESH},
+    {"batch", required_argument, NULL, OPT_BATCH},
+    {"vectors", required_argument, NULL, OPT_VECTORS},
+    {"heuristics", required_argument, NULL, 'H'},
+    {"train", required_argument, NULL, OPT_TRAIN},
+    {"eval", required_argument, NULL, OPT_EVAL},
+    {"name", required_argument, NULL, OPT_NAME},
+    {"folds", required_argument, NULL, OPT_FOLDS},
+    {"alpha", required_argument, NULL, OPT_ALPHA},
+    {"token-alpha", required_argument, NULL, OPT_TOKEN_ALPHA},
+    {"class-prior", no_argument, NULL, OPT_CLASS_PRIOR},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"no-figures", no_argument, NULL, OPT_NO_FIGURES},
+    {"gnuplot", required_argument, NULL, OPT_GNUPLOT},
+    {"output", required_argument, NULL, 'o'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"progress", no_argument, NULL, OPT_PROGRESS},
+    {"help", no_argument, NULL, OPT_HELP},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0}
+};
+
+typedef struct options {
+    study_config cfg;
+    prep_input *inputs;
+    char **phrases, **batches, **definitions;
+    const char *output;
+    const char **labels;
+    bool quiet, show_progress;
+    char *data_mesh, *data_builtin;    /* the data folder's files */
+    char name_buf[256];
+} options;
+
+/* A comma-separated list as a NULL-terminated array (in place). */
+static const char **split_list(char *s)
+{
+    size_t n = 2;
+    for (char *p = s; *p; p++)
+        n += *p == ',';
+    const char **v = calloc(n, sizeof *v);
+    if (!v)
+        cli_die("out of memory");
+    size_t k = 0;
+    for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ","))
+        v[k++] = tok;
+    return v;
+}
+
+static void progress(const char *msg, void *user)
+{
+    if (*(const bool *)user)
+        cli_warn("%s", msg);
+}
+
+static void parse_args(int argc, char **argv, options *o)
+{
+    study_config *c = &o->cfg;
+    study_config_default(c);
+    c->prep.max_line = 0;
+    o->output = "study";
+    /* Room for every repeatable option's values. */
+    o->inputs = calloc((size_t)argc, sizeof *o->inputs);
+    o->phrases = calloc((size_t)argc, sizeof *o->phrases);
+    o->batches = calloc((size_t)argc, sizeof *o->batches);
+    o->definitions = calloc((size_t)argc, sizeof *o->definitions);
+    if (!o->inputs || !o->phrases || !o->batches || !o->definitions)
+        cli_die("out of memory");
+    bool forced = false;
+    int ch;
+    /* '+': stop at the first non-option, so FILE after --split NAME is ours. */
+    while ((ch = getopt_long(argc, argv, "+s:f:t:H:o:q", long_options, NULL)) != -1) {
+        switch (ch) {
+        case 's':
+            if (optind >= argc)
+                cli_usage_error("option '--split' needs a NAME and a FILE");
+            if (optarg[0] == '\0' || strpbrk(optarg, "\t\n\r"))
+                cli_usage_error("invalid split name '%s'", optarg);
+            o->inputs[c->ninputs].split = optarg;
+            o->inputs[c->ninputs++].path = argv[optind++];
+            break;
+        case 'f':
+            if (corpus_format_parse(optarg, &c->prep.format) < 0)
+                cli_usage_error("invalid format '%s' (jsonl, csv, tsv or auto)", optarg);
+            break;
+        case OPT_ID_FIELD: c->prep.fields.id = optarg; break;
+        case OPT_LABEL_FIELD: c->prep.fields.label = optarg; break;
+        case OPT_PREMISE_FIELD: c->prep.fields.premise = optarg; break;
+        case OPT_HYPOTHESIS_FIELD: c->prep.fields.hypothesis = optarg; break;
+        case OPT_LABELS:
+            free(o->labels);
+            o->labels = split_list(optarg);
+            if (!o->labels[0])
+                cli_usage_error("invalid label list '%s'", optarg);
+            c->prep.labels = o->labels;
+            break;
+        case OPT_SKIP_INVALID: c->prep.skip_invalid = true; break;
+        case 't':
+            if (tokenizer_parse(optarg, &c->prep.tok.kind) < 0)
+                cli_usage_error("invalid tokenizer '%s' (default or whitespace)", optarg);
+            break;
+        case OPT_PHRASES: o->phrases[c->nphrase_files++] = optarg; break;
+        case OPT_MESH: c->mesh_terms = optarg; break;
+        case OPT_BATCH: o->batches[c->nbatches++] = optarg; break;
+        case OPT_VECTORS: c->vectors = optarg; break;
+        case 'H': o->definitions[c->heur.ndefinitions++] = optarg; break;
+        case OPT_TRAIN: c->train = optarg; break;
+        case OPT_EVAL: c->eval = optarg; break;
+        case OPT_NAME: c->name = optarg; break;
+        case OPT_FOLDS: c->folds = (size_t)cli_long("--folds", optarg, 2, 1000); break;
+        case OPT_ALPHA:
+            c->alpha = cli_double("--alpha", optarg, 0);
+            if (!(c->alpha > 0 && c->alpha < 1))
+                cli_usage_error("invalid value '%s' for --alpha (expected 0 < Q < 1)", optarg);
+            break;
+        case OPT_TOKEN_ALPHA:
+            c->token_alpha = cli_double("--token-alpha", optarg, 0);
+            if (!(c->token_alpha > 0 && c->token_alpha < 1))
+                cli_usage_error("invalid value '%s' for --token-alpha (expected 0 < A < 1)",
+                                optarg);
+            break;
+        case OPT_CLASS_PRIOR: c->class_prior = true; break;
+        case OPT_THREADS: c->threads = (int)cli_long("--threads", optarg, 1, 256); break;
+        case OPT_SEED: c->seed = (unsigned long)cli_long("--seed", optarg, 0, INT_MAX); break;
+        case OPT_NO_FIGURES: c->figures = false; break;
+        case OPT_GNUPLOT: c->gnuplot = optarg; break;
+        case 'o': o->output = optarg; break;
+        case 'q': o->quiet = true; break;
+        case OPT_PROGRESS: forced = true; break;
+        case OPT_HELP: usage(); exit(0);
+        case OPT_VERSION: cli_version(); exit(0);
+        default: cli_try_help();
+        }
+    }
+    if (optind < argc) {
+        if (c->ninputs)
+            cli_usage_error("a prepared TSV '%s' and --split: give one corpus", argv[optind]);
+        if (argc - optind > 1)
+            cli_usage_error("one prepared TSV only (extra operand '%s')", argv[optind + 1]);
+        c->prepared = argv[optind];
+    }
+    if (!*o->output)
+        cli_usage_error("--output must not be empty");
+    if (c->ninputs == 0 && !c->prepared && (c->train || c->eval || c->nbatches))
+        cli_usage_error("--train, --eval and --batch need a corpus");
+    if (strcmp(c->name, "corpus") == 0) {
+        /* The output folder's own name. */
+        const char *end = o->output + strlen(o->output);
+        while (end > o->output + 1 && end[-1] == '/')
+            end--;
+        const char *start = end;
+        while (start > o->output && start[-1] != '/')
+            start--;
+        size_t n = (size_t)(end - start);
+        if (n > 0 && n < sizeof o->name_buf) {
+            memcpy(o->name_buf, start, n);
+            o->name_buf[n] = '\0';
+            c->name = o->name_buf;
+        }
+    }
+    c->inputs = o->inputs;
+    c->phrase_files = o->phrases;
+    c->batches = o->batches;
+    c->heur.definitions = o->definitions;
+    o->show_progress = cli_show_progress(o->quiet, forced);
+    c->progress = progress;
+    c->progress_user = &o->show_progress;
+}
+
+/* ---- the output folder, replaced only when the study succeeded ---- */
+
+/* A new folder beside path: PATH.tmp-XXXXXX, registered so that a signal
+   removes it. */
+static char *make_temp_dir(const char *path, tells_error *err)
+{
+    size_t n = strlen(path) + 16;
+    char *tmp = malloc(n);
+    if (!tmp) {
+        tells_error_nomem(err, NULL, 0);
+        return NULL;
+    }
+    /* A trailing slash would put the folder inside path. */
+    size_t len = strlen(path);
+    while (len > 1 && path[len - 1] == '/')
+        len--;
+    snprintf(tmp, n, "%.*s.tmp-XXXXXX", (int)len, path);
+    if (!mkdtemp(tmp)) {
+        tells_error_io(err, path, 0, "cannot create a folder beside it: %s", strerror(errno));
+        free(tmp);
+        return NULL;
+    }
+    temp_track_dir(tmp);
+    return tmp;
+}
+
+/* Puts the finished folder tmp in place of path: an existing folder is
+   moved aside first and removed once the new one is in. */
+static int replace_dir(const char *tmp, const char *path, tells_error *err)
+{
+    struct stat st;
+    if (lstat(path, &st) == 0) {
+        if (!S_ISDIR(st.st_mode))
+            return tells_error_io(err, path, 0, "cannot replace it: not a folder");
+        size_t n = strlen(path) + 16;
+        char *old = malloc(n);
+        if (!old)
+            return tells_error_nomem(err, NULL, 0);
+        snprintf(old, n, "%s.old-XXXXXX", path);
+        if (!mkdtemp(old) || rename(path, old) != 0) {
+            int e = errno;
+            rmdir(old);
+            free(old);
+            return tells_error_io(err, path, 0, "cannot move the old folder aside: %s",
+                                  strerror(e));
+        }
+        if (rename(tmp, path) != 0) {
+            int e = errno;
+            rename(old, path);
+            free(old);
+            return tells_error_io(err, path, 0, "cannot put the new folder in place: %s",
+                                  strerror(e));
+        }
+        temp_untrack_dir(tmp);
+        temp_remove_dir(old);
+        free(old);
+        return 0;
+    }
+    if (rename(tmp, path) != 0)
+        return tells_error_io(err, path, 0, "cannot put the new folder in place: %s",
+                              strerror(errno));
+    temp_untrack_dir(tmp);
+    return 0;
+}
+
+/* ---- what is printed ---- */
+
+static void print_verdicts(const study_result *r, const char *dir)
+{
+    const verdicts *v = study_verdicts(r);
+    size_t tokens = 0;
+    for (size_t i = 0; i < v->n; i++) {
+        if (strncmp(v->v[i].check, "token:", 6) == 0) {
+            tokens++;
+            continue;
+        }
+        printf("%s: %s", v->v[i].check, v->v[i].sentence);
+        if (v->v[i].tested)
+            printf(" %s\n", v->v[i].significant ? "Significant." : "Not significant.");
+        else
+            putchar('\n');
+    }
+    printf("tokens: %zu token-class pairs favour a class significantly (competency test).\n",
+           tokens);
+    printf("tells-study: %s/summary.tsv, %s/report.html\n", dir, dir);
+}
+
+/* One corpus into dir, which will be shown (renamed) as shown. */
+static int study_one(const study_config *c, const char *dir, const char *shown, bool quiet,
+                     tells_error *err)
+{
+    study_result *r = NULL;
+    int rc = study_run(c, dir, &r, err);
+    if (rc == 0 && !quiet)
+        print_verdicts(r, shown);
+    study_result_free(r);
+    return rc;
+}
+
+/* ---- the bundled corpora ---- */
+
+static char *data_path(const char *rel)
+{
+    char *p = cli_data_file(rel);
+    if (!p)
+        cli_die("out of memory");
+    return p;
+}
+
+static char *join(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(n);
+    if (!p)
+        cli_die("out of memory");
+    snprintf(p, n, "%s/%s", dir, name);
+    return p;
+}
+
+/* DIR/name made, and its name once DIR is in place (shown). */
+static int make_subdir(const char *dir, const char *name, const char *final, char **out,
+                       char **shown, tells_error *err)
+{
+    *out = join(dir, name);
+    *shown = join(final, name);
+    if (mkdir(*out, 0777) != 0)
+        return tells_error_io(err, *out, 0, "cannot create: %s", strerror(errno));
+    return 0;
+}
+
+static int run_bundled(const options *o, const char *dir, tells_error *err)
+{
+    char *shown = NULL;
+    study_config c = o->cfg;
+    char *snli = data_path("snli/snli_1.0_dev.jsonl");
+    char *train = data_path("synthetic/train.jsonl"), *dev = data_path("synthetic/dev.jsonl"),
+         *test = data_path("synthetic/test.jsonl"), *batch = data_path("synthetic/batch.jsonl");
+    char *mesh = data_path(CLI_MESH_FILE);
+    int rc = cli_check_data_file(snli, err);
+    char *sub = NULL;
+
+    /* SNLI dev: pre-tokenised, one split, so cross-validated. */
+    prep_input snli_in[] = {{"dev", snli}};
+    c.name = "SNLI 1.0 dev";
+    c.inputs = snli_in;
+    c.ninputs = 1;
+    c.prep.tok.kind = TOKENIZER_WHITESPACE;
+    c.nbatches = 0;
+    if (rc == 0)
+        rc = make_subdir(dir, "snli", o->output, &sub, &shown, err);
+    if (rc == 0)
+        rc = study_one(&c, sub, shown, o->quiet, err);
+    free(sub);
+    free(shown);
+    sub = shown = NULL;
+
+    /* The synthetic corpus: MeSH terms merged, and a new batch with a
+       planted token and the hypernym heuristic used more. */
+    prep_input synth_in[] = {{"train", train}, {"dev", dev}, {"test", test}};
+    char *batches[] = {batch};
+    c = o->cfg;
+    c.name = "the synthetic MedNLI-style corpus";
+    c.inputs = synth_in;
+    c.ninputs = 3;
+    c.mesh_terms = mesh;
+    c.batches = batches;
+    c.nbatches = 1;
+    if (rc == 0)
+        rc = cli_check_data_file(batch, err);
+    if (rc == 0)
+        rc = make_subdir(dir, "synthetic", o->output, &sub, &shown, err);
+    if (rc == 0)
+        rc = study_one(&c, sub, shown, o->quiet, err);
+    free(sub);
+    free(shown);
+    sub = shown = NULL;
+
+    /* The ADE capability tests, on a classifier trained on generated
+       posts. */
+    capstudy_config cc;
+    capstudy_config_default(&cc, cli_data_dir());
+    cc.seed = o->cfg.seed;
+    cc.progress = o->cfg.progress;
+    cc.progress_user = o->cfg.progress_user;
+    if (rc == 0)
+        rc = make_subdir(dir, "ade", o->output, &sub, &shown, err);
+    if (rc == 0)
+        rc = capstudy_run(&cc, sub, o->quiet ? NULL : stdout, err);
+    free(sub);
+    free(shown);
+    free(snli);
+    free(train);
+    free(dev);
+    free(test);
+    free(batch);
+    free(mesh);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    cli_init(argv, "tells-study");
+    cli_hint(TELLS_E_NOT_PREPARED, "--split NAME FILE for a corpus not yet prepared");
+    options o = {0};
+    parse_args(argc, argv, &o);
+    study_config *c = &o.cfg;
+    /* The heuristics' MeSH tree and built-in definitions. */
+    o.data_builtin = data_path(CLI_HEURISTICS_FILE);
+    if (!c->mesh_terms)
+        o.data_mesh = data_path(CLI_MESH_FILE);
+    c->heur.mesh = c->mesh_terms ? c->mesh_terms : o.data_mesh;
+    c->heur.mesh_in_data = !c->mesh_terms;
+    c->heur.builtin = o.data_builtin;
+    c->heur.check_data = cli_check_data_file;
+
+    tells_error err;
+    tells_error_clear(&err);
+    char *tmp = make_temp_dir(o.output, &err);
+    int rc = tmp ? 0 : -1;
+    if (rc == 0) {
+        if (c->ninputs || c->prepared)
+            rc = study_one(c, tmp, o.output, o.quiet, &err);
+        else
+            rc = run_bundled(&o, tmp, &err);
+    }
+    if (rc == 0)
+        rc = replace_dir(tmp, o.output, &err);
+    if (rc < 0 && tmp)
+        temp_remove_dir(tmp);
+    free(tmp);
+    free(o.inputs);
+    free(o.phrases);
+    free(o.batches);
+    free(o.definitions);
+    free(o.labels);
+    free(o.data_mesh);
+    free(o.data_builtin);
+    if (rc < 0) {
+        /* Messages about the temporary folder name the one asked for. */
+        cli_fail(&err);
+    }
+    if (!o.quiet && !c->ninputs && !c->prepared)
+        printf("tells-study: tables written under %s/\n", o.output);
+    return 0;
+}

@@ -1,17 +1,22 @@
 #!/bin/sh
-# The main job runs on the bundled corpora, and the README's tables from it
-# (the <!-- study CORPUS FILE COLUMNS --> blocks) are what it produces.
+# The main job, tells-study without a corpus, runs on the bundled corpora;
+# the README's tables from it (the <!-- study CORPUS FILE COLUMNS -->
+# blocks) are what it produces, and its verdicts are what the corpora
+# should give.
 . "${top_srcdir:-.}/tests/init.sh"
 
-what="tools/tells-study"
-run "$top_srcdir/tools/tells-study" -q -o "$tmp/study" snli synthetic
+what="tells-study (bundled corpora)"
+run tells-study -q -o "$tmp/study"
 expect 0 ""
+[ -s "$tmp/out" ] && fail "$what -q: printed $(head -n 1 "$tmp/out")"
 for f in snli/pmi.tsv snli/len.tsv snli/baseline.tsv synthetic/pmi.tsv synthetic/len.tsv \
     synthetic/baseline.tsv synthetic/predictions.tsv synthetic/audit.tsv synthetic/flags.tsv \
     snli/heur.tsv snli/heur-pairs.tsv synthetic/heur.tsv synthetic/heur-pairs.tsv \
     snli/hypothesis.npy snli/aflite.tsv snli/easy.ids snli/difficult.ids snli/partitions.tsv \
     synthetic/hypothesis.npy synthetic/aflite.tsv synthetic/easy.ids synthetic/difficult.ids \
-    synthetic/partitions.tsv; do
+    synthetic/partitions.tsv snli/summary.tsv snli/report.html synthetic/summary.tsv \
+    synthetic/report.html snli/competency.tsv snli/pair-baseline.tsv ade/capabilities.tsv \
+    ade/report.html; do
     [ -s "$tmp/study/$f" ] || fail "$what: no $f"
 done
 
@@ -35,6 +40,37 @@ for c in synthetic snli; do
         "$tmp/study/$c/partitions.tsv" >"$tmp/bad"
     [ -s "$tmp/bad" ] && fail "AFLite on $c: $(cat "$tmp/bad")"
 done
+
+# Verdicts: SNLI dev and the synthetic corpus have hypothesis-only
+# shortcuts, the premise helps on SNLI, the planted tokens and heuristics
+# show, and the audited batch's planted token is found.
+verdict() {
+    awk -F'\t' -v c="$2" -v s="$3" '$1 == c { found = 1; if ($9 != s) print c ": significant " $9 }
+        END { if (!found) print c ": no row" }' "$tmp/study/$1/summary.tsv" >"$tmp/bad"
+    [ -s "$tmp/bad" ] && fail "$1 verdict $(cat "$tmp/bad")"
+}
+verdict snli hypothesis_only yes
+verdict snli token:nobody:contradiction yes
+verdict snli token:sleeping:contradiction yes
+verdict snli aflite yes
+verdict synthetic hypothesis_only yes
+verdict synthetic token:healthy:contradiction yes
+verdict synthetic heuristic:hypernym yes
+verdict synthetic audit:batch.jsonl:token:stat yes
+verdict synthetic audit:batch.jsonl:heuristic:hypernym yes
+verdict synthetic audit:batch.jsonl:label_balance no
+head -n 1 "$tmp/study/snli/summary.tsv" >"$tmp/got"
+printf 'check\tvalue\treference\teffect\tci_low\tci_high\tp_value\tq_value\tsignificant\tdetail\n' \
+    >"$tmp/want"
+cmp -s "$tmp/want" "$tmp/got" || fail "summary.tsv header: $(cat "$tmp/got")"
+
+# The length verdict is Kruskal-Wallis as SciPy computes it on SNLI dev
+# (tests/ref/make-study-ref.py).
+awk -F'\t' 'NR == FNR { if (FNR == 2) { h = $1; p = $2 }; next }
+    $1 == "length" { d = $2 - h; if (d < 0) d = -d; r = $7 / p - 1; if (r < 0) r = -r
+                     if (d > 1e-5 || r > 5e-3) print "H " $2 " p " $7 " vs " h " " p }' \
+    "$data/kruskal-ref.tsv" "$tmp/study/snli/summary.tsv" >"$tmp/bad"
+[ -s "$tmp/bad" ] && fail "SNLI length: $(cat "$tmp/bad")"
 
 # Each README block under <!-- study CORPUS FILE COLUMNS --> equals those
 # columns (cut -f) of that table.

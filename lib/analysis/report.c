@@ -95,7 +95,8 @@ int figures_draw(const char *gnuplot, const char *dir, const char *const *names,
     int rc = 0;
     if (e != 0) {
         rc = tells_error_io(err, gnuplot, 0, "cannot run it to draw the figures: %s "
-                            "(install gnuplot, Debian package gnuplot-nox)", strerror(e));
+                            "(install gnuplot, Debian package gnuplot-nox, or give --no-figures)",
+                            strerror(e));
     } else {
         int status;
         while (waitpid(pid, &status, 0) < 0 && errno == EINTR)

@@ -53,6 +53,8 @@ typedef struct run {
     const char *dir;
     study_result *r;
     char *prepared;            /* DIR/prepared.tsv */
+    const char *input;         /* the prepared corpus the steps read: the
+                                  given one, or DIR/prepared.tsv */
     dataset all;               /* all.tsv, once written */
     bool all_loaded;
     npy_matrix x;              /* the hypothesis vectors */
@@ -137,20 +139,21 @@ static int prepare_inputs(const study_config *c, const prep_input *in, size_t n,
 static int step_prepare(run *u, tells_error *err)
 {
     study_result *r = u->r;
+    const study_config *c = u->c;
     if (!(u->prepared = in_dir(u, "prepared.tsv", err)))
         return -1;
-    int rc = u->c->prepared ? copy_file(u->c->prepared, u->prepared, err)
-                            : prepare_inputs(u->c, u->c->inputs, u->c->ninputs, u->prepared,
-                                             err);
-    if (rc < 0 || dataset_load(&r->data, u->prepared, err) < 0 ||
+    /* A prepared TSV is read where it is, so that messages name it (and
+       copied into the folder); standard input only through the copy. */
+    bool direct = c->prepared && strcmp(c->prepared, "-") != 0;
+    int rc = c->prepared ? copy_file(c->prepared, u->prepared, err)
+                         : prepare_inputs(c, c->inputs, c->ninputs, u->prepared, err);
+    u->input = direct ? c->prepared : u->prepared;
+    if (rc < 0 || dataset_load(&r->data, u->input, err) < 0 ||
         dataset_require_examples(&r->data, err) < 0)
         return -1;
-    /* Messages name what the user gave, not the folder's copy. */
-    const char *source = u->c->prepared ? u->c->prepared : u->c->ninputs ? u->c->inputs[0].path
-                                                                      : u->prepared;
     r->nclasses = vocab_size(r->data.labels);
     if (r->nclasses < 2)
-        return tells_error_set(err, display_name(source), 0,
+        return tells_error_set(err, direct ? c->prepared : NULL, 0,
                                "one class only ('%s'): nothing to study",
                                vocab_str(r->data.labels, 0));
     r->class_order = vocab_sorted_ids(r->data.labels);
@@ -194,7 +197,7 @@ static int step_tokens(run *u, tells_error *err)
     study_result *r = u->r;
     if (counts_init(&r->tokens, FIELD_HYPOTHESIS) < 0)
         return tells_error_nomem(err, NULL, 0);
-    if (counts_add_prepared(&r->tokens, u->prepared, false, u->c->threads, err) < 0)
+    if (counts_add_prepared(&r->tokens, u->input, false, u->c->threads, err) < 0)
         return -1;
     pmi_options po = {.binary = false, .min_count = PMI_MIN_COUNT, .smoothing = PMI_SMOOTHING};
     if (pmi_compute(&r->tokens, &po, &r->pmi) < 0)
@@ -221,7 +224,7 @@ static int step_lengths(run *u, tells_error *err)
     study_result *r = u->r;
     if (lengths_init(&r->lengths) < 0)
         return tells_error_nomem(err, NULL, 0);
-    if (lengths_add_prepared(&r->lengths, u->prepared, FIELD_HYPOTHESIS, false, err) < 0 ||
+    if (lengths_add_prepared(&r->lengths, u->input, FIELD_HYPOTHESIS, false, err) < 0 ||
         write_out(u, "len.tsv", write_lengths, &r->lengths, err) < 0)
         return -1;
     size_t n = 0, k = vocab_size(r->lengths.classes);
@@ -262,7 +265,8 @@ static int step_heuristics(run *u, tells_error *err)
     if (rc < 0)
         return -1;
     heur_count_options o = {.pairs = po.fp};
-    if (heur_count_files(&r->hs, &u->prepared, 1, &o, &r->tally, err) < 0) {
+    char *input = (char *)u->input;
+    if (heur_count_files(&r->hs, &input, 1, &o, &r->tally, err) < 0) {
         out_abort(&po);
         return -1;
     }
@@ -334,8 +338,14 @@ static int choose_evaluation(run *u, tells_error *err)
     size_t ns = vocab_size(sp);
     const char *names[2] = {c->train, c->eval};
     for (int k = 0; k < 2; k++)
-        if (names[k] && vocab_find(sp, names[k], strlen(names[k])) < 0)
-            return tells_error_set(err, r->data.source, 0, "no split named '%s'", names[k]);
+        if (names[k] && vocab_find(sp, names[k], strlen(names[k])) < 0) {
+            char have[512] = "";
+            for (size_t s = 0; s < ns; s++)
+                snprintf(have + strlen(have), sizeof have - strlen(have), "%s%s", s ? ", " : "",
+                         vocab_str(sp, s));
+            return tells_error_set(err, NULL, 0, "no split named '%s' in the corpus (its "
+                                   "splits: %s)", names[k], have);
+        }
     if (c->train && c->eval && strcmp(c->train, c->eval) == 0)
         return tells_error_usage(err, "split '%s' cannot both train and be evaluated",
                                  c->train);
@@ -362,8 +372,8 @@ static int choose_evaluation(run *u, tells_error *err)
     snprintf(r->train, sizeof r->train, "%s", ns == 1 ? vocab_str(sp, 0) : "all");
     snprintf(r->eval, sizeof r->eval, "cv");
     if (r->data.n < r->folds)
-        return tells_error_set(err, r->data.source, 0, "%zu examples cannot make %zu folds",
-                               r->data.n, r->folds);
+        return tells_error_set(err, NULL, 0, "the corpus's %zu examples cannot make %zu "
+                               "folds", r->data.n, r->folds);
     return 0;
 }
 
@@ -575,7 +585,8 @@ static int step_aflite(run *u, npy_matrix *x, tells_error *err)
     if (!scores || !r->first_scores || !r->easy)
         rc = scores ? tells_error_nomem(err, NULL, 0) : -1;
     if (rc == 0 && ao.train_size >= d->n)
-        rc = tells_error_set(err, d->source, 0, "%zu examples are too few for AFLite", d->n);
+        rc = tells_error_set(err, NULL, 0, "the corpus's %zu examples are too few for AFLite",
+                             d->n);
     if (rc == 0)
         rc = aflite_record_init(&rec, d, scores, err);
     if (rc < 0) {
@@ -692,14 +703,22 @@ static int write_all(const char *from, const char *to, tells_error *err)
 
 static int step_partitions(run *u, const dataset *all, tells_error *err)
 {
+    study_result *r = u->r;
     char *easy = in_dir(u, "easy.ids", err), *difficult = in_dir(u, "difficult.ids", err);
-    comparison_partition parts[2] = {{"easy", easy}, {"difficult", difficult}};
+    /* A partition AFLite left empty (nothing easy, or nothing left) has
+       nothing to score. */
+    comparison_partition parts[2];
+    size_t np = 0;
+    if (r->neasy > 0)
+        parts[np++] = (comparison_partition){"easy", easy};
+    if (r->neasy < r->data.n)
+        parts[np++] = (comparison_partition){"difficult", difficult};
     comparison_config cc;
     comparison_setup(u, &cc);
     cc.train = "all";
     cc.folds = u->c->folds;
     cc.parts = parts;
-    cc.nparts = 2;
+    cc.nparts = np;
     comparison cmp = {0};
     int rc = easy && difficult ? comparison_run(&cmp, all, &cc, err) : -1;
     if (rc == 0) {
@@ -739,11 +758,20 @@ static int step_heldout(run *u, tells_error *err)
     comparison_free(&cmp);
     classifier *c = NULL;
     heldout h = {0};
+    /* Only the partitions with rows of the test split. */
     partition parts[2] = {{0}};
+    size_t np = 0;
     const char *names[2] = {"easy", "difficult"};
     for (int p = 0; p < 2 && rc == 0; p++) {
+        size_t rows = 0;
+        for (size_t i = 0; i < r->data.n; i++)
+            rows += r->easy[i] == (p == 0) &&
+                    strcmp(vocab_str(r->data.splits, r->data.ex[i].split), "test") == 0;
+        if (rows == 0)
+            continue;
         char *path = in_dir(u, p ? "difficult.ids" : "easy.ids", err);
-        rc = path ? partition_load(&parts[p], names[p], strlen(names[p]), path, err) : -1;
+        rc = path ? partition_load(&parts[np], names[p], strlen(names[p]), path, err) : -1;
+        np += rc == 0;
         free(path);
     }
     if (rc == 0)
@@ -763,7 +791,7 @@ static int step_heldout(run *u, tells_error *err)
         out_file o;
         rc = path ? out_open(&o, path, err) : -1;
         if (rc == 0) {
-            rc = report_partitions(o.fp, &h, parts, 2, err);
+            rc = report_partitions(o.fp, &h, parts, np, err);
             if (rc == 0)
                 rc = out_commit(&o, err);
             else
@@ -808,7 +836,7 @@ static int step_audit(run *u, tells_error *err)
     ao.progress_user = (void *)u;
     audit_reference ref;
     memset(&ref, 0, sizeof ref);
-    if (audit_reference_load(&ref, u->prepared, NULL, &ao, err) < 0)
+    if (audit_reference_load(&ref, u->input, NULL, &ao, err) < 0)
         return -1;
     audit_report rep = {0};
     int rc = 0;
@@ -941,8 +969,9 @@ static int verdict_models(study_result *r, tells_error *err)
     snprintf(hi, sizeof hi, "%+.1f", 100 * v->ci_high);
     pformat(p, sizeof p, v->p);
     snprintf(v->sentence, sizeof v->sentence,
-             "Reading the premise too, the same kind of model gets %s right, against %s "
-             "for the hypothesis alone: %s points (95%% interval %s to %s), p = %s.",
+             "Reading the premise too (one bag of the words of both), the same kind of "
+             "model gets %s right, against %s for the hypothesis alone: %s points (95%% "
+             "interval %s to %s), p = %s.",
              a, b, d, lo, hi, p);
     return 0;
 }

@@ -1,0 +1,109 @@
+#!/bin/sh
+# tells-study on corpora no test has seen: a MedNLI-style corpus with
+# shortcuts gets significant = yes on hypothesis_only, one without gets no;
+# a prepared corpus, new batches and cross-validation; bad input gets one
+# clear error; an existing output folder is replaced only when the whole
+# study succeeded.
+. "${top_srcdir:-.}/tests/init.sh"
+
+tells-synth --seed 5 --premises 400 -o "$tmp/mli" >/dev/null
+tells-synth --seed 6 --premises 400 --no-artifacts -o "$tmp/clean" >/dev/null
+splits() { echo --split train "$1/train.jsonl" --split dev "$1/dev.jsonl" --split test "$1/test.jsonl"; }
+verdict() {
+    awk -F'\t' -v c="$2" '$1 == c { print $9 }' "$1/summary.tsv"
+}
+
+what="a corpus with shortcuts"
+# shellcheck disable=SC2046
+run tells-study -o "$tmp/study" --mesh "$corpora/mesh/mtrees2017.txt" $(splits "$tmp/mli")
+expect 0 ""
+[ "$(verdict "$tmp/study" hypothesis_only)" = yes ] || fail "$what: hypothesis_only $(verdict "$tmp/study" hypothesis_only)"
+[ "$(awk -F'\t' '$1 ~ /^token:/ && $9 == "yes"' "$tmp/study/summary.tsv" | wc -l)" -ge 10 ] ||
+    fail "$what: fewer than 10 significant tokens"
+grep -q 'evaluation=test' "$tmp/study/summary.tsv" || fail "$what: not evaluated on test"
+# The printed verdicts: one line per finding, the files last.
+grep -q '^hypothesis_only: A fastText model that reads only the hypothesis gets ' "$tmp/out" ||
+    fail "$what: no hypothesis_only line printed"
+[ "$(tail -n 1 "$tmp/out")" = "tells-study: $tmp/study/summary.tsv, $tmp/study/report.html" ] ||
+    fail "$what: last line $(tail -n 1 "$tmp/out")"
+for f in summary.tsv report.html prepared.tsv pmi.tsv competency.tsv len.tsv heur.tsv \
+    baseline.tsv pair-baseline.tsv easy.ids difficult.ids partitions.tsv heldout.tsv \
+    figures/competency.svg figures/competency.gp figures/competency.dat; do
+    [ -s "$tmp/study/$f" ] || fail "$what: no $f"
+done
+ls "$tmp" | grep -q 'study\.\(tmp\|old\)-' && fail "$what: a temporary folder was left"
+grep -q 'The hypotheses alone give the label away' "$tmp/study/report.html" ||
+    fail "$what: the report's headline does not say so"
+
+what="a corpus without shortcuts"
+# shellcheck disable=SC2046
+run tells-study -q -o "$tmp/clean-out" $(splits "$tmp/clean")
+expect 0 ""
+[ "$(verdict "$tmp/clean-out" hypothesis_only)" = no ] ||
+    fail "$what: hypothesis_only $(verdict "$tmp/clean-out" hypothesis_only)"
+grep -q 'No significant hypothesis-only shortcut' "$tmp/clean-out/report.html" ||
+    fail "$what: the report's headline does not say so"
+
+what="a prepared corpus, a batch, and cross-validation over two splits without train"
+tells-prep -q -o "$tmp/p.tsv" --split a "$tmp/mli/train.jsonl" --split b "$tmp/mli/dev.jsonl"
+run tells-study -q -o "$tmp/cv" --batch "$tmp/clean/test.jsonl" --folds 3 "$tmp/p.tsv"
+expect 0 ""
+grep -q 'evaluation=cross-validation' "$tmp/cv/summary.tsv" || fail "$what: not cross-validated"
+[ -s "$tmp/cv/all.tsv" ] && [ -s "$tmp/cv/audit.tsv" ] && [ -s "$tmp/cv/batch.tsv" ] ||
+    fail "$what: no all.tsv, audit.tsv or batch.tsv"
+grep -q '^audit:test.jsonl:predictability	' "$tmp/cv/summary.tsv" ||
+    fail "$what: no audit row named by the batch file"
+cmp -s "$tmp/p.tsv" "$tmp/cv/prepared.tsv" || fail "$what: prepared.tsv is not the corpus"
+what="--train and --eval"
+run tells-study -q -o "$tmp/te" --train b --eval a "$tmp/p.tsv"
+expect 0 ""
+grep -q 'evaluation=a' "$tmp/te/summary.tsv" || fail "$what: not evaluated on a"
+
+# ---- bad input: one clear error, and nothing in the way of the old folder ----
+mkdir "$tmp/keep"
+echo precious >"$tmp/keep/notes"
+H='id	split	label	premise	hypothesis'
+bad() {
+    what=$1
+    shift
+    run tells-study -q -o "$tmp/keep" "$@"
+    [ "$(cat "$tmp/keep/notes" 2>/dev/null)" = precious ] || fail "$what: the old folder changed"
+    ls "$tmp" | grep -q 'keep\.\(tmp\|old\)-' && fail "$what: a temporary folder was left"
+}
+printf '%s\n1\ta\tyes\tp\th\n2\ta\tyes\tp\tk\n' "$H" >"$tmp/one-class.tsv"
+bad "one class" "$tmp/one-class.tsv"
+expect 1 "tells-study: $tmp/one-class.tsv: one class only ('yes'): nothing to study"
+: >"$tmp/empty.jsonl"
+bad "a split without examples" --split train "$tmp/mli/train.jsonl" --split test "$tmp/empty.jsonl"
+expect 1 "tells-study: $tmp/empty.jsonl: no examples in the input"
+bad "a split the corpus lacks" --eval test "$tmp/p.tsv"
+expect 1 "tells-study: no split named 'test' in the corpus (its splits: a, b)"
+printf '%s\n1\ta\tx\tp\th\n2\ta\ty\tp\tk\n3\ta\tx\tp\tj\n' "$H" >"$tmp/tiny.tsv"
+bad "fewer examples than folds" "$tmp/tiny.tsv"
+expect 1 "tells-study: the corpus's 3 examples cannot make 5 folds"
+bad "a missing vectors file" --vectors "$tmp/nope.vec" "$tmp/p.tsv"
+expect 1 "tells-study: $tmp/nope.vec: cannot open: No such file or directory"
+bad "not a prepared TSV" "$tmp/mli/dev.jsonl"
+expect 1 "tells-study: $tmp/mli/dev.jsonl:1: not a prepared TSV: the header must start with 'id<TAB>split<TAB>label<TAB>premise<TAB>hypothesis' (--split NAME FILE for a corpus not yet prepared)"
+what="an output folder that cannot be made"
+echo x >"$tmp/file"
+run tells-study -q -o "$tmp/file/out" "$tmp/p.tsv"
+expect 1 "tells-study: $tmp/file/out: cannot create a folder beside it: Not a directory"
+what="usage"
+run tells-study --batch x.jsonl
+expect 2 "tells-study: --train, --eval and --batch need a corpus
+Try 'tells-study --help' for more information."
+run tells-study --split a x.jsonl "$tmp/p.tsv"
+expect 2 "tells-study: a prepared TSV '$tmp/p.tsv' and --split: give one corpus
+Try 'tells-study --help' for more information."
+run tells-study --alpha 1 "$tmp/p.tsv"
+expect 2 "tells-study: invalid value '1' for --alpha (expected 0 < Q < 1)
+Try 'tells-study --help' for more information."
+
+what="the old folder is replaced when the study succeeds"
+run tells-study -q -o "$tmp/keep" "$tmp/p.tsv"
+expect 0 ""
+[ -e "$tmp/keep/notes" ] && fail "$what: the old folder's file is still there"
+[ -s "$tmp/keep/summary.tsv" ] || fail "$what: no summary.tsv"
+ls "$tmp" | grep -q 'keep\.\(tmp\|old\)-' && fail "$what: a temporary folder was left"
+finish

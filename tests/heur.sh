@@ -171,11 +171,16 @@ run env TELLS_DATA="$tmp/empty" tells-heur --mesh "$mesh" "$tmp/synth.tsv"
 expect 1 "tells-heur: $tmp/empty/lexicons/heuristics.heur: cannot open: no such file (install tells, set TELLS_DATA to the corpora folder of its source tree, or name the file)"
 run env TELLS_DATA="$tmp/empty" tells-heur --mesh "$mesh" --no-builtin -H "$data/heur-control.heur" "$tmp/synth.tsv"
 expect 0 ""
-what="unset TELLS_DATA: the installed folder of --help"
+what="unset TELLS_DATA: from the build tree, the source tree's corpora"
+(unset TELLS_DATA; run tells-heur "$tmp/synth.tsv"; expect 0 ""; exit $failures) ||
+    failures=$((failures + 1))
+what="unset TELLS_DATA: elsewhere, the installed folder of --help"
 pkgdata=$(tells-heur --help | sed -n '/make install filled:$/{n;s/^ *//;p;}')
 [ -n "$pkgdata" ] || fail "$what: --help does not name it"
+mkdir -p "$tmp/bin"
+cp "$top_builddir/src/tells-heur" "$tmp/bin/"
 if [ ! -e "$pkgdata/mesh/mtrees2017.txt" ]; then
-    (unset TELLS_DATA; run tells-heur "$tmp/synth.tsv"
+    (unset TELLS_DATA; run "$tmp/bin/tells-heur" "$tmp/synth.tsv"
      expect 1 "tells-heur: $pkgdata/mesh/mtrees2017.txt: cannot open: no such file (install tells, set TELLS_DATA to the corpora folder of its source tree, or name the file)"
      exit $failures) || failures=$((failures + 1))
 fi

@@ -74,6 +74,10 @@ awk -v s="$s" 'BEGIN { exit !(s >= 0.25 && s <= 0.45) }' ||
 run $prog --seed 1 --size 3000 -o "$tmp/e"
 expect 0 ""
 cmp -s "$tmp/d/train.jsonl" "$tmp/e/train.jsonl" || fail "$what: not --seed 1 --size 3000"
+what="the bundled posts"
+for f in train.jsonl dev.jsonl test.jsonl; do
+    cmp -s "$tmp/d/$f" "$corpora/ade-posts/$f" || fail "$what: $f differs from corpora/ade-posts"
+done
 
 what="bad options"
 run $prog --no-such-option -o "$tmp/q"

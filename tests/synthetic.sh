@@ -11,6 +11,12 @@ expect 0 ""
 for f in train.jsonl dev.jsonl test.jsonl KEY.tsv MESH-KEY.tsv; do
     cmp -s "$tmp/syn/$f" "$syn/$f" || fail "$what: $f differs from corpora/synthetic"
 done
+what="regenerate the batch"
+run tells-synth --seed 2 --premises 340 --id-prefix batch --plant stat=neutral:600 \
+    --hypernym 400 -o "$tmp/batch"
+expect 0 ""
+cat "$tmp/batch/train.jsonl" "$tmp/batch/dev.jsonl" "$tmp/batch/test.jsonl" |
+    cmp -s - "$syn/batch.jsonl" || fail "$what: differs from corpora/synthetic/batch.jsonl"
 
 prepare() {  # DIR OUT
     tells-prep -q -o "$2" --split train "$1/train.jsonl" --split dev "$1/dev.jsonl" \

@@ -33,27 +33,19 @@ FUZZ_TARGET(aflite_splits)
 {
     const char *path = fuzz_file("splits.txt", data, size);
     read_splits(path, 3, 4, 10);
+    /* Lines, numbers on the first line, the largest number (capped). */
     size_t lines = 0, first = 0, largest = 0;
-    bool in_number = false;
-    for (size_t i = 0; i < size; i++) {
-        uint8_t c = data[i];
-        if (c >= '0' && c <= '9') {
-            if (!in_number && lines == 0)
-                first++;
-            in_number = true;
-        } else
-            in_number = false;
-        if (c == '\n')
-            lines++;
-    }
-    for (size_t i = 0; i < size; i++)
-        if (data[i] >= '0' && data[i] <= '9' && (i == 0 || data[i - 1] < '0' || data[i - 1] > '9')) {
-            size_t v = 0;
-            for (size_t k = i; k < size && data[k] >= '0' && data[k] <= '9' && v < 100000; k++)
-                v = v * 10 + (data[k] - '0');
-            if (v > largest)
-                largest = v;
+    for (size_t i = 0; i < size;) {
+        if (data[i] < '0' || data[i] > '9') {
+            lines += data[i++] == '\n';
+            continue;
         }
+        size_t v = 0;
+        for (; i < size && data[i] >= '0' && data[i] <= '9'; i++)
+            v = v < 100000 ? v * 10 + (data[i] - '0') : v;
+        first += lines == 0;
+        largest = v > largest ? v : largest;
+    }
     if (size > 0 && data[size - 1] != '\n')
         lines++;
     if (lines > 0 && lines <= 64 && first > 0 && first <= 1000 && largest < 100000)

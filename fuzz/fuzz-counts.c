@@ -15,8 +15,9 @@ static text_field field_of(const uint8_t *data, size_t size)
     for (size_t i = 0; i + 7 <= size; i++)
         if ((i == 0 || data[i - 1] == '\n') && memcmp(data + i, "field\t", 6) == 0) {
             size_t k = 0;
-            for (i += 6; i < size && data[i] != '\n' && data[i] != '\r' && k < sizeof value - 1;)
-                value[k++] = (char)data[i++];
+            for (i += 6; i < size && data[i] != '\n' && data[i] != '\r'; i++)
+                if (k < sizeof value - 1)
+                    value[k++] = (char)data[i];
             value[k] = '\0';
             text_field f;
             return text_field_parse(value, &f) == 0 ? f : FIELD_HYPOTHESIS;

@@ -23,7 +23,8 @@ FUZZ_TARGET(phrases)
         tells_error_clear(&err);
         if (!ps)
             fuzz_fail("phrase_set_new", "out of memory");
-        if (fuzz_check(phrase_set_load(ps, path, &opts[k], &err), &err, "phrase_set_load") == 0) {
+        if (fuzz_check(phrase_set_load(ps, path, &opts[k], &err), &err,
+                       "phrase_set_load") == 0) {
             if (tokenize(&opts[k], text, strlen(text), &in) < 0 ||
                 phrase_set_merge(ps, &in, &out) < 0)
                 fuzz_fail("phrase_set_merge", "out of memory");

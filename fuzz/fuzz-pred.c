@@ -65,8 +65,8 @@ FUZZ_TARGET(pred)
             fuzz_check(statreport_mcnemar(&s, files, fuzz_sink_open(&sink), &err), &err,
                        "statreport_mcnemar");
             fuzz_sink_close(&sink);
-            fuzz_check(statreport_resample(&s, multi ? RESAMPLE_PERMUTATION : RESAMPLE_BOOTSTRAP,
-                                           files, fuzz_sink_open(&sink), &err),
+            resample_kind kind = multi ? RESAMPLE_PERMUTATION : RESAMPLE_BOOTSTRAP;
+            fuzz_check(statreport_resample(&s, kind, files, fuzz_sink_open(&sink), &err),
                        &err, "statreport_resample");
             fuzz_sink_close(&sink);
         }

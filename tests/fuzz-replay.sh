@@ -20,7 +20,8 @@ for f in "$top_srcdir"/fuzz/fuzz-*.c; do
     echo "${h%.c}"
 done | sort >"$tmp/sources"
 cmp -s "$tmp/listed" "$tmp/sources" ||
-    fail "fuzz/replay --list and fuzz/fuzz-*.c differ: $(diff "$tmp/listed" "$tmp/sources" | tr '\n' ' ')"
+    fail "fuzz/replay --list and fuzz/fuzz-*.c differ:" \
+        "$(diff "$tmp/listed" "$tmp/sources" | tr '\n' ' ')"
 for d in "$saved"/*/; do
     [ -d "$d" ] || continue
     h=$(basename "$d")

@@ -465,6 +465,7 @@ static size_t text_tokens(const char *s, vocab *v, long **out)
     return tok ? n : (size_t)-1;
 }
 
+/* row holds n + 1 counts: b is the base, whose length row was sized for. */
 static size_t lcs(const long *a, size_t m, const long *b, size_t n, size_t *row)
 {
     memset(row, 0, (n + 1) * sizeof *row);
@@ -532,7 +533,7 @@ int templates_assign_bases(template_set *s, const template_set *bases, tells_err
         for (size_t j = 0; j < bases->n; j++) {
             if (!same_kind(t, &bases->row[j]))
                 continue;
-            double r = tn + bn[j] ? 2.0 * lcs(bt[j], bn[j], tt, tn, row) / (double)(tn + bn[j])
+            double r = tn + bn[j] ? 2.0 * lcs(tt, tn, bt[j], bn[j], row) / (double)(tn + bn[j])
                                   : 1.0;
             if (r > best) {
                 best = r;

@@ -2,6 +2,7 @@
 #include "base/error.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,6 +19,40 @@ void tells_error_clear(tells_error *err)
     }
 }
 
+/* Data quoted in a message must not break its line or act on a
+   terminal: control characters other than tab become C escapes. */
+static void escape_controls(char *s, size_t size)
+{
+    char out[4096];  /* both callers pass 1024 bytes; an escape is 4 */
+    size_t n = 0;
+    bool changed = false;
+    for (const unsigned char *p = (const unsigned char *)s; *p && n + 5 < sizeof out; p++) {
+        if ((*p < 0x20 && *p != '\t') || *p == 0x7f) {
+            n += (size_t)snprintf(out + n, sizeof out - n, *p == '\n' ? "\\n"
+                                  : *p == '\r' ? "\\r" : "\\x%02x", *p);
+            changed = true;
+        } else {
+            out[n++] = (char)*p;
+        }
+    }
+    if (!changed)
+        return;
+    out[n] = '\0';
+    if (n >= size) {
+        n = size - 1;
+        /* Not in the middle of an escape or a UTF-8 sequence. */
+        while (n > 0 && ((out[n] & 0xc0) == 0x80))
+            n--;
+        size_t back = n;
+        while (back > 0 && n - back < 4 && out[back] != '\\')
+            back--;
+        if (out[back] == '\\' && n - back < 4)
+            n = back;
+    }
+    memcpy(s, out, n);
+    s[n] = '\0';
+}
+
 int tells_error_setv(tells_error *err, tells_error_kind kind, const char *file,
                      long line, const char *fmt, va_list ap)
 {
@@ -27,6 +62,7 @@ int tells_error_setv(tells_error *err, tells_error_kind kind, const char *file,
        new message): copy it before writing. */
     char name[sizeof err->file];
     snprintf(name, sizeof name, "%s", file ? file : "");
+    escape_controls(name, sizeof name);
     memcpy(err->file, name, sizeof name);
     err->kind = kind;
     err->code = TELLS_E_GENERIC;
@@ -34,6 +70,7 @@ int tells_error_setv(tells_error *err, tells_error_kind kind, const char *file,
     err->line = line;
     err->column = 0;
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    escape_controls(err->msg, sizeof err->msg);
     return -1;
 }
 

@@ -74,11 +74,30 @@ static void messages(void)
     CHECK_STR(err.msg, "expected one column (phrase), found a tab");
 }
 
+/* Data quoted in a message stays on one clean line (base/error.c). */
+static void control_characters(void)
+{
+    tells_error err;
+    tells_error_clear(&err);
+    tells_error_set(&err, "a\nb", 2, "unknown label '%s'", "x\ty\r\n\x1b[31m\x7f");
+    CHECK_STR(err.msg, "unknown label 'x\ty\\r\\n\\x1b[31m\\x7f'");
+    CHECK_STR(err.file, "a\\nb");
+    /* Escapes that do not fit are dropped whole, not cut. */
+    char long_value[1100];
+    memset(long_value, '\x01', sizeof long_value - 1);
+    long_value[sizeof long_value - 1] = '\0';
+    tells_error_set(&err, NULL, 0, "%s", long_value);
+    size_t n = strlen(err.msg);
+    CHECK(n > 1000 && n < sizeof err.msg && n % 4 == 0);
+    CHECK_STR(err.msg + n - 4, "\\x01");
+}
+
 int main(void)
 {
     split();
     rows();
     field_at();
     messages();
+    control_characters();
     CHECK_DONE();
 }

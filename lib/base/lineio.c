@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/alloc.h"
 
@@ -44,7 +45,14 @@ int line_reader_open(line_reader *r, const char *path, size_t max_line,
         r->owns_fp = true;
     }
     r->max_line = max_line ? max_line : LINE_MAX_DEFAULT;
-    r->cap = READ_CHUNK + 1;
+    /* A small regular file gets a buffer its size: many small files are
+       read in a run (lexicons, id files, the fuzzers' inputs). */
+    r->chunk = READ_CHUNK;
+    struct stat st;
+    if (fstat(fileno(r->fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 &&
+        (uint64_t)st.st_size < READ_CHUNK / 2)
+        r->chunk = 2 * ((size_t)st.st_size + 4096);
+    r->cap = r->chunk + 1;
     r->buf = malloc(r->cap);
     if (!r->buf) {
         line_reader_close(r);
@@ -73,7 +81,7 @@ static long refill(line_reader *r, tells_error *err)
         r->end = tail;
     }
     /* Room for half a chunk and the terminating NUL at least. */
-    if (ARRAY_RESERVE(r->buf, r->cap, r->end + 1 + READ_CHUNK / 2) < 0)
+    if (ARRAY_RESERVE(r->buf, r->cap, r->end + 1 + r->chunk / 2) < 0)
         return tells_error_nomem(err, r->name, r->lineno + 1);
     size_t n = fread(r->buf + r->end, 1, r->cap - 1 - r->end, r->fp);
     if (n == 0 && ferror(r->fp))

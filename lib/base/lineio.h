@@ -22,6 +22,7 @@ typedef struct line_reader {
     char name[1024];   /* file name used in messages; "-" is "stdin" */
     char *buf;
     size_t cap, start, end;
+    size_t chunk;          /* bytes read at a time: less for small files */
     size_t max_line;
     long lineno;
     bool eof;

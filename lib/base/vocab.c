@@ -112,7 +112,10 @@ static char *arena_copy(vocab *v, const char *s, size_t len)
 {
     arena_block *b = v->arena;
     if (!b || b->size - b->used < len + 1) {
-        size_t size = len + 1 > ARENA_BLOCK ? len + 1 : ARENA_BLOCK;
+        /* Blocks grow from 4 KiB to ARENA_BLOCK: small vocabularies
+           are common (lexicons, one template) and cost little then. */
+        size_t want = b ? (b->size < ARENA_BLOCK / 2 ? 2 * b->size : ARENA_BLOCK) : 4096;
+        size_t size = len + 1 > want ? len + 1 : want;
         arena_block *nb = malloc(sizeof *nb + size);
         if (!nb)
             return NULL;

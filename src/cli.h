@@ -59,6 +59,14 @@ char **cli_operands(int argc, char **argv, int *n);
    corpora/ (recorded by configure), so that it works before make
    install; else where make install put them (CLI_PKGDATADIR). */
 const char *cli_data_dir(void);
+/* The default concept index of tells-heur, tells-study and
+   tells-concepts: MeSH 2024 with its entry terms, linked on stems, and
+   the built-in heuristics checked against it. */
+#define CLI_MESH2024_FILE "mesh/mtrees2024.txt"
+#define CLI_TERMS2024_FILE "mesh/desc2024-terms.tsv"
+#define CLI_HEURISTICS2024_FILE "lexicons/heuristics-2024.heur"
+/* MeSH 2017 and the built-in heuristics checked against it: what --mesh
+   FILE pairs with (the linking of earlier runs), and tells-audit's. */
 #define CLI_MESH_FILE "mesh/mtrees2017.txt"
 #define CLI_HEURISTICS_FILE "lexicons/heuristics.heur"
 extern const char *const CLI_PKGDATADIR;

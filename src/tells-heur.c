@@ -11,8 +11,9 @@
 #include "base/outfile.h"
 #include "cli.h"
 
-#define MESH_FILE CLI_MESH_FILE
-#define BUILTIN_FILE CLI_HEURISTICS_FILE
+#define MESH_FILE CLI_MESH2024_FILE
+#define TERMS_FILE CLI_TERMS2024_FILE
+#define BUILTIN_FILE CLI_HEURISTICS2024_FILE
 
 static void usage(void)
 {
@@ -20,8 +21,9 @@ static void usage(void)
 "Test whether pairs that satisfy an annotator heuristic are spread evenly\n"
 "over the classes of a prepared TSV (FILE, or stdin when FILE is absent or\n"
 "'-'; several files are read as one corpus). Concepts are MeSH descriptors\n"
-"found in the text by their terms (longest match first, case-insensitive,\n"
-"also inside merged tokens such as brain_injury).\n"
+"found in the text by their headings and entry terms (longest match first,\n"
+"case-insensitive, on Snowball stems, also inside merged tokens such as\n"
+"brain_injury); tells-concepts shows the links.\n"
 "\n"
 "Built-in heuristics (defined in the data folder's %s):\n"
 "  hypernym         a hypothesis concept is a MeSH ancestor of a premise\n"
@@ -36,8 +38,16 @@ static void usage(void)
 "                   or health cue (no, denies, does not have, normal, ...)\n"
 "\n"
 "Concepts and heuristics:\n"
-"  -m, --mesh FILE          MeSH tree file (Tree Number<TAB>Desc Ui<TAB>Term)\n"
-"                           [DATA/" MESH_FILE "]\n"
+"  -m, --mesh FILE          MeSH tree file (Tree Number<TAB>Desc Ui<TAB>Term),\n"
+"                           linked as before MeSH 2024 became the default: its\n"
+"                           headings on exact tokens, with the built-in\n"
+"                           heuristics for MeSH 2017 (DATA/" CLI_HEURISTICS_FILE ")\n"
+"                           [DATA/" MESH_FILE " with its entry terms, on stems]\n"
+"      --terms FILE         MeSH entry-term file (tells-concepts(1))\n"
+"                           [DATA/" TERMS_FILE " without --mesh]\n"
+"      --no-terms           headings only\n"
+"      --stem, --no-stem    match Snowball stems, or exact tokens [--stem\n"
+"                           without --mesh]\n"
 "      --synonyms FILE      extra terms, TERM<TAB>DESCRIPTOR per line;\n"
 "                           repeatable\n"
 "  -H, --heuristics FILE    add the heuristics defined in FILE; one named as a\n"
@@ -80,19 +90,24 @@ static void usage(void)
 "    --split dev corpora/synthetic/dev.jsonl \\\n"
 "    --split test corpora/synthetic/test.jsonl\n"
 "  TELLS_DATA=corpora tells-heur --pairs synth-pairs.tsv synth.tsv\n"
+"  TELLS_DATA=corpora tells-heur --mesh corpora/mesh/mtrees2017.txt synth.tsv\n"
 "  tells-prep -q -t whitespace --split dev corpora/snli/snli_1.0_dev.jsonl \\\n"
 "    | TELLS_DATA=corpora tells-heur --expected class-prior\n",
            BUILTIN_FILE, CLI_PKGDATADIR);
 }
 
 enum {
-    OPT_SYNONYMS = 256, OPT_NO_BUILTIN, OPT_DIRECTION, OPT_EXPECTED, OPT_DIGITS,
+    OPT_SYNONYMS = 256, OPT_TERMS, OPT_NO_TERMS, OPT_STEM, OPT_NO_STEM, OPT_NO_BUILTIN, OPT_DIRECTION, OPT_EXPECTED, OPT_DIGITS,
     OPT_HELP, OPT_VERSION
 };
 
 static const struct option long_options[] = {
     {"mesh", required_argument, NULL, 'm'},
     {"synonyms", required_argument, NULL, OPT_SYNONYMS},
+    {"terms", required_argument, NULL, OPT_TERMS},
+    {"no-terms", no_argument, NULL, OPT_NO_TERMS},
+    {"stem", no_argument, NULL, OPT_STEM},
+    {"no-stem", no_argument, NULL, OPT_NO_STEM},
     {"heuristics", required_argument, NULL, 'H'},
     {"no-builtin", no_argument, NULL, OPT_NO_BUILTIN},
     {"hypernym-direction", required_argument, NULL, OPT_DIRECTION},
@@ -109,7 +124,9 @@ static const struct option long_options[] = {
 int main(int argc, char **argv)
 {
     cli_init(argv, "tells-heur");
-    const char *mesh = NULL, *output = NULL, *pairs = NULL;
+    const char *mesh = NULL, *terms = NULL, *output = NULL, *pairs = NULL;
+    bool no_terms = false;
+    int stem = -1;
     /* The values of the repeatable options, each list with room for argc. */
     char **values = calloc(3 * (size_t)argc, sizeof *values);
     if (!values)
@@ -124,6 +141,10 @@ int main(int argc, char **argv)
         switch (c) {
         case 'm': mesh = optarg; break;
         case OPT_SYNONYMS: synonyms[nsynonyms++] = optarg; break;
+        case OPT_TERMS: terms = optarg; break;
+        case OPT_NO_TERMS: no_terms = true; break;
+        case OPT_STEM: stem = 1; break;
+        case OPT_NO_STEM: stem = 0; break;
         case 'H': heur_files[nheur_files++] = optarg; break;
         case OPT_NO_BUILTIN: builtin = false; break;
         case OPT_DIRECTION:
@@ -149,6 +170,8 @@ int main(int argc, char **argv)
         default: cli_try_help();
         }
     }
+    if (terms && no_terms)
+        cli_usage_error("--terms and --no-terms exclude each other");
     if (!builtin && nheur_files == 0)
         cli_usage_error("--no-builtin needs --heuristics FILE");
     bool pairs_stdout = pairs && strcmp(pairs, "-") == 0;
@@ -159,12 +182,19 @@ int main(int argc, char **argv)
     int nfiles;
     char **files = cli_operands(argc, argv, &nfiles);
 
+    /* The default: MeSH 2024 with its entry terms, on stems; --mesh FILE:
+       the linking of earlier runs, with the built-ins for MeSH 2017. */
     char *mesh_default = mesh ? NULL : cli_data_file(MESH_FILE);
-    char *builtin_file = builtin ? cli_data_file(BUILTIN_FILE) : NULL;
-    if ((!mesh && !mesh_default) || (builtin && !builtin_file))
+    char *terms_default = mesh || terms || no_terms ? NULL : cli_data_file(TERMS_FILE);
+    char *builtin_file = builtin ? cli_data_file(mesh ? CLI_HEURISTICS_FILE : BUILTIN_FILE)
+                                 : NULL;
+    if ((!mesh && !mesh_default) || (builtin && !builtin_file) ||
+        (!mesh && !terms && !no_terms && !terms_default))
         cli_die("out of memory");
     heur_sources src = {
         .mesh = mesh ? mesh : mesh_default, .mesh_in_data = !mesh,
+        .terms = terms ? terms : terms_default, .terms_in_data = terms_default != NULL,
+        .stem = stem >= 0 ? stem : !mesh,
         .synonyms = synonyms, .nsynonyms = nsynonyms,
         .builtin = builtin_file,
         .definitions = heur_files, .ndefinitions = nheur_files,
@@ -196,6 +226,7 @@ int main(int argc, char **argv)
     heur_tally_free(&tally);
     heuristic_set_free(&hs);
     free(mesh_default);
+    free(terms_default);
     free(builtin_file);
     free(values);
     if (rc < 0)

@@ -43,8 +43,16 @@ static void usage(void)
 "  -t, --tokenizer NAME     default or whitespace [default]\n"
 "      --phrases FILE       merge these phrases into tokens; repeatable\n"
 "      --mesh FILE          merge the terms of this MeSH tree file into tokens,\n"
-"                           and link concepts for the heuristics with it\n"
-"                           [DATA/" CLI_MESH_FILE " for the heuristics only]\n"
+"                           and link concepts for the heuristics with it as\n"
+"                           before MeSH 2024 became the default: headings on\n"
+"                           exact tokens, the built-in heuristics for MeSH\n"
+"                           2017 [for the heuristics only: DATA/" CLI_MESH2024_FILE "\n"
+"                           with its entry terms, on stems]\n"
+"      --terms FILE         MeSH entry-term file of the heuristics\n"
+"                           [DATA/" CLI_TERMS2024_FILE " without --mesh]\n"
+"      --no-terms           the heuristics link headings only\n"
+"      --stem, --no-stem    the heuristics match Snowball stems, or exact\n"
+"                           tokens [--stem without --mesh]\n"
 "  PREPARED.tsv             a corpus tells-prep already prepared\n"
 "\n"
 "Study:\n"
@@ -103,7 +111,8 @@ enum {
     OPT_ID_FIELD = 256, OPT_LABEL_FIELD, OPT_PREMISE_FIELD, OPT_HYPOTHESIS_FIELD, OPT_LABELS,
     OPT_SKIP_INVALID, OPT_PHRASES, OPT_MESH, OPT_BATCH, OPT_VECTORS, OPT_FOLDS, OPT_ALPHA,
     OPT_TOKEN_ALPHA, OPT_CLASS_PRIOR, OPT_THREADS, OPT_SEED, OPT_NO_FIGURES, OPT_GNUPLOT,
-    OPT_PROGRESS, OPT_TRAIN, OPT_EVAL, OPT_NAME, OPT_HELP, OPT_VERSION
+    OPT_PROGRESS, OPT_TRAIN, OPT_EVAL, OPT_NAME, OPT_TERMS, OPT_NO_TERMS, OPT_STEM,
+    OPT_NO_STEM, OPT_HELP, OPT_VERSION
 };
 
 static const struct option long_options[] = {
@@ -118,6 +127,10 @@ static const struct option long_options[] = {
     {"tokenizer", required_argument, NULL, 't'},
     {"phrases", required_argument, NULL, OPT_PHRASES},
     {"mesh", required_argument, NULL, OPT_MESH},
+    {"terms", required_argument, NULL, OPT_TERMS},
+    {"no-terms", no_argument, NULL, OPT_NO_TERMS},
+    {"stem", no_argument, NULL, OPT_STEM},
+    {"no-stem", no_argument, NULL, OPT_NO_STEM},
     {"batch", required_argument, NULL, OPT_BATCH},
     {"vectors", required_argument, NULL, OPT_VECTORS},
     {"heuristics", required_argument, NULL, 'H'},
@@ -147,7 +160,10 @@ typedef struct options {
     const char *output;
     const char **labels;
     bool quiet, show_progress;
-    char *data_mesh, *data_builtin;    /* the data folder's files */
+    char *data_mesh, *data_terms, *data_builtin;    /* the data folder's files */
+    const char *terms;
+    bool no_terms;
+    int stem;                          /* -1: the default */
     char name_buf[256];
 } options;
 
@@ -220,6 +236,10 @@ static void parse_args(int argc, char **argv, options *o)
             break;
         case OPT_PHRASES: o->phrases[c->nphrase_files++] = optarg; break;
         case OPT_MESH: c->mesh_terms = optarg; break;
+        case OPT_TERMS: o->terms = optarg; break;
+        case OPT_NO_TERMS: o->no_terms = true; break;
+        case OPT_STEM: o->stem = 1; break;
+        case OPT_NO_STEM: o->stem = 0; break;
         case OPT_BATCH: o->batches[c->nbatches++] = optarg; break;
         case OPT_VECTORS: c->vectors = optarg; break;
         case 'H': o->definitions[c->heur.ndefinitions++] = optarg; break;
@@ -260,6 +280,8 @@ static void parse_args(int argc, char **argv, options *o)
     }
     if (!*o->output)
         cli_usage_error("--output must not be empty");
+    if (o->terms && o->no_terms)
+        cli_usage_error("--terms and --no-terms exclude each other");
     if (c->ninputs == 0 && !c->prepared && (c->train || c->eval || c->nbatches))
         cli_usage_error("--train, --eval and --batch need a corpus");
     if (strcmp(c->name, "corpus") == 0) {
@@ -443,10 +465,18 @@ static int run_bundled(const options *o, const char *dir, tells_error *err)
     sub = shown = NULL;
 
     /* The synthetic corpus: MeSH terms merged, and a new batch with a
-       planted token and the hypernym heuristic used more. */
+       planted token and the hypernym heuristic used more. Its heuristics
+       were planted on MeSH 2017 headings, so they are linked that way, as
+       --mesh does. */
     prep_input synth_in[] = {{"train", train}, {"dev", dev}, {"test", test}};
     char *batches[] = {batch};
+    char *builtin2017 = data_path(CLI_HEURISTICS_FILE);
     c = o->cfg;
+    c.heur.mesh = mesh;
+    c.heur.terms = NULL;
+    c.heur.terms_in_data = false;
+    c.heur.stem = false;
+    c.heur.builtin = builtin2017;
     c.name = "the synthetic MedNLI-style corpus";
     c.inputs = synth_in;
     c.ninputs = 3;
@@ -482,6 +512,7 @@ static int run_bundled(const options *o, const char *dir, tells_error *err)
     free(test);
     free(batch);
     free(mesh);
+    free(builtin2017);
     return rc;
 }
 
@@ -489,15 +520,22 @@ int main(int argc, char **argv)
 {
     cli_init(argv, "tells-study");
     cli_hint(TELLS_E_NOT_PREPARED, "--split NAME FILE for a corpus not yet prepared");
-    options o = {0};
+    options o = {.stem = -1};
     parse_args(argc, argv, &o);
     study_config *c = &o.cfg;
-    /* The heuristics' MeSH tree and built-in definitions. */
-    o.data_builtin = data_path(CLI_HEURISTICS_FILE);
+    /* The heuristics' MeSH tree, entry terms and built-in definitions:
+       MeSH 2024 on stems by default; --mesh FILE links as earlier runs
+       did, with the built-ins for MeSH 2017. */
+    o.data_builtin = data_path(c->mesh_terms ? CLI_HEURISTICS_FILE : CLI_HEURISTICS2024_FILE);
     if (!c->mesh_terms)
-        o.data_mesh = data_path(CLI_MESH_FILE);
+        o.data_mesh = data_path(CLI_MESH2024_FILE);
+    if (!c->mesh_terms && !o.terms && !o.no_terms)
+        o.data_terms = data_path(CLI_TERMS2024_FILE);
     c->heur.mesh = c->mesh_terms ? c->mesh_terms : o.data_mesh;
     c->heur.mesh_in_data = !c->mesh_terms;
+    c->heur.terms = o.terms ? o.terms : o.data_terms;
+    c->heur.terms_in_data = o.data_terms != NULL;
+    c->heur.stem = o.stem >= 0 ? o.stem : !c->mesh_terms;
     c->heur.builtin = o.data_builtin;
     c->heur.check_data = cli_check_data_file;
 
@@ -522,6 +560,7 @@ int main(int argc, char **argv)
     free(o.definitions);
     free(o.labels);
     free(o.data_mesh);
+    free(o.data_terms);
     free(o.data_builtin);
     if (rc < 0) {
         /* Messages about the temporary folder name the one asked for. */

@@ -100,8 +100,9 @@ cp "$tmp/out" "$tmp/hsummary.tsv"
 hsig() { awk -F '\t' -v c="$1" '$2 == c { print $9 }' "$tmp/hsummary.tsv"; }
 [ "$(hsig heuristic:hypernym)" = yes ] || fail "$what: hypernym not flagged"
 [ "$(hsig heuristic:probable-cause)" = no ] || fail "$what: probable-cause flagged"
-# The counts are tells-heur's: its n over the rows, and the class share.
-for f in ref hypernym; do tells-heur "$tmp/$f.tsv" >"$tmp/heur.$f"; done
+# The counts are tells-heur's: its n over the rows, and the class share
+# (tells-audit links MeSH 2017 headings, as tells-heur --mesh does).
+for f in ref hypernym; do tells-heur --mesh "$corpora/mesh/mtrees2017.txt" "$tmp/$f.tsv" >"$tmp/heur.$f"; done
 awk -F '\t' 'FILENAME ~ /heur\.ref$/ { if (FNR > 1) { rn[$1] = $2; rt[$1] = $6; for (i = 8; i <= NF; i++) rc[$1, i] = $i }
                                        else for (i = 8; i <= NF; i++) cls[i] = $i; next }
     FILENAME ~ /heur\./ { if (FNR > 1) { bn[$1] = $2; bt[$1] = $6; for (i = 8; i <= NF; i++) bc[$1, i] = $i }; next }

@@ -7,6 +7,8 @@
 
 TELLS_DATA=$corpora
 export TELLS_DATA
+# The synthetic corpus was planted on MeSH 2017: its tests link as earlier
+# runs did (--mesh: headings on exact tokens, the built-ins for 2017).
 mesh=$corpora/mesh/mtrees2017.txt
 
 # --- the synthetic corpus, MeSH terms merged as the main job does ---
@@ -15,7 +17,7 @@ tells-prep -q --mesh "$mesh" -o "$tmp/synth.tsv" \
     --split dev "$corpora/synthetic/dev.jsonl" \
     --split test "$corpora/synthetic/test.jsonl"
 what="synthetic corpus"
-run tells-heur --pairs "$tmp/pairs.tsv" "$tmp/synth.tsv"
+run tells-heur --mesh "$mesh" --pairs "$tmp/pairs.tsv" "$tmp/synth.tsv"
 expect 0 ""
 expect_out "$data/heur-synth.out"
 cp "$tmp/out" "$tmp/synth.out"
@@ -50,33 +52,33 @@ grep -F 'synth-00008	train	neutral	probable-cause	' "$tmp/pairs.tsv" |
     grep -F 'Alcohol Drinking (D000428 F01.145.317.269)' >/dev/null || fail "$what: merged token"
 
 what="balanced classes: class-prior is uniform"
-run tells-heur --expected class-prior "$tmp/synth.tsv"
+run tells-heur --mesh "$mesh" --expected class-prior "$tmp/synth.tsv"
 expect 0 ""
 expect_out "$tmp/synth.out"
 
 what="stdin and two files are one corpus"
 head -n 2000 "$tmp/synth.tsv" >"$tmp/a.tsv"
 { head -n 1 "$tmp/synth.tsv"; tail -n +2001 "$tmp/synth.tsv"; } >"$tmp/b.tsv"
-run tells-heur "$tmp/a.tsv" - <"$tmp/b.tsv"
+run tells-heur --mesh "$mesh" "$tmp/a.tsv" - <"$tmp/b.tsv"
 expect 0 ""
 expect_out "$tmp/synth.out"
 
 what="--split"
-run tells-heur --split dev --split test "$tmp/synth.tsv"
+run tells-heur --mesh "$mesh" --split dev --split test "$tmp/synth.tsv"
 expect 0 ""
-awk -F'\t' 'NR == 1 || $2 != "train"' "$tmp/synth.tsv" | tells-heur >"$tmp/devtest" ||
+awk -F'\t' 'NR == 1 || $2 != "train"' "$tmp/synth.tsv" | tells-heur --mesh "$mesh" >"$tmp/devtest" ||
     fail "$what: filtered run"
 expect_out "$tmp/devtest"
 
 what="--hypernym-direction specific (not planted)"
-run tells-heur --hypernym-direction specific "$tmp/synth.tsv"
+run tells-heur --mesh "$mesh" --hypernym-direction specific "$tmp/synth.tsv"
 expect 0 ""
 [ "$(sed -n 2p "$tmp/out")" = "hypernym	0	-	-	-	-	-	0	0	0" ] ||
     fail "$what: $(sed -n 2p "$tmp/out")"
 
 # --- controls: nothing planted, nothing found ---
 what="control heuristic (premise only)"
-run tells-heur -H "$data/heur-control.heur" "$tmp/synth.tsv"
+run tells-heur --mesh "$mesh" -H "$data/heur-control.heur" "$tmp/synth.tsv"
 expect 0 ""
 [ "$(tail -n 1 "$tmp/out" | cut -f1-7)" = "symptom-in-premise	4488	0.000000	2	1	contradiction	0.333333" ] ||
     fail "$what: $(tail -n 1 "$tmp/out")"
@@ -84,7 +86,7 @@ what="tells-synth --no-artifacts"
 tells-synth --no-artifacts -o "$tmp/na" >/dev/null
 tells-prep -q --mesh "$mesh" -o "$tmp/na.tsv" --split train "$tmp/na/train.jsonl" \
     --split dev "$tmp/na/dev.jsonl" --split test "$tmp/na/test.jsonl"
-run tells-heur "$tmp/na.tsv"
+run tells-heur --mesh "$mesh" "$tmp/na.tsv"
 expect 0 ""
 expect_out "$data/heur-no-artifacts.out"
 awk -F'\t' 'NR > 1 && $5 < 0.01 { print $1 " p " $5 }' "$tmp/out" >"$tmp/bad"
@@ -96,26 +98,30 @@ tells-prep -q -t whitespace -o "$tmp/snli.tsv" --split dev "$corpora/snli/snli_1
 run tells-heur "$tmp/snli.tsv"
 expect 0 ""
 expect_out "$data/heur-snli.out"
+what="SNLI dev, MeSH 2017 headings as before"
+run tells-heur --mesh "$mesh" "$tmp/snli.tsv"
+expect 0 ""
+expect_out "$data/heur-snli-2017.out"
 
 # --- a user heuristic with a built-in's name replaces it, in place ---
 what="replacing a built-in"
 printf 'F01.145.958.500\tSmoking\n' >"$tmp/smoking.tsv"
 printf 'heuristic probable-cause\npremise-tree C D E F\nhypothesis-tree @smoking.tsv\n' >"$tmp/pc.heur"
-run tells-heur -H "$tmp/pc.heur" "$tmp/synth.tsv"
+run tells-heur --mesh "$mesh" -H "$tmp/pc.heur" "$tmp/synth.tsv"
 expect 0 ""
 [ "$(cut -f1 "$tmp/out" | tr '\n' ' ')" = "heuristic hypernym probable-cause everything-fine " ] ||
     fail "$what: order"
 [ "$(sed -n 3p "$tmp/out" | cut -f2)" -lt "$(sed -n 3p "$tmp/synth.out" | cut -f2)" ] ||
     fail "$what: smoking alone should be fewer"
 what="--no-builtin"
-run tells-heur --no-builtin -H "$tmp/pc.heur" "$tmp/synth.tsv"
+run tells-heur --mesh "$mesh" --no-builtin -H "$tmp/pc.heur" "$tmp/synth.tsv"
 expect 0 ""
 [ "$(cut -f1 "$tmp/out" | tr '\n' ' ')" = "heuristic probable-cause " ] || fail "$what"
 
 # --- synonyms: "patient" as Patients is stop-listed for everything-fine ---
 what="--synonyms"
 printf 'smoker\tD012907\n' >"$tmp/syn.tsv"
-run tells-heur --synonyms "$tmp/syn.tsv" "$tmp/synth.tsv"
+run tells-heur --mesh "$mesh" --synonyms "$tmp/syn.tsv" "$tmp/synth.tsv"
 expect 0 ""
 [ "$(sed -n 3p "$tmp/out" | cut -f2)" -gt "$(sed -n 3p "$tmp/synth.out" | cut -f2)" ] ||
     fail "$what: 'smoker' should add probable-cause pairs"
@@ -153,9 +159,10 @@ done
 # --- the data folder ---
 what="TELLS_DATA names the folder"
 mkdir -p "$tmp/data/mesh" "$tmp/data/lexicons"
-cp "$data/heur-tree.txt" "$tmp/data/mesh/mtrees2017.txt"
+cp "$data/heur-tree.txt" "$tmp/data/mesh/mtrees2024.txt"
 cp "$corpora/lexicons/"* "$tmp/data/lexicons/"
-run env TELLS_DATA="$tmp/data" tells-heur "$tmp/synth.tsv"
+run env TELLS_DATA="$tmp/data" tells-heur --no-terms --no-stem --no-builtin \
+    -H "$tmp/data/lexicons/heuristics.heur" "$tmp/synth.tsv"
 expect 0 ""
 [ "$(sed -n 2p "$tmp/out" | cut -f2)" -lt "$(sed -n 2p "$tmp/synth.out" | cut -f2)" ] ||
     fail "$what: the small tree file was not used"
@@ -166,7 +173,7 @@ expect_out "$tmp/synth.out"
 what="TELLS_DATA without the files"
 mkdir "$tmp/empty"
 run env TELLS_DATA="$tmp/empty" tells-heur "$tmp/synth.tsv"
-expect 1 "tells-heur: $tmp/empty/mesh/mtrees2017.txt: cannot open: no such file (install tells, set TELLS_DATA to the corpora folder of its source tree, or name the file)"
+expect 1 "tells-heur: $tmp/empty/mesh/mtrees2024.txt: cannot open: no such file (install tells, set TELLS_DATA to the corpora folder of its source tree, or name the file)"
 run env TELLS_DATA="$tmp/empty" tells-heur --mesh "$mesh" "$tmp/synth.tsv"
 expect 1 "tells-heur: $tmp/empty/lexicons/heuristics.heur: cannot open: no such file (install tells, set TELLS_DATA to the corpora folder of its source tree, or name the file)"
 run env TELLS_DATA="$tmp/empty" tells-heur --mesh "$mesh" --no-builtin -H "$data/heur-control.heur" "$tmp/synth.tsv"
@@ -179,9 +186,9 @@ pkgdata=$(tells-heur --help | sed -n '/make install filled:$/{n;s/^ *//;p;}')
 [ -n "$pkgdata" ] || fail "$what: --help does not name it"
 mkdir -p "$tmp/bin"
 cp "$top_builddir/src/tells-heur" "$tmp/bin/"
-if [ ! -e "$pkgdata/mesh/mtrees2017.txt" ]; then
+if [ ! -e "$pkgdata/mesh/mtrees2024.txt" ]; then
     (unset TELLS_DATA; run "$tmp/bin/tells-heur" "$tmp/synth.tsv"
-     expect 1 "tells-heur: $pkgdata/mesh/mtrees2017.txt: cannot open: no such file (install tells, set TELLS_DATA to the corpora folder of its source tree, or name the file)"
+     expect 1 "tells-heur: $pkgdata/mesh/mtrees2024.txt: cannot open: no such file (install tells, set TELLS_DATA to the corpora folder of its source tree, or name the file)"
      exit $failures) || failures=$((failures + 1))
 fi
 run env TELLS_DATA= tells-heur --mesh "$mesh" --no-builtin -H "$data/heur-control.heur" "$tmp/synth.tsv"

@@ -513,7 +513,10 @@ int heuristic_set_open(heuristic_set *hs, const heur_sources *src, tells_error *
     int rc = 0;
     if (src->mesh_in_data && src->check_data)
         rc = src->check_data(src->mesh, err);
-    if (rc == 0 && !(hs->own_ci = concept_index_load(src->mesh, err)))
+    if (rc == 0 && src->terms && src->terms_in_data && src->check_data)
+        rc = src->check_data(src->terms, err);
+    concept_options co = {.terms = src->terms, .stem = src->stem};
+    if (rc == 0 && !(hs->own_ci = concept_index_open(src->mesh, &co, err)))
         rc = -1;
     hs->ci = hs->own_ci;
     for (size_t i = 0; rc == 0 && i < src->nsynonyms; i++)
@@ -554,7 +557,7 @@ int heur_text_analyse(heur_text *t, const heuristic_set *hs, const char *text,
                       size_t len, tells_error *err)
 {
     if (text_parts(text, len, &t->words, &t->parts) < 0 ||
-        concept_link(hs->ci, &t->parts, &t->hits) < 0 ||
+        concept_link_text(hs->ci, text, len, &t->hits) < 0 ||
         ARRAY_RESERVE(t->concepts, t->cap, t->hits.n) < 0)
         return tells_error_nomem(err, NULL, 0);
     t->nconcepts = 0;

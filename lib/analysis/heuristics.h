@@ -94,20 +94,22 @@ const char *heur_relation_name(heur_relation r);
    every path (it alone knows where its data folder is). */
 typedef struct heur_sources {
     const char *mesh;                 /* the MeSH tree file */
+    const char *terms;                /* its entry-term file, or NULL */
+    bool stem;                        /* link on stems (concept_options) */
     char *const *synonyms;            /* synonym files, in order */
     size_t nsynonyms;
     const char *builtin;              /* the built-in definitions, or NULL */
     char *const *definitions;         /* more definition files, in order */
     size_t ndefinitions;
     bool general;                     /* heuristic_set.general */
-    /* Called (when not NULL) on the data folder's files, builtin and mesh
-       when mesh_in_data, just before each is read: the caller's chance to
-       say how to find a missing one. */
+    /* Called (when not NULL) on the data folder's files, builtin, and mesh
+       and terms when mesh_in_data and terms_in_data, just before each is
+       read: the caller's chance to say how to find a missing one. */
     int (*check_data)(const char *path, tells_error *err);
-    bool mesh_in_data;
+    bool mesh_in_data, terms_in_data;
 } heur_sources;
 
-/* Loads the tree file and its synonyms, then the built-in definitions
+/* Loads the tree file with its entry terms and synonyms, then the built-in definitions
    and the others (each may replace a heuristic of an earlier file), into
    hs, which owns the concept index. On failure hs is left empty. */
 int heuristic_set_open(heuristic_set *hs, const heur_sources *src, tells_error *err);

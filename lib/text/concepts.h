@@ -1,8 +1,11 @@
 /* Concept linking by lexicon: finds the MeSH descriptors named in a
    prepared text, longest match first, case-insensitively, also inside
    tokens that tells-prep --mesh or --phrases merged ("brain_injury").
-   Terms live in a trie over token ids (as phrase.c's), so linking costs
-   a few hash lookups per token however large the tree file is.
+   The terms are the tree file's headings and, optionally, every entry
+   term of an entry-term file (entryterms.h), matched on Snowball stems
+   (stem.h) or on exact tokens. Terms live in a trie over token ids (as
+   phrase.c's), so linking costs a few hash lookups per token however
+   large the thesaurus is.
 
    The trie, the text parts and linking can fail only for lack of memory:
    they return -1 and leave the report to their callers, which know the
@@ -10,8 +13,10 @@
 #ifndef TELLS_CONCEPTS_H
 #define TELLS_CONCEPTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "base/error.h"
 #include "text/mesh.h"
@@ -33,6 +38,16 @@ int term_trie_add(term_trie *t, const token_list *toks, uint32_t value,
 /* The values of a node, in the order they were added. */
 size_t term_trie_values(const term_trie *t, uint32_t node,
                         const uint32_t **values);
+/* The node that spells toks (node 0, the root, for none), made when
+   new; -1 when out of memory. */
+long term_trie_insert(term_trie *t, const token_list *toks);
+/* Adds value to node's values (also when it carries it); -1 when out
+   of memory. */
+int term_trie_push(term_trie *t, uint32_t node, uint32_t value);
+/* The child of node along token tok, or -1. */
+long term_trie_child(const term_trie *t, uint32_t node, const char *tok, size_t len);
+/* Number of nodes, the root included. */
+size_t term_trie_nodes(const term_trie *t);
 
 /* A match: parts [start, end) spell the term that ends at node. */
 typedef struct term_hit {
@@ -64,10 +79,47 @@ int term_parts(const char *term, size_t len, token_list *words,
 
 typedef struct concept_index concept_index;
 
-/* Loads the tree file (mesh.h) and indexes every descriptor's term and
-   its uninverted form. A descriptor given two different terms, or a term
-   without a word, is an error naming the line. */
+typedef struct concept_options {
+    const char *terms;  /* an entry-term file, or NULL: headings only */
+    bool stem;          /* match Snowball stems, not exact tokens */
+} concept_options;
+
+/* What an index holds, and what its loading left out. */
+typedef struct concept_stats {
+    size_t descriptors, tree_numbers;
+    size_t term_rows;          /* rows of the entry-term file */
+    size_t terms;              /* distinct (descriptor, term) pairs indexed,
+                                  uninverted forms included */
+    size_t permuted_skipped;   /* permuted terms with a comma: not indexed */
+    size_t unknown_rows;       /* rows of descriptors the tree file lacks: */
+    size_t unknown_descriptors;/* skipped, and how many descriptors */
+    size_t abbreviations;      /* short abbreviations: matched in capitals */
+    size_t keys;               /* distinct match keys */
+    size_t ambiguous_keys;     /* keys of several descriptors */
+} concept_stats;
+
+/* Loads the tree file (mesh.h) and indexes every descriptor's heading
+   and its uninverted form; with o->terms, also every entry term of that
+   file whose descriptor the tree file has (the others are skipped and
+   counted: the 2024 tabulation has no row for the top-level
+   descriptors, such as F03 Mental Disorders). Permuted terms with a
+   comma ("Behavior, Smoking") are skipped: running text never has them
+   and the file holds the order text uses ("Smoking Behavior"); an entry
+   term with exactly one ", " ("Blood Pressure, High") is also indexed
+   uninverted ("High Blood Pressure"), as headings are. An entry term
+   that is an abbreviation (lexical tag ABB or ACR, or written in
+   capitals) links only where the text spells it as it is, not through a
+   stem ("aid" is not AIDS), and, when it has at most three characters
+   ("LET", "AID", "TAN"), only where the text has it in capitals. A descriptor given two different
+   headings, a term without a word, or an entry term whose DescriptorName
+   is not the tree file's heading for it (another MeSH version) is an
+   error naming the file and line. o may be NULL: headings only, exact
+   tokens. */
+concept_index *concept_index_open(const char *mesh_path, const concept_options *o,
+                                  tells_error *err);
+/* concept_index_open with headings only and exact tokens. */
 concept_index *concept_index_load(const char *mesh_path, tells_error *err);
+const concept_stats *concept_index_stats(const concept_index *ci);
 void concept_index_free(concept_index *ci);
 /* Adds a synonym file: "TERM<TAB>DESCRIPTOR" per line; '#' lines and
    blank lines are skipped. The descriptor must be in the tree file; a
@@ -91,20 +143,40 @@ long concept_find_tree(const concept_index *ci, const char *tree);
 int concept_under(const concept_index *ci, uint32_t c, const char *prefix,
                   size_t *k);
 
-/* Descriptors found in a text: parts [start, end) name concept. A term
-   carrying several descriptors gives one hit for each. */
+/* Descriptors found in a text: parts [start, end) name concept. Where
+   the matched key belongs to several descriptors, those whose term is
+   spelled exactly as the text (lowercased) win; when none is, each gives
+   a hit ("smokes": Smoke and Smoking, both stemmed to "smoke"). */
 typedef struct concept_hit {
     uint32_t concept, start, end;
 } concept_hit;
 
+/* The hits, and the caller's scratch space for finding them (a stemmer
+   among it, so one concept_hits per thread). Zero-initialised or
+   concept_hits_init. */
 typedef struct concept_hits {
     concept_hit *v;
     size_t n, cap;
     term_hits raw;
+    token_list words, cased, lower, keys;
+    struct stemmer *stemmer;
 } concept_hits;
 
+void concept_hits_init(concept_hits *h);
 void concept_hits_free(concept_hits *h);
+/* Links the parts of a text (as text_parts splits it; lowercased or as
+   written). -1 when out of memory. */
 int concept_link(const concept_index *ci, const token_list *parts,
                  concept_hits *out);
+/* Links a prepared text, or any text split at spaces: the parts are
+   h->cased (as written), so a short abbreviation links where the text
+   has its capitals. -1 when out of memory. */
+int concept_link_text(const concept_index *ci, const char *text, size_t len,
+                      concept_hits *out);
+/* The rows "id field start end text descriptor name tree_numbers" of
+   the hits (tells-concepts' output): text is the linked parts as
+   written, joined by spaces; tree numbers are comma-separated. */
+void concept_hits_write(FILE *fp, const concept_index *ci, const concept_hits *h,
+                        const char *id, const char *field);
 
 #endif

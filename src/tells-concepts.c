@@ -1,0 +1,273 @@
+/* tells-concepts: the MeSH descriptors the heuristics see in each text. */
+#include <config.h>
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/fields.h"
+#include "base/lineio.h"
+#include "base/outfile.h"
+#include "base/prepared.h"
+#include "cli.h"
+#include "text/concepts.h"
+#include "text/tokenize.h"
+
+static void usage(void)
+{
+    printf("Usage: tells-concepts [OPTION]... [FILE]...\n"
+"Show the MeSH descriptors linked in the premises and hypotheses of a\n"
+"prepared TSV (FILE, or stdin when FILE is absent or '-'; several files are\n"
+"read in turn), or in lines of text (--text): the links tells-heur's\n"
+"heuristics see, for review and for use elsewhere.\n"
+"\n"
+"A descriptor is linked where the text has one of its terms: its heading in\n"
+"the tree file (also uninverted: \"Anemia, Sickle Cell\" as \"sickle cell\n"
+"anemia\") or an entry term of the entry-term file (\"heart attack\" for\n"
+"D009203 Myocardial Infarction), on whole tokens, longest match first,\n"
+"case-insensitively, on Snowball English stems (\"smokes\" meets \"smoking\"),\n"
+"also inside tokens merged with '_' (brain_injury).\n"
+"\n"
+"Concepts:\n"
+"  -m, --mesh FILE          MeSH tree file (Tree Number<TAB>Desc Ui<TAB>Term),\n"
+"                           linked as before MeSH 2024 became the default: its\n"
+"                           headings on exact tokens [DATA/" CLI_MESH2024_FILE "\n"
+"                           with its entry terms, on stems]\n"
+"      --terms FILE         MeSH entry-term file [DATA/" CLI_TERMS2024_FILE "\n"
+"                           without --mesh]\n"
+"      --no-terms           headings only\n"
+"      --stem, --no-stem    match Snowball stems, or exact tokens [--stem\n"
+"                           without --mesh]\n"
+"      --synonyms FILE      extra terms, TERM<TAB>DESCRIPTOR per line;\n"
+"                           repeatable\n"
+"\n"
+"Input and output:\n"
+"  -T, --text               the input is lines of text, not a prepared TSV:\n"
+"                           each is tokenised as tells-prep --keep-case does;\n"
+"                           id is the line number, field 'text'\n"
+"  -F, --field NAME         hypothesis, premise or both [both]\n"
+"      --stats              write what the index holds instead (KEY<TAB>VALUE)\n"
+"  -o, --output FILE        write here, atomically [stdout]\n"
+"      --help               display this help and exit\n"
+"      --version            output version information and exit\n"
+"\n"
+"DATA is $TELLS_DATA when set and not empty (a source tree's corpora folder\n"
+"serves), else the folder make install filled:\n"
+"  %s\n"
+"\n"
+"Output: TSV with header id, field, start, end, text, descriptor, name,\n"
+"tree_numbers; one row per link, in text order: the row's id, premise or\n"
+"hypothesis, the link's first and one-past-last token (counted from 0 over\n"
+"the text's tokens split at spaces and at '_'), those tokens as written,\n"
+"the descriptor's id, its heading and its tree numbers (comma-separated).\n"
+"A term of several descriptors links each of them, unless some are spelled\n"
+"exactly as the text: then only those.\n"
+"\n"
+"Exit status: 0 success, 1 bad data or runtime failure, 2 usage error.\n"
+"\n"
+"Examples:\n"
+"  echo 'He smokes and had a heart attack.' | TELLS_DATA=corpora tells-concepts -T\n"
+"  tells-prep -q --split dev corpora/snli/snli_1.0_dev.jsonl \\\n"
+"    | TELLS_DATA=corpora tells-concepts -F hypothesis\n",
+           CLI_PKGDATADIR);
+}
+
+enum {
+    OPT_TERMS = 256, OPT_NO_TERMS, OPT_STEM, OPT_NO_STEM, OPT_SYNONYMS, OPT_STATS,
+    OPT_HELP, OPT_VERSION
+};
+
+static const struct option long_options[] = {
+    {"mesh", required_argument, NULL, 'm'},
+    {"terms", required_argument, NULL, OPT_TERMS},
+    {"no-terms", no_argument, NULL, OPT_NO_TERMS},
+    {"stem", no_argument, NULL, OPT_STEM},
+    {"no-stem", no_argument, NULL, OPT_NO_STEM},
+    {"synonyms", required_argument, NULL, OPT_SYNONYMS},
+    {"text", no_argument, NULL, 'T'},
+    {"field", required_argument, NULL, 'F'},
+    {"stats", no_argument, NULL, OPT_STATS},
+    {"output", required_argument, NULL, 'o'},
+    {"help", no_argument, NULL, OPT_HELP},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0}
+};
+
+typedef struct job {
+    const concept_index *ci;
+    char **files;
+    size_t nfiles;
+    bool text;
+    text_field field;
+    concept_hits hits;
+    token_list toks;
+    char *joined;
+    size_t joined_cap;
+} job;
+
+static int link_one(FILE *fp, job *j, const char *id, const char *field,
+                    const char *text, size_t len)
+{
+    if (concept_link_text(j->ci, text, len, &j->hits) < 0)
+        return -1;
+    concept_hits_write(fp, j->ci, &j->hits, id, field);
+    return 0;
+}
+
+static int link_prepared(FILE *fp, job *j, const char *path, size_t *rows,
+                         tells_error *err)
+{
+    prepared_reader pr;
+    if (prepared_open(&pr, path, false, err) < 0)
+        return -1;
+    prepared_row row;
+    int rc;
+    while ((rc = prepared_next(&pr, &row, err)) == 1) {
+        (*rows)++;
+        const char *id = row.field[PREP_ID];
+        if ((j->field != FIELD_HYPOTHESIS &&
+             link_one(fp, j, id, "premise", row.field[PREP_PREMISE], row.len[PREP_PREMISE]) < 0) ||
+            (j->field != FIELD_PREMISE &&
+             link_one(fp, j, id, "hypothesis", row.field[PREP_HYPOTHESIS],
+                      row.len[PREP_HYPOTHESIS]) < 0)) {
+            rc = tells_error_nomem(err, pr.lr.name, row.lineno);
+            break;
+        }
+    }
+    prepared_close(&pr);
+    return rc < 0 ? -1 : 0;
+}
+
+static int link_lines(FILE *fp, job *j, const char *path, size_t *rows, tells_error *err)
+{
+    static const tok_options cased = {.kind = TOKENIZER_DEFAULT, .keep_case = true};
+    line_reader r;
+    if (line_reader_open(&r, path, 0, err) < 0)
+        return -1;
+    char *line;
+    size_t len;
+    int rc;
+    while ((rc = line_reader_next(&r, &line, &len, err)) == 1) {
+        if ((rc = text_line_check(line, len, r.name, r.lineno, err)) < 0)
+            break;
+        (*rows)++;
+        char id[32];
+        size_t jlen = 0;
+        snprintf(id, sizeof id, "%ld", r.lineno);
+        if (tokenize(&cased, line, len, &j->toks) < 0 ||
+            token_list_join(&j->toks, &j->joined, &jlen, &j->joined_cap) < 0 ||
+            link_one(fp, j, id, "text", j->joined ? j->joined : "", jlen) < 0) {
+            rc = tells_error_nomem(err, r.name, r.lineno);
+            break;
+        }
+    }
+    line_reader_close(&r);
+    return rc < 0 ? -1 : 0;
+}
+
+static int write_links(FILE *fp, void *ctx, tells_error *err)
+{
+    job *j = ctx;
+    fputs("id\tfield\tstart\tend\ttext\tdescriptor\tname\ttree_numbers\n", fp);
+    size_t rows = 0;
+    for (size_t i = 0; i < j->nfiles; i++) {
+        int rc = j->text ? link_lines(fp, j, j->files[i], &rows, err)
+                         : link_prepared(fp, j, j->files[i], &rows, err);
+        if (rc < 0)
+            return -1;
+    }
+    if (rows == 0)
+        return prepared_empty_error(err, j->files, j->nfiles);
+    return out_status(fp, err);
+}
+
+static int write_stats(FILE *fp, void *ctx, tells_error *err)
+{
+    const concept_index *ci = ctx;
+    const concept_stats *s = concept_index_stats(ci);
+    fprintf(fp, "descriptors\t%zu\ntree_numbers\t%zu\nterm_rows\t%zu\nterms\t%zu\n"
+            "permuted_skipped\t%zu\nunknown_rows\t%zu\nunknown_descriptors\t%zu\n"
+            "abbreviations\t%zu\nkeys\t%zu\nambiguous_keys\t%zu\n",
+            s->descriptors, s->tree_numbers, s->term_rows, s->terms, s->permuted_skipped,
+            s->unknown_rows, s->unknown_descriptors, s->abbreviations, s->keys,
+            s->ambiguous_keys);
+    return out_status(fp, err);
+}
+
+int main(int argc, char **argv)
+{
+    cli_init(argv, "tells-concepts");
+    const char *mesh = NULL, *terms = NULL, *output = NULL;
+    bool no_terms = false, stats = false;
+    int stem = -1;
+    char **synonyms = calloc((size_t)argc, sizeof *synonyms);
+    if (!synonyms)
+        cli_die("out of memory");
+    size_t nsynonyms = 0;
+    job j = {.field = FIELD_BOTH};
+    int c;
+    while ((c = getopt_long(argc, argv, "m:TF:o:", long_options, NULL)) != -1) {
+        switch (c) {
+        case 'm': mesh = optarg; break;
+        case OPT_TERMS: terms = optarg; break;
+        case OPT_NO_TERMS: no_terms = true; break;
+        case OPT_STEM: stem = 1; break;
+        case OPT_NO_STEM: stem = 0; break;
+        case OPT_SYNONYMS: synonyms[nsynonyms++] = optarg; break;
+        case 'T': j.text = true; break;
+        case 'F':
+            if (text_field_parse(optarg, &j.field) < 0)
+                cli_usage_error("invalid --field '%s' (hypothesis, premise or both)",
+                                optarg);
+            break;
+        case OPT_STATS: stats = true; break;
+        case 'o': output = optarg; break;
+        case OPT_HELP: usage(); free(synonyms); return 0;
+        case OPT_VERSION: cli_version(); free(synonyms); return 0;
+        default: cli_try_help();
+        }
+    }
+    if (terms && no_terms)
+        cli_usage_error("--terms and --no-terms exclude each other");
+    if (j.text && j.field != FIELD_BOTH)
+        cli_usage_error("--field is for prepared TSVs, not --text");
+    int nfiles;
+    j.files = cli_operands(argc, argv, &nfiles);
+    j.nfiles = (size_t)nfiles;
+    if (stats && (optind < argc || j.text))
+        cli_usage_error("--stats reads no input");
+
+    char *mesh_default = mesh ? NULL : cli_data_file(CLI_MESH2024_FILE);
+    char *terms_default = mesh || terms || no_terms ? NULL : cli_data_file(CLI_TERMS2024_FILE);
+    if ((!mesh && !mesh_default) || (!mesh && !terms && !no_terms && !terms_default))
+        cli_die("out of memory");
+    tells_error err;
+    tells_error_clear(&err);
+    int rc = 0;
+    if (mesh_default)
+        rc = cli_check_data_file(mesh_default, &err);
+    if (rc == 0 && terms_default)
+        rc = cli_check_data_file(terms_default, &err);
+    concept_options co = {.terms = terms ? terms : terms_default,
+                          .stem = stem >= 0 ? stem : !mesh};
+    concept_index *ci = NULL;
+    if (rc == 0 && !(ci = concept_index_open(mesh ? mesh : mesh_default, &co, &err)))
+        rc = -1;
+    for (size_t i = 0; rc == 0 && i < nsynonyms; i++)
+        rc = concept_index_add_synonyms(ci, synonyms[i], &err);
+    j.ci = ci;
+    if (rc == 0)
+        rc = stats ? out_write(output, write_stats, ci, &err)
+                   : out_write(output, write_links, &j, &err);
+    concept_hits_free(&j.hits);
+    token_list_free(&j.toks);
+    free(j.joined);
+    concept_index_free(ci);
+    free(mesh_default);
+    free(terms_default);
+    free(synonyms);
+    if (rc < 0)
+        cli_fail(&err);
+    return 0;
+}

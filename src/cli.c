@@ -274,3 +274,41 @@ int cli_check_data_file(const char *path, tells_error *err)
                            "tells, set TELLS_DATA to the corpora folder of its "
                            "source tree, or name the file)");
 }
+
+void cli_linking_check(const cli_linking *l)
+{
+    if (l->terms && l->no_terms)
+        cli_usage_error("--terms and --no-terms exclude each other");
+}
+
+void cli_linking_sources(cli_linking *l, bool builtin, heur_sources *src)
+{
+    bool by_default = !l->mesh;
+    char *mesh = by_default ? cli_data_file(CLI_MESH2024_FILE) : NULL;
+    char *terms = by_default && !l->terms && !l->no_terms ? cli_data_file(CLI_TERMS2024_FILE)
+                                                          : NULL;
+    char *defs = builtin ? cli_data_file(by_default ? CLI_HEURISTICS2024_FILE
+                                                    : CLI_HEURISTICS_FILE)
+                         : NULL;
+    if ((by_default && !mesh) || (builtin && !defs) ||
+        (by_default && !l->terms && !l->no_terms && !terms))
+        cli_die("out of memory");
+    l->owned[0] = mesh;
+    l->owned[1] = terms;
+    l->owned[2] = defs;
+    src->mesh = by_default ? mesh : l->mesh;
+    src->mesh_in_data = by_default;
+    src->terms = l->terms ? l->terms : terms;
+    src->terms_in_data = terms != NULL;
+    src->stem = l->stem >= 0 ? l->stem : by_default;
+    src->builtin = defs;
+    src->check_data = cli_check_data_file;
+}
+
+void cli_linking_free(cli_linking *l)
+{
+    for (size_t i = 0; i < 3; i++) {
+        free(l->owned[i]);
+        l->owned[i] = NULL;
+    }
+}

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "base/error.h"
+#include "analysis/heuristics.h"
 
 enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
 
@@ -70,6 +71,25 @@ const char *cli_data_dir(void);
 #define CLI_MESH_FILE "mesh/mtrees2017.txt"
 #define CLI_HEURISTICS_FILE "lexicons/heuristics.heur"
 extern const char *const CLI_PKGDATADIR;
+
+/* How the heuristics link text to MeSH, as --mesh, --terms, --no-terms
+   and --stem/--no-stem give it (stem -1: not given), for tells-heur and
+   tells-audit alike. */
+typedef struct cli_linking {
+    const char *mesh, *terms;
+    bool no_terms;
+    int stem;
+    char *owned[3];
+} cli_linking;
+/* The usage errors of those options (--terms with --no-terms). */
+void cli_linking_check(const cli_linking *l);
+/* Sets src's tree file, entry terms, stemming and (when builtin) built-in
+   definitions: without --mesh, MeSH 2024 with its entry terms on stems
+   and the built-ins for 2024; with --mesh FILE, that file's headings on
+   exact tokens and the built-ins for 2017 (the linking of earlier runs).
+   Dies when out of memory. */
+void cli_linking_sources(cli_linking *l, bool builtin, heur_sources *src);
+void cli_linking_free(cli_linking *l);
 /* DATA/rel; caller frees; NULL when out of memory. */
 char *cli_data_file(const char *rel);
 /* 0 when path exists, else an error with a hint on how to find it. */

@@ -58,8 +58,16 @@ static void usage(void)
 "      --predictable P      flag examples whose gold label gets P or more\n"
 "                           from the hypothesis-only model [0.9]\n"
 "      --top N              reference top-PMI tokens per class [15]\n"
-"  -m, --mesh FILE          MeSH tree file of the heuristics\n"
-"                           [DATA/" CLI_MESH_FILE "]\n"
+"  -m, --mesh FILE          MeSH tree file of the heuristics, linked as by\n"
+"                           tells-heur --mesh: headings on exact tokens, with\n"
+"                           the built-in heuristics for MeSH 2017\n"
+"                           [DATA/" CLI_MESH2024_FILE " with its entry terms,\n"
+"                           on stems]\n"
+"      --terms FILE         MeSH entry-term file of the heuristics\n"
+"                           [DATA/" CLI_TERMS2024_FILE " without --mesh]\n"
+"      --no-terms           the heuristics link headings only\n"
+"      --stem, --no-stem    the heuristics match Snowball stems, or exact\n"
+"                           tokens [--stem without --mesh]\n"
 "  -H, --heuristics FILE    add the heuristics defined in FILE (tells-heur's\n"
 "                           format) to the built-in ones; repeatable\n"
 "      --no-heuristics      no heuristic check\n"
@@ -97,7 +105,7 @@ static void usage(void)
 enum {
     OPT_MODEL = 256, OPT_SAVE, OPT_FOLDS, OPT_SEED, OPT_THREADS, OPT_ALPHA, OPT_MIN,
     OPT_PSEUDO, OPT_PREDICTABLE, OPT_TOP, OPT_FLAGS, OPT_FAIL, OPT_PROGRESS,
-    OPT_NO_HEURISTICS, OPT_HELP, OPT_VERSION
+    OPT_NO_HEURISTICS, OPT_TERMS, OPT_NO_TERMS, OPT_STEM, OPT_NO_STEM, OPT_HELP, OPT_VERSION
 };
 
 static const struct option long_options[] = {
@@ -116,6 +124,10 @@ static const struct option long_options[] = {
     {"mesh", required_argument, NULL, 'm'},
     {"heuristics", required_argument, NULL, 'H'},
     {"no-heuristics", no_argument, NULL, OPT_NO_HEURISTICS},
+    {"terms", required_argument, NULL, OPT_TERMS},
+    {"no-terms", no_argument, NULL, OPT_NO_TERMS},
+    {"stem", no_argument, NULL, OPT_STEM},
+    {"no-stem", no_argument, NULL, OPT_NO_STEM},
     {"flags", required_argument, NULL, OPT_FLAGS},
     {"fail-on", required_argument, NULL, OPT_FAIL},
     {"output", required_argument, NULL, 'o'},
@@ -157,7 +169,7 @@ static void progress(const char *msg, void *user)
 typedef struct run {
     audit_options opt;
     const char *reference, *group_column, *model, *save_model, *flags, *output;
-    const char *mesh;
+    cli_linking link;
     char **heur_files;         /* room for argc */
     size_t nheur_files;
     bool no_heuristics;
@@ -171,6 +183,7 @@ typedef struct run {
 static void parse_args(int argc, char **argv, run *r)
 {
     audit_options_default(&r->opt);
+    r->link.stem = -1;
     if (!(r->heur_files = calloc((size_t)argc, sizeof *r->heur_files)))
         cli_die("out of memory");
     bool quiet = false, forced = false;
@@ -198,7 +211,11 @@ static void parse_args(int argc, char **argv, run *r)
             break;
         case OPT_TOP: r->opt.top_pmi = (size_t)cli_long("--top", optarg, 1, LONG_MAX); break;
         case OPT_FLAGS: r->flags = optarg; break;
-        case 'm': r->mesh = optarg; break;
+        case 'm': r->link.mesh = optarg; break;
+        case OPT_TERMS: r->link.terms = optarg; break;
+        case OPT_NO_TERMS: r->link.no_terms = true; break;
+        case OPT_STEM: r->link.stem = 1; break;
+        case OPT_NO_STEM: r->link.stem = 0; break;
         case 'H': r->heur_files[r->nheur_files++] = optarg; break;
         case OPT_NO_HEURISTICS: r->no_heuristics = true; break;
         case OPT_FAIL: r->gates = parse_gates(optarg); break;
@@ -216,8 +233,11 @@ static void parse_args(int argc, char **argv, run *r)
         cli_usage_error("no batch to audit");
     if (r->model && r->save_model)
         cli_usage_error("--model and --save-model cannot be combined");
-    if (r->no_heuristics && (r->mesh || r->nheur_files))
-        cli_usage_error("--no-heuristics excludes --mesh and --heuristics");
+    if (r->no_heuristics && (r->link.mesh || r->link.terms || r->link.no_terms ||
+                             r->link.stem >= 0 || r->nheur_files))
+        cli_usage_error("--no-heuristics excludes --mesh, --terms, --no-terms, --stem, "
+                        "--no-stem and --heuristics");
+    cli_linking_check(&r->link);
     r->show_progress = cli_show_progress(quiet, forced);
     r->opt.progress = progress;
     r->opt.progress_user = &r->show_progress;
@@ -226,20 +246,13 @@ static void parse_args(int argc, char **argv, run *r)
 /* The MeSH concepts and the built-in heuristics, with the user's. */
 static int load_heuristics(run *r, tells_error *err)
 {
-    char *mesh_default = r->mesh ? NULL : cli_data_file(CLI_MESH_FILE);
-    char *builtin = cli_data_file(CLI_HEURISTICS_FILE);
-    if ((!r->mesh && !mesh_default) || !builtin)
-        cli_die("out of memory");
-    heur_sources src = {
-        .mesh = r->mesh ? r->mesh : mesh_default, .mesh_in_data = !r->mesh,
-        .builtin = builtin, .definitions = r->heur_files, .ndefinitions = r->nheur_files,
-        .general = true, .check_data = cli_check_data_file,
-    };
+    heur_sources src = {.definitions = r->heur_files, .ndefinitions = r->nheur_files,
+                        .general = true};
+    cli_linking_sources(&r->link, true, &src);
     int rc = heuristic_set_open(&r->hs, &src, err);
     if (rc == 0)
         r->opt.heuristics = &r->hs;
-    free(mesh_default);
-    free(builtin);
+    cli_linking_free(&r->link);
     return rc;
 }
 

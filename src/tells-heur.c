@@ -170,8 +170,7 @@ int main(int argc, char **argv)
         default: cli_try_help();
         }
     }
-    if (terms && no_terms)
-        cli_usage_error("--terms and --no-terms exclude each other");
+    cli_linking_check(&(cli_linking){.terms = terms, .no_terms = no_terms});
     if (!builtin && nheur_files == 0)
         cli_usage_error("--no-builtin needs --heuristics FILE");
     bool pairs_stdout = pairs && strcmp(pairs, "-") == 0;
@@ -182,24 +181,12 @@ int main(int argc, char **argv)
     int nfiles;
     char **files = cli_operands(argc, argv, &nfiles);
 
-    /* The default: MeSH 2024 with its entry terms, on stems; --mesh FILE:
-       the linking of earlier runs, with the built-ins for MeSH 2017. */
-    char *mesh_default = mesh ? NULL : cli_data_file(MESH_FILE);
-    char *terms_default = mesh || terms || no_terms ? NULL : cli_data_file(TERMS_FILE);
-    char *builtin_file = builtin ? cli_data_file(mesh ? CLI_HEURISTICS_FILE : BUILTIN_FILE)
-                                 : NULL;
-    if ((!mesh && !mesh_default) || (builtin && !builtin_file) ||
-        (!mesh && !terms && !no_terms && !terms_default))
-        cli_die("out of memory");
+    cli_linking link = {.mesh = mesh, .terms = terms, .no_terms = no_terms, .stem = stem};
     heur_sources src = {
-        .mesh = mesh ? mesh : mesh_default, .mesh_in_data = !mesh,
-        .terms = terms ? terms : terms_default, .terms_in_data = terms_default != NULL,
-        .stem = stem >= 0 ? stem : !mesh,
         .synonyms = synonyms, .nsynonyms = nsynonyms,
-        .builtin = builtin_file,
-        .definitions = heur_files, .ndefinitions = nheur_files,
-        .general = general, .check_data = cli_check_data_file,
+        .definitions = heur_files, .ndefinitions = nheur_files, .general = general,
     };
+    cli_linking_sources(&link, builtin, &src);
     tells_error err;
     tells_error_clear(&err);
     heuristic_set hs;
@@ -225,9 +212,7 @@ int main(int argc, char **argv)
 
     heur_tally_free(&tally);
     heuristic_set_free(&hs);
-    free(mesh_default);
-    free(terms_default);
-    free(builtin_file);
+    cli_linking_free(&link);
     free(values);
     if (rc < 0)
         cli_fail(&err);

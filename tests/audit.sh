@@ -101,8 +101,8 @@ hsig() { awk -F '\t' -v c="$1" '$2 == c { print $9 }' "$tmp/hsummary.tsv"; }
 [ "$(hsig heuristic:hypernym)" = yes ] || fail "$what: hypernym not flagged"
 [ "$(hsig heuristic:probable-cause)" = no ] || fail "$what: probable-cause flagged"
 # The counts are tells-heur's: its n over the rows, and the class share
-# (tells-audit links MeSH 2017 headings, as tells-heur --mesh does).
-for f in ref hypernym; do tells-heur --mesh "$corpora/mesh/mtrees2017.txt" "$tmp/$f.tsv" >"$tmp/heur.$f"; done
+# (both link MeSH 2024 entry terms on stems by default).
+for f in ref hypernym; do tells-heur "$tmp/$f.tsv" >"$tmp/heur.$f"; done
 awk -F '\t' 'FILENAME ~ /heur\.ref$/ { if (FNR > 1) { rn[$1] = $2; rt[$1] = $6; for (i = 8; i <= NF; i++) rc[$1, i] = $i }
                                        else for (i = 8; i <= NF; i++) cls[i] = $i; next }
     FILENAME ~ /heur\./ { if (FNR > 1) { bn[$1] = $2; bt[$1] = $6; for (i = 8; i <= NF; i++) bc[$1, i] = $i }; next }
@@ -136,7 +136,7 @@ expect 0 ""
 what="no data folder"
 mkdir "$tmp/nodata"
 run env TELLS_DATA="$tmp/nodata" tells-audit --reference "$tmp/ref.tsv" --model "$tmp/ref.bin" "$tmp/clean.tsv"
-expect 1 "tells-audit: $tmp/nodata/mesh/mtrees2017.txt: cannot open: no such file (install tells, set TELLS_DATA to the corpora folder of its source tree, or name the file)"
+expect 1 "tells-audit: $tmp/nodata/mesh/mtrees2024.txt: cannot open: no such file (install tells, set TELLS_DATA to the corpora folder of its source tree, or name the file)"
 run env TELLS_DATA="$tmp/nodata" tells-audit --reference "$tmp/ref.tsv" --model "$tmp/ref.bin" \
     --mesh "$corpora/mesh/mtrees2017.txt" "$tmp/clean.tsv"
 expect 1 "tells-audit: $tmp/nodata/lexicons/heuristics.heur: cannot open: no such file (install tells, set TELLS_DATA to the corpora folder of its source tree, or name the file)"
@@ -218,7 +218,9 @@ expect 1 "tells-audit: $tmp/nope.tsv: cannot open: No such file or directory"
 [ "$(cat "$tmp/keep")" = old ] || fail "$what"
 
 for args in "--fail-on everything|invalid --fail-on kind 'everything' (any, predictability, tokens, tell-share, balance, length, duplicates, heuristics)" \
-    "--no-heuristics -H x.heur|--no-heuristics excludes --mesh and --heuristics" \
+    "--no-heuristics -H x.heur|--no-heuristics excludes --mesh, --terms, --no-terms, --stem, --no-stem and --heuristics" \
+    "--no-heuristics --no-stem|--no-heuristics excludes --mesh, --terms, --no-terms, --stem, --no-stem and --heuristics" \
+    "--terms t.tsv --no-terms|--terms and --no-terms exclude each other" \
     "--alpha 1|invalid value '1' for --alpha (expected 0 < A < 1)" \
     "--model a.bin --save-model b.bin|--model and --save-model cannot be combined"; do
     what="tells-audit ${args%%|*}"

@@ -20,7 +20,7 @@
 /* Every harness, by its name in C (fuzz/fuzz-NAME.c with '_' for '-'). */
 #define FUZZ_HARNESSES(X) \
     X(corpus_jsonl) X(corpus_csv) X(corpus_tsv) X(prepared) X(idfile) X(npy) \
-    X(vectors) X(ftbin) X(mesh) X(heuristics) X(templates) X(testtree) X(pred) \
+    X(vectors) X(ftbin) X(mesh) X(mesh_terms) X(heuristics) X(templates) X(testtree) X(pred) \
     X(contrast) X(numbers) X(counts) X(phrases) X(aflite_splits) X(answers)
 
 #ifdef FUZZ_REPLAY

@@ -140,7 +140,8 @@ size_t term_trie_nodes(const term_trie *t) { return t->nnodes; }
 size_t term_trie_values(const term_trie *t, uint32_t node,
                         const uint32_t **values)
 {
-    *values = t->vals + t->node[node].off;
+    /* No values at all yet: vals is NULL, and NULL + 0 is undefined. */
+    *values = t->vals ? t->vals + t->node[node].off : NULL;
     return t->node[node].n;
 }
 

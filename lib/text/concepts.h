@@ -101,8 +101,7 @@ typedef struct concept_stats {
 /* Loads the tree file (mesh.h) and indexes every descriptor's heading
    and its uninverted form; with o->terms, also every entry term of that
    file whose descriptor the tree file has (the others are skipped and
-   counted: the 2024 tabulation has no row for the top-level
-   descriptors, such as F03 Mental Disorders). Permuted terms with a
+   counted: check tags such as Female have no tree number). Permuted terms with a
    comma ("Behavior, Smoking") are skipped: running text never has them
    and the file holds the order text uses ("Smoking Behavior"); an entry
    term with exactly one ", " ("Blood Pressure, High") is also indexed

@@ -393,8 +393,8 @@ run tells-stat mcnemar --digits 5 --no-continuity-correction "$tmp/a.tsv" "$tmp/
 expect 0 ""
 grep -q "^mcnemar_chi2	2.666667	1	0.10247	.* correction=none alternative=two-sided$" \
     "$tmp/out" || fail "$what: $(cat "$tmp/out")"
-# The worked example of mlxtend's user guide (cochrans_q, after Kuncheva
-# 2004): three classifiers, 100 examples; Q = 7.529, p = 0.023; McNemar
+# The worked example of mlxtend's user guide (cochrans_q, example 1):
+# three classifiers, 100 examples; Q = 7.529, p = 0.023; McNemar
 # of the first two without correction: 5.333, p = 0.021.
 for m in 1 2 3; do
     awk -v m=$m 'BEGIN { print "id\tgold\tpredicted";

@@ -34,8 +34,9 @@ Sources of the values:
   p = studentized_range.sf(|R_a - R_b| / sqrt(k(k+1)/(6N)) sqrt(2), k, inf)
   as scikit-posthocs' posthoc_nemenyi_friedman.
 - Cochran's Q and McNemar without correction: the worked example of
-  Raschka's mlxtend user guide (evaluate.cochrans_q, example 1, after
-  Kuncheva 2004): three classifiers on 100 examples, Q = 7.529 with
+  Raschka's mlxtend user guide (evaluate.cochrans_q, example 1; mlxtend
+  cites Kuncheva 2004 for the test): three classifiers on 100 examples,
+  Q = 7.529 with
   p = 0.023, and McNemar of models 1 and 2 without correction chi^2 =
   5.333, p = 0.021. The script recomputes both from the counts with exact
   fractions and takes p from scipy.stats.chi2.sf.

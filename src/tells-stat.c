@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "base/outfile.h"
+#include "stats/ertest.h"
 #include "stats/statreport.h"
 
 static void usage(void)
@@ -29,14 +30,24 @@ static void usage(void)
 "                           binomial and chi-squared with continuity correction\n"
 "  bootstrap A B            paired bootstrap test of metric(A) - metric(B)\n"
 "  permutation A B          approximate randomisation test of the same\n"
+"  cochran A B C...         Cochran's Q of k >= 3 systems' correctness\n"
 "  friedman A B C...        Friedman's test and mean ranks of k >= 3 systems;\n"
 "                           blocks are examples (score 1 when correct), or\n"
 "                           with --scores the lines of files of numbers\n"
 "  welch A B                Welch's t-test of per-seed scores, files of\n"
 "                           numbers (one per line, or a --column)\n"
+"  wilcoxon A B             Wilcoxon signed-rank test of paired numbers (line\n"
+"                           j of A with line j of B)\n"
+"  paired-t A B             paired t-test of the same\n"
 "  fdr [FILE]               Benjamini-Hochberg adjusted p-values of the\n"
 "                           p_value column of a TSV (stdin when absent)\n"
 "  contrast --groups G FILE...  contrast-set consistency\n"
+"  normalized-failure [NAME=]FILE...  ER-Test's normalised failure rate of\n"
+"                           each functional test of tells-run tables; files\n"
+"                           with the same NAME are seeds of one model\n"
+"  seeds FILE...            mean and standard deviation across seeds: of\n"
+"                           each metric of a metrics table (its systems are\n"
+"                           the seeds), or of a file of numbers\n"
 "\n"
 "Options:\n"
 "  -m, --metric NAME      accuracy, macro_f1 or micro_f1 (bootstrap,\n"
@@ -44,15 +55,28 @@ static void usage(void)
 "  -n, --samples N        resamples (bootstrap, permutation) [10000]\n"
 "  -s, --seed N           seed of GSL's mt19937 (bootstrap, permutation) [1]\n"
 "      --alternative H    two-sided, greater or less: the alternative to\n"
-"                         metric(A) = metric(B) or mean(A) = mean(B)\n"
-"                         (bootstrap, permutation, welch) [two-sided]\n"
+"                         metric(A) = metric(B), mean(A) = mean(B) or a\n"
+"                         symmetric difference (bootstrap, permutation, welch,\n"
+"                         wilcoxon, paired-t) [two-sided]\n"
 "      --scores           friedman: FILEs hold numbers, line j of every file\n"
 "                         is block j (per-seed or per-fold scores) [examples]\n"
+"      --nemenyi          friedman: the Nemenyi post-hoc test of every pair\n"
+"                         and its critical difference at --alpha\n"
+"      --no-tie-correction  friedman: the statistic without the tie\n"
+"                         correction, as Demsar (2006) writes it\n"
+"      --no-continuity-correction  mcnemar: the chi-squared test without it;\n"
+"                         wilcoxon: the normal approximation without it\n"
 "  -c, --column NAME      read numbers from column NAME of a TSV with header\n"
-"                         (welch: once for both files, or twice, one per file\n"
-"                         or two columns of one file; friedman --scores);\n"
-"                         fdr: the p-value column [p_value]\n"
-"  -a, --alpha X          fdr: level of the reject column [0.05]\n"
+"                         (welch, wilcoxon, paired-t: once for both files, or\n"
+"                         twice, one per file or two columns of one file;\n"
+"                         friedman --scores, seeds); fdr: the p-value column\n"
+"                         [p_value]\n"
+"  -a, --alpha X          fdr: level of the reject column; friedman --nemenyi:\n"
+"                         level of the critical difference [0.05]\n"
+"  -l, --labels LIST      fix the label set of macro averages and Hamming loss:\n"
+"                         comma-separated, or @FILE with one label per line\n"
+"                         (metrics, bootstrap, permutation) [the labels in gold\n"
+"                         or the system's predictions]\n"
 "  -g, --groups FILE      contrast: header 'original<TAB>contrast', then rows\n"
 "                         ORIGINAL<TAB>CONTRAST[<TAB>CONTRAST]...\n"
 "  -d, --details          metrics: also precision, recall, F1 per class\n"
@@ -65,16 +89,24 @@ static void usage(void)
 "\n"
 "Definitions (as scikit-learn, SciPy and statsmodels): per-class precision,\n"
 "recall and F1 are 0 when undefined; macro averages are unweighted means over\n"
-"the labels in gold or that system's predictions; kappa and MCC are the\n"
-"multiclass forms (MCC 0 when undefined, kappa nan). Resampling p-values are\n"
-"(count + 1) / (samples + 1), count the resamples at least as extreme.\n"
+"the labels in gold or that system's predictions (or --labels); kappa and MCC\n"
+"are the multiclass forms (MCC 0 when undefined, kappa nan). Resampling\n"
+"p-values are (count + 1) / (samples + 1), count the resamples at least as\n"
+"extreme. wilcoxon drops zero differences and is exact for at most 50 pairs\n"
+"without zeros or tied |differences|, else the normal approximation with tie\n"
+"and continuity corrections.\n"
 "\n"
 "Output: metrics and contrast write TSV 'system metric class value support'\n"
-"(class '-' for averages; values with 6 decimals); tests write 'test\n"
-"statistic df p_value detail' (detail: key=value parameters, such as samples\n"
-"and alternative; '-' where there is no df or p-value); fdr writes its input\n"
-"with the columns p_adjusted, reject and fdr added. P-values have --digits\n"
-"significant digits as printf's %%g, also below 1e-308 (1.1e-400).\n"
+"(class '-' for averages; values with 6 decimals; metrics adds a row 'labels'\n"
+"naming the labels the averages are over, their number as value); tests\n"
+"write 'test statistic df p_value detail' (detail: key=value parameters, such\n"
+"as samples and alternative; '-' where there is no df or p-value); fdr writes\n"
+"its input with the columns p_adjusted, reject and fdr added. P-values have\n"
+"--digits significant digits as printf's %%g, also below 1e-308 (1.1e-400).\n"
+"normalized-failure writes the test's columns, model, seeds, failure_rate,\n"
+"failure_rate_sd, normalized_failure_rate, normalized_failure_rate_sd, then\n"
+"per model the means over the tests (test '(all)'); seeds writes 'system\n"
+"metric class seeds mean sd' (sample standard deviation, nan for one seed).\n"
 "\n"
 "Exit status: 0 success, 1 bad data or runtime failure, 2 usage error.\n"
 "\n"
@@ -84,12 +116,14 @@ static void usage(void)
 "  { tells-stat mcnemar full.tsv hyp-only.tsv;\n"
 "    tells-stat permutation -m macro_f1 full.tsv hyp-only.tsv | tail -n +2;\n"
 "    tells-stat welch -c acc seeds-full.tsv seeds-hyp.tsv | tail -n +2;\n"
-"  } | tells-stat fdr --alpha 0.05\n");
+"  } | tells-stat fdr --alpha 0.05\n"
+"  tells-stat friedman --scores --nemenyi -c f1 a.tsv b.tsv c.tsv d.tsv\n"
+"  tells-stat normalized-failure noER=s0.tsv noER=s1.tsv ER=s0.tsv ER=s1.tsv\n");
 }
 
 enum {
-    OPT_ALTERNATIVE = 256, OPT_SCORES, OPT_MULTI, OPT_DIGITS, OPT_HELP,
-    OPT_VERSION
+    OPT_ALTERNATIVE = 256, OPT_SCORES, OPT_MULTI, OPT_DIGITS, OPT_NEMENYI, OPT_NO_TIES,
+    OPT_NO_CONTINUITY, OPT_HELP, OPT_VERSION
 };
 
 static const struct option long_options[] = {
@@ -104,6 +138,10 @@ static const struct option long_options[] = {
     {"details", no_argument, NULL, 'd'},
     {"multi-label", no_argument, NULL, OPT_MULTI},
     {"digits", required_argument, NULL, OPT_DIGITS},
+    {"labels", required_argument, NULL, 'l'},
+    {"nemenyi", no_argument, NULL, OPT_NEMENYI},
+    {"no-tie-correction", no_argument, NULL, OPT_NO_TIES},
+    {"no-continuity-correction", no_argument, NULL, OPT_NO_CONTINUITY},
     {"output", required_argument, NULL, 'o'},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
@@ -114,31 +152,41 @@ static const struct option long_options[] = {
 enum {
     O_METRIC = 1 << 0, O_SAMPLES = 1 << 1, O_SEED = 1 << 2, O_ALT = 1 << 3,
     O_SCORES = 1 << 4, O_COLUMN = 1 << 5, O_ALPHA = 1 << 6, O_GROUPS = 1 << 7,
-    O_DETAILS = 1 << 8, O_MULTI = 1 << 9, O_DIGITS = 1 << 10
+    O_DETAILS = 1 << 8, O_MULTI = 1 << 9, O_DIGITS = 1 << 10, O_LABELS = 1 << 11,
+    O_NEMENYI = 1 << 12, O_NO_TIES = 1 << 13, O_NO_CONTINUITY = 1 << 14
 };
 static const char *const option_names[] = {
     "--metric", "--samples", "--seed", "--alternative", "--scores", "--column",
-    "--alpha", "--groups", "--details", "--multi-label", "--digits"
+    "--alpha", "--groups", "--details", "--multi-label", "--digits", "--labels",
+    "--nemenyi", "--no-tie-correction", "--no-continuity-correction"
 };
 
 typedef enum {
     CMD_METRICS, CMD_MCNEMAR, CMD_BOOTSTRAP, CMD_PERMUTATION, CMD_FRIEDMAN,
-    CMD_WELCH, CMD_FDR, CMD_CONTRAST
+    CMD_WELCH, CMD_FDR, CMD_CONTRAST, CMD_COCHRAN, CMD_WILCOXON, CMD_PAIRED_T,
+    CMD_NORMALIZED_FAILURE, CMD_SEEDS
 } command;
 
 static const struct {
     const char *name;
     unsigned options;
 } commands[] = {
-    {"metrics", O_DETAILS | O_MULTI},
-    {"mcnemar", O_MULTI | O_DIGITS},
-    {"bootstrap", O_METRIC | O_SAMPLES | O_SEED | O_ALT | O_MULTI | O_DIGITS},
-    {"permutation", O_METRIC | O_SAMPLES | O_SEED | O_ALT | O_MULTI | O_DIGITS},
-    {"friedman", O_SCORES | O_COLUMN | O_MULTI | O_DIGITS},
+    {"metrics", O_DETAILS | O_MULTI | O_LABELS},
+    {"mcnemar", O_MULTI | O_DIGITS | O_NO_CONTINUITY},
+    {"bootstrap", O_METRIC | O_SAMPLES | O_SEED | O_ALT | O_MULTI | O_DIGITS | O_LABELS},
+    {"permutation", O_METRIC | O_SAMPLES | O_SEED | O_ALT | O_MULTI | O_DIGITS | O_LABELS},
+    {"friedman", O_SCORES | O_COLUMN | O_MULTI | O_DIGITS | O_NEMENYI | O_NO_TIES | O_ALPHA},
     {"welch", O_COLUMN | O_ALT | O_DIGITS},
     {"fdr", O_COLUMN | O_ALPHA | O_DIGITS},
     {"contrast", O_GROUPS | O_MULTI},
+    {"cochran", O_MULTI | O_DIGITS},
+    {"wilcoxon", O_COLUMN | O_ALT | O_DIGITS | O_NO_CONTINUITY},
+    {"paired-t", O_COLUMN | O_ALT | O_DIGITS},
+    {"normalized-failure", 0},
+    {"seeds", O_COLUMN},
 };
+#define COMMAND_LIST "metrics, mcnemar, bootstrap, permutation, cochran, friedman, welch, " \
+    "wilcoxon, paired-t, fdr, contrast, normalized-failure or seeds"
 enum { NCOMMANDS = sizeof commands / sizeof commands[0] };
 
 static void need_files(const char *cmd, int nfiles, int min, int max)
@@ -167,6 +215,20 @@ static int run_command(command cmd, const statreport_settings *st, char **files,
     case CMD_WELCH: return statreport_welch(st, files, nfiles, fp, err);
     case CMD_FDR: return statreport_fdr(st, nfiles ? files[0] : "-", fp, err);
     case CMD_CONTRAST: return statreport_contrast(st, files, nfiles, fp, err);
+    case CMD_COCHRAN: return statreport_cochran(st, files, nfiles, fp, err);
+    case CMD_WILCOXON: return statreport_paired(st, PAIRED_WILCOXON, files, nfiles, fp, err);
+    case CMD_PAIRED_T: return statreport_paired(st, PAIRED_T, files, nfiles, fp, err);
+    case CMD_NORMALIZED_FAILURE: {
+        model_file *mf = malloc(nfiles * sizeof *mf);
+        if (!mf)
+            return tells_error_nomem(err, NULL, 0);
+        for (size_t i = 0; i < nfiles; i++)
+            mf[i] = model_file_parse(files[i]);
+        int rc = normalized_failure_report(mf, nfiles, fp, err);
+        free(mf);
+        return rc;
+    }
+    case CMD_SEEDS: return seeds_report(files, nfiles, st->column[0], fp, err);
     }
     return tells_error_usage(err, "unknown command");
 }
@@ -179,7 +241,8 @@ int main(int argc, char **argv)
     unsigned given = 0;
     const char *output = NULL;
     int c;
-    while ((c = getopt_long(argc, argv, "m:n:s:c:a:g:do:", long_options, NULL)) != -1) {
+    const char *labels = NULL;
+    while ((c = getopt_long(argc, argv, "m:n:s:c:a:g:dl:o:", long_options, NULL)) != -1) {
         switch (c) {
         case 'm':
             if (metric_parse(optarg, &st.metric) < 0)
@@ -223,6 +286,10 @@ int main(int argc, char **argv)
             st.digits = (int)cli_long("--digits", optarg, 1, 17);
             given |= O_DIGITS;
             break;
+        case 'l': labels = optarg; given |= O_LABELS; break;
+        case OPT_NEMENYI: st.nemenyi = true; given |= O_NEMENYI; break;
+        case OPT_NO_TIES: st.no_ties = true; given |= O_NO_TIES; break;
+        case OPT_NO_CONTINUITY: st.no_continuity = true; given |= O_NO_CONTINUITY; break;
         case 'o': output = optarg; break;
         case OPT_HELP: usage(); return 0;
         case OPT_VERSION: cli_version(); return 0;
@@ -230,16 +297,14 @@ int main(int argc, char **argv)
         }
     }
     if (optind >= argc)
-        cli_usage_error("missing command (metrics, mcnemar, bootstrap, permutation, "
-                        "friedman, welch, fdr or contrast)");
+        cli_usage_error("missing command (" COMMAND_LIST ")");
     const char *name = argv[optind];
     int found = -1;
     for (int i = 0; i < NCOMMANDS; i++)
         if (strcmp(name, commands[i].name) == 0)
             found = i;
     if (found < 0)
-        cli_usage_error("unknown command '%s' (metrics, mcnemar, bootstrap, "
-                        "permutation, friedman, welch, fdr or contrast)", name);
+        cli_usage_error("unknown command '%s' (" COMMAND_LIST ")", name);
     command cmd = (command)found;
     unsigned extra = given & ~commands[cmd].options;
     for (int b = 0; extra; b++)
@@ -249,6 +314,8 @@ int main(int argc, char **argv)
         cli_usage_error("--multi-label does not apply to friedman --scores");
     if (cmd == CMD_FRIEDMAN && !st.scores && st.ncolumns)
         cli_usage_error("--column needs friedman --scores");
+    if (cmd == CMD_FRIEDMAN && (given & O_ALPHA) && !st.nemenyi)
+        cli_usage_error("--alpha needs friedman --nemenyi");
     char **files = argv + optind + 1;
     int nfiles = argc - optind - 1;
     switch (cmd) {
@@ -258,7 +325,16 @@ int main(int argc, char **argv)
     case CMD_PERMUTATION: need_files(name, nfiles, 2, 2); break;
     case CMD_FRIEDMAN: need_files(name, nfiles, 3, INT_MAX); break;
     case CMD_WELCH:
+    case CMD_WILCOXON:
+    case CMD_PAIRED_T:
         need_files(name, nfiles, st.ncolumns == 2 ? 1 : 2, 2);
+        break;
+    case CMD_COCHRAN: need_files(name, nfiles, 3, INT_MAX); break;
+    case CMD_NORMALIZED_FAILURE: need_files(name, nfiles, 2, INT_MAX); break;
+    case CMD_SEEDS:
+        need_files(name, nfiles, 1, INT_MAX);
+        if (st.ncolumns > 1)
+            cli_usage_error("seeds reads one --column");
         break;
     case CMD_FDR:
         need_files(name, nfiles, 0, 1);
@@ -278,6 +354,12 @@ int main(int argc, char **argv)
        not be named after the output. out_commit reports a write error. */
     tells_error err;
     tells_error_clear(&err);
+    label_set fixed;
+    if (labels) {
+        if (label_set_parse(&fixed, labels, &err) < 0)
+            cli_fail(&err);
+        st.labels = &fixed;
+    }
     out_file out;
     if (out_open(&out, output, &err) < 0)
         cli_fail(&err);
@@ -287,5 +369,7 @@ int main(int argc, char **argv)
     }
     if (out_commit(&out, &err) < 0)
         cli_fail(&err);
+    if (labels)
+        label_set_free(&fixed);
     return 0;
 }

@@ -142,12 +142,115 @@ expect 0 ""
 expect_out_text "test	p_value	p_adjusted	reject	fdr
 a	0.5	0.5	no	benjamini-hochberg m=1 alpha=0.05"
 
+# ---- paired tests (wilcoxon, paired-t) ----
+bad "wilcoxon: lengths differ" "wilcoxon $tmp/n.txt @" '0.5\n0.6\n' \
+    "@: 2 numbers, but $tmp/n.txt has 3 (pair j is line j of both)"
+bad "paired-t: lengths differ" "paired-t $tmp/n.txt @" '0.5\n0.6\n0.7\n0.8\n' \
+    "@: 4 numbers, but $tmp/n.txt has 3 (pair j is line j of both)"
+bad "wilcoxon: NaN" "wilcoxon $tmp/n.txt @" '0.5\nnan\n0.7\n' "@:2: not a finite number 'nan'"
+bad "paired-t: NaN" "paired-t @ $tmp/n.txt" 'NaN\n0.6\n0.7\n' "@:1: not a finite number 'NaN'"
+bad "wilcoxon: every difference zero" "wilcoxon $tmp/n.txt @" '0.5\n0.6\n0.7\n' \
+    "every difference is zero: the signed-rank test is undefined"
+bad "wilcoxon: no numbers" "wilcoxon @ $tmp/n.txt" '\n' "@: no numbers"
+bad "paired-t: one pair" "paired-t @ @" '0.5\n' \
+    "@: need at least 2 numbers for a variance, found 1"
+printf '1\n2\n3\n' >"$tmp/i.txt"
+bad "paired-t: constant differences" "paired-t $tmp/i.txt @" '2\n3\n4\n' \
+    "the differences have no variance: the t statistic is undefined"
+bad "wilcoxon: a missing column" "wilcoxon -c x -c y @" 'x\tz\n1\t2\n' \
+    "@:1: no 'y' column in the header"
+
+# ---- cochran: prediction files as for friedman ----
+bad "cochran: gold mismatch" "cochran $tmp/good.tsv $tmp/good.tsv @" \
+    "${H}1\te\te\n2\te\tn\n3\tc\tc\n" \
+    "@:3: gold label 'e' of id '2' differs from 'n' in $tmp/good.tsv"
+bad "cochran: an id missing" "cochran $tmp/good.tsv @ $tmp/good.tsv" "${H}1\te\te\n" \
+    "@: id '2' of $tmp/good.tsv (line 3) is missing (2 missing in all)"
+
+# ---- --labels ----
+bad "a gold label outside --labels" "metrics --labels e,n @" "${H}1\te\te\n2\tc\tn\n" \
+    "@:3: gold label 'c' is not one of --labels"
+bad "a predicted label outside --labels" "metrics --labels e,n @" "${H}1\te\tx\n" \
+    "@:2: predicted label 'x' is not one of --labels"
+bad "a set's label outside --labels" "metrics --multi-label -l a,b @" "${H}1\ta\ta,c\n" \
+    "@:2: predicted label 'c' is not one of --labels"
+# badlabels NAME CONTENT MESSAGE: --labels @FILE with FILE holding CONTENT.
+badlabels() {
+    what=$1
+    # shellcheck disable=SC2059
+    printf "$2" >"$tmp/labs"
+    run tells-stat -o "$tmp/keep.tsv" metrics --labels "@$tmp/labs" "$tmp/good.tsv"
+    expect 1 "tells-stat: $tmp/labs$3"
+    [ "$(cat "$tmp/keep.tsv")" = "old table" ] || fail "$what: output changed"
+}
+badlabels "labels file: empty" '' ": no labels"
+badlabels "labels file: blank lines only" '\n\n' ": no labels"
+badlabels "labels file: repeated" 'e\n\nn\ne\n' ":4: label 'e' repeated (first on line 1)"
+badlabels "labels file: a tab" 'e\tn\n' ":1: a label cannot hold a tab"
+badlabels "labels file: invalid UTF-8" 'e\n\377\n' ":2: invalid UTF-8"
+printf 'a,b\nc\n' >"$tmp/comma.txt"
+what="labels file: missing"
+run tells-stat metrics --labels "@$tmp/nope.txt" "$tmp/good.tsv"
+expect 1 "tells-stat: $tmp/nope.txt: cannot open: No such file or directory"
+
+# ---- normalized-failure: tables of tells-run ----
+R='capability\tlabel\ttype\tplaceholders\ttemplates\tcases\tpassed\tpass_rate\n'
+printf "${R}Neg\t0\tMFT\ta\t1\t4\t4\t1\nArt\t1\tMFT\ta\t1\t4\t2\t.5\n" >"$tmp/run.tsv"
+bad "normalized-failure: empty" "normalized-failure $tmp/run.tsv @" '' \
+    "@: empty input: expected a table of tells-run"
+bad "normalized-failure: no counts" "normalized-failure $tmp/run.tsv @" 'capability\tpass_rate\nNeg\t1\n' \
+    "@:1: no cases and passed columns, nor tests and failures (a table of tells-run)"
+bad "normalized-failure: no test column" "normalized-failure $tmp/run.tsv @" 'cases\tpassed\n4\t4\n' \
+    "@:1: no column before cases names the test"
+bad "normalized-failure: other test columns" "normalized-failure $tmp/run.tsv @" \
+    'topic\ttests\tfailures\n/a\t4\t1\n' \
+    "@:1: its tests are named by other columns than those of $tmp/run.tsv"
+bad "normalized-failure: a test missing" "normalized-failure $tmp/run.tsv @" \
+    "${R}Art\t1\tMFT\ta\t1\t4\t2\t.5\n" \
+    "@: test 'Neg / 0 / MFT / a' of $tmp/run.tsv (line 2) is missing (1 missing in all)"
+bad "normalized-failure: a test not in the first" "normalized-failure $tmp/run.tsv @" \
+    "${R}Neg\t0\tMFT\ta\t1\t4\t4\t1\nArt\t0\tMFT\ta\t1\t4\t2\t.5\n" \
+    "@:3: test 'Art / 0 / MFT / a' is not in $tmp/run.tsv"
+bad "normalized-failure: a test twice" "normalized-failure @ $tmp/run.tsv" \
+    "${R}Neg\t0\tMFT\ta\t1\t4\t4\t1\nNeg\t0\tMFT\ta\t1\t4\t2\t.5\n" \
+    "@:3: test 'Neg / 0 / MFT / a' repeated (first on line 2)"
+bad "normalized-failure: malformed count" "normalized-failure $tmp/run.tsv @" \
+    "${R}Neg\t0\tMFT\ta\t1\t4x\t4\t1\n" "@:2: malformed count '4x' in column cases"
+bad "normalized-failure: negative count" "normalized-failure $tmp/run.tsv @" \
+    "${R}Neg\t0\tMFT\ta\t1\t4\t-1\t1\n" "@:2: malformed count '-1' in column passed"
+bad "normalized-failure: passed above cases" "normalized-failure $tmp/run.tsv @" \
+    "${R}Neg\t0\tMFT\ta\t1\t4\t5\t1\n" "@:2: passed 5 is more than cases 4"
+bad "normalized-failure: no cases" "normalized-failure $tmp/run.tsv @" \
+    "${R}Neg\t0\tMFT\ta\t1\t0\t0\t1\n" "@:2: test 'Neg / 0 / MFT / a' has no cases"
+bad "normalized-failure: row width" "normalized-failure $tmp/run.tsv @" \
+    "${R}Neg\t0\tMFT\ta\t1\t4\n" "@:2: expected 8 tab-separated columns, found 6"
+bad "normalized-failure: header only" "normalized-failure @ $tmp/run.tsv" "${R}" "@: no tests"
+bad "normalized-failure: failures above tests" "normalized-failure x=@ y=@" \
+    'topic\ttests\tfailures\n/a\t2\t3\n' "@:2: failures 3 is more than tests 2"
+
+# ---- seeds ----
+printf 'system\tmetric\tclass\tvalue\tsupport\n' >"$tmp/mh"
+bad "seeds: malformed value" "seeds @" "$(cat "$tmp/mh")\ns1\taccuracy\t-\tx\t8\n" \
+    "@:2: malformed value 'x'"
+bad "seeds: a metric twice" "seeds @" \
+    "$(cat "$tmp/mh")\ns1\taccuracy\t-\t0.5\t8\ns1\taccuracy\t-\t0.6\t8\n" \
+    "@:3: metric accuracy of class - repeated for system s1"
+bad "seeds: no metrics" "seeds @" "$(cat "$tmp/mh")\n" "@: no metrics"
+bad "seeds: short row" "seeds @" "$(cat "$tmp/mh")\ns1\taccuracy\n" \
+    "@:2: expected 5 tab-separated columns, found 2"
+bad "seeds: malformed number" "seeds @" '0.5\n0,6\n' "@:2: malformed number '0,6'"
+bad "seeds: infinity" "seeds @" '0.5\ninf\n' "@:2: not a finite number 'inf'"
+bad "seeds: two columns" "seeds @" '0.5\t1\n' "@:1: expected 1 tab-separated columns, found 2"
+bad "seeds: no numbers" "seeds @" '' "@: no numbers"
+bad "seeds: no such column" "seeds -c acc @" 'seed\tf1\n1\t0.5\n' \
+    "@:1: no 'acc' column in the header"
+
 # ---- usage errors ----
 printf 'seed\tx\n1\t2\n' >"$tmp/s.tsv"
 g=$tmp/good.tsv
 for args in \
-    "|missing command (metrics, mcnemar, bootstrap, permutation, friedman, welch, fdr or contrast)" \
-    "frobnicate $g|unknown command 'frobnicate' (metrics, mcnemar, bootstrap, permutation, friedman, welch, fdr or contrast)" \
+    "|missing command (metrics, mcnemar, bootstrap, permutation, cochran, friedman, welch, wilcoxon, paired-t, fdr, contrast, normalized-failure or seeds)" \
+    "frobnicate $g|unknown command 'frobnicate' (metrics, mcnemar, bootstrap, permutation, cochran, friedman, welch, wilcoxon, paired-t, fdr, contrast, normalized-failure or seeds)" \
     "metrics|metrics needs at least 1 file (got 0)" \
     "mcnemar $g|mcnemar compares exactly 2 files (got 1)" \
     "bootstrap $g $g $g|bootstrap compares exactly 2 files (got 3)" \
@@ -175,7 +278,24 @@ for args in \
     "friedman --scores --multi-label $g $g $g|--multi-label does not apply to friedman --scores" \
     "friedman --scores -c x -c x $g $g $g|friedman --scores reads one --column" \
     "fdr -c a -c b|fdr reads one --column" \
-    "welch -c a -c b -c c $g|--column given more than twice"; do
+    "welch -c a -c b -c c $g|--column given more than twice" \
+    "wilcoxon $g|wilcoxon compares exactly 2 files (got 1)" \
+    "paired-t $g $g $g|paired-t compares exactly 2 files (got 3)" \
+    "cochran $g $g|cochran needs at least 3 files (got 2)" \
+    "normalized-failure $g|normalized-failure needs at least 2 files (got 1)" \
+    "normalized-failure a=$g a=$g|normalized failure rates compare at least 2 models, not 1" \
+    "seeds|seeds needs at least 1 file (got 0)" \
+    "seeds -c a -c b $g|seeds reads one --column" \
+    "welch --labels a,b $g $g|--labels does not apply to welch" \
+    "metrics --labels a,,b $g|--labels: empty label in the list" \
+    "metrics --labels a,b,a $g|--labels: label 'a' given twice" \
+    "metrics --multi-label --labels @$tmp/comma.txt $g|--labels: label 'a,b' holds a comma, which separates the labels of a set" \
+    "mcnemar --nemenyi $g $g|--nemenyi does not apply to mcnemar" \
+    "friedman --alpha 0.1 $g $g $g|--alpha needs friedman --nemenyi" \
+    "wilcoxon --no-tie-correction $g $g|--no-tie-correction does not apply to wilcoxon" \
+    "paired-t --no-continuity-correction $g $g|--no-continuity-correction does not apply to paired-t" \
+    "seeds --alternative less $g|--alternative does not apply to seeds" \
+    "normalized-failure -c x $g $g|--column does not apply to normalized-failure"; do
     opts=${args%%|*}
     what="tells-stat $opts"
     # shellcheck disable=SC2086

@@ -41,6 +41,7 @@ a.tsv	micro_recall	-	0.625000	8
 a.tsv	micro_f1	-	0.625000	8
 a.tsv	kappa	-	0.428571	8
 a.tsv	mcc	-	0.428571	8
+a.tsv	labels	c,e,n	3	8
 a.tsv	precision	c	0.666667	3
 a.tsv	recall	c	0.666667	3
 a.tsv	f1	c	0.666667	3
@@ -59,6 +60,7 @@ b.tsv	micro_recall	-	0.750000	8
 b.tsv	micro_f1	-	0.750000	8
 b.tsv	kappa	-	0.600000	8
 b.tsv	mcc	-	0.654654	8
+b.tsv	labels	c,e,n	3	8
 b.tsv	precision	c	0.750000	3
 b.tsv	recall	c	1.000000	3
 b.tsv	f1	c	0.857143	3
@@ -75,7 +77,7 @@ expect_out "$tmp/metrics.expected"
 what="metrics from stdin, without --details"
 run tells-stat metrics - <"$tmp/a.tsv"
 expect 0 ""
-{ printf 'system\tmetric\tclass\tvalue\tsupport\n'; sed -n '1,9s|^[^	]*/a.tsv|stdin|p' "$tmp/expected"; } >"$tmp/stdin.expected"
+{ printf 'system\tmetric\tclass\tvalue\tsupport\n'; sed -n '1,10s|^[^	]*/a.tsv|stdin|p' "$tmp/expected"; } >"$tmp/stdin.expected"
 expect_out "$tmp/stdin.expected"
 
 what="metrics -o writes the same table"
@@ -91,7 +93,7 @@ what="metrics with a single label"
 run tells-stat metrics "$tmp/one.tsv"
 expect 0 ""
 [ "$(cut -f 2,4 "$tmp/out" | tr '\t\n' ' ')" = \
-  "metric value accuracy 1.000000 macro_precision 1.000000 macro_recall 1.000000 macro_f1 1.000000 micro_precision 1.000000 micro_recall 1.000000 micro_f1 1.000000 kappa nan mcc 0.000000 " ] ||
+  "metric value accuracy 1.000000 macro_precision 1.000000 macro_recall 1.000000 macro_f1 1.000000 micro_precision 1.000000 micro_recall 1.000000 micro_f1 1.000000 kappa nan mcc 0.000000 labels 1 " ] ||
     fail "$what: $(cat "$tmp/out")"
 
 # Multi-label: labels a b c.
@@ -113,6 +115,7 @@ ml.tsv	macro_f1	-	0.555556	4
 ml.tsv	micro_precision	-	0.600000	4
 ml.tsv	micro_recall	-	0.750000	4
 ml.tsv	micro_f1	-	0.666667	4
+ml.tsv	labels	a,b,c	3	4
 ml.tsv	precision	a	1.000000	2
 ml.tsv	recall	a	1.000000	2
 ml.tsv	f1	a	1.000000	2
@@ -298,4 +301,204 @@ run tells-stat metrics -d "$tmp/crlf.tsv"
 expect 0 ""
 sed 's|^[^	]*crlf.tsv|x|' "$tmp/out" >"$tmp/crlf.out"
 cmp -s "$tmp/lf.out" "$tmp/crlf.out" || fail "$what"
+# ---- issue 16: a fixed label set ----
+# Six labels a..f, f absent from this split; one error (d missed in 2):
+# Hamming loss 1 / (3 * 5) = 0.066667 over the 5 labels that occur, as the
+# labels row says, and 1 / (3 * 6) = 0.055556 with --labels. Macro F1: a b
+# c e right (1), d 0, f 0: 4/5 and 4/6.
+printf 'id\tgold\tpredicted\n1\ta,b\ta,b\n2\tc,d\tc\n3\te\te\n' >"$tmp/six.tsv"
+what="metrics --multi-label says which labels it used"
+run tells-stat metrics --multi-label "$tmp/six.tsv"
+expect 0 ""
+[ "$(cut -f 2-4 "$tmp/out" | grep -E '^(hamming_loss|macro_f1|labels)' | tr '\t\n' '  ')" = \
+  "hamming_loss - 0.066667 macro_f1 - 0.800000 labels a,b,c,d,e 5 " ] ||
+    fail "$what: $(cat "$tmp/out")"
+printf 'f\ne\nd\nc\nb\na\n' >"$tmp/labels.txt"
+for spec in a,b,c,d,e,f:a,b,c,d,e,f "@$tmp/labels.txt:f,e,d,c,b,a"; do
+    what="metrics --multi-label --labels ${spec%:*}"
+    run tells-stat metrics --multi-label --labels "${spec%:*}" "$tmp/six.tsv"
+    expect 0 ""
+    grep -q "	hamming_loss	-	0.055556	3$" "$tmp/out" || fail "$what: $(cat "$tmp/out")"
+    grep -q "	macro_f1	-	0.666667	3$" "$tmp/out" || fail "$what: $(cat "$tmp/out")"
+    grep -q "	labels	${spec#*:}	6	3$" "$tmp/out" || fail "$what: $(cat "$tmp/out")"
+done
+# Per-class rows follow the order of --labels, absent labels included.
+what="metrics --details --labels @FILE: rows in the file's order"
+run tells-stat metrics -d --multi-label -l "@$tmp/labels.txt" "$tmp/six.tsv"
+expect 0 ""
+[ "$(grep -E '	(labels|f1)	' "$tmp/out" | cut -f 3,4 | tr '\t\n' '  ')" = \
+  "f,e,d,c,b,a 6 f 0.000000 e 1.000000 d 0.000000 c 1.000000 b 1.000000 a 1.000000 " ] ||
+    fail "$what: $(cat "$tmp/out")"
+# Single-label: B never predicts n; with a fourth label x, macro recall is
+# (1 + 1 + 0 + 0) / 4 instead of / 3.
+what="metrics --labels, single-label"
+run tells-stat metrics -l c,e,n,x "$tmp/b.tsv"
+expect 0 ""
+grep -q "	macro_recall	-	0.500000	8$" "$tmp/out" || fail "$what: $(cat "$tmp/out")"
+grep -q "	labels	c,e,n,x	4	8$" "$tmp/out" || fail "$what: $(cat "$tmp/out")"
+what="bootstrap -m macro_f1 --labels"
+run tells-stat bootstrap -m macro_f1 -n 50 -l c,e,n,x "$tmp/b.tsv" "$tmp/b.tsv"
+expect 0 ""
+grep -q "a_value=0.428571 b_value=0.428571 " "$tmp/out" || fail "$what: $(cat "$tmp/out")"
+
+# ---- issue 16: paired tests ----
+# Wilcoxon, d = 1 -2 3 4 5: R+ = 13, R- = 2, T = 2; exact (5 pairs, no
+# zeros or ties): p = 2 P(R+ <= 2) = 2 * 3/32 = 0.1875 (SciPy's wilcoxon).
+printf '2\n1\n4\n5\n6\n' >"$tmp/wa.txt"
+printf '1\n3\n1\n1\n1\n' >"$tmp/wb.txt"
+what="wilcoxon, exact"
+run tells-stat wilcoxon --digits 4 "$tmp/wa.txt" "$tmp/wb.txt"
+expect 0 ""
+expect_out_text "test	statistic	df	p_value	detail
+wilcoxon	2.000000	-	0.1875	a=$tmp/wa.txt b=$tmp/wb.txt n=5 zeros=0 r_plus=13 r_minus=2 tied_groups=0 method=exact alternative=two-sided"
+# A zero difference added: dropped, and the normal approximation with
+# the continuity correction: z = (2 - 7.5 + 0.5) / sqrt(5 6 11 / 24) =
+# -1.348400, p = 0.17753 (SciPy's wilcoxon(method='approx',
+# correction=True)).
+printf '7\n' >>"$tmp/wa.txt"
+printf '7\n' >>"$tmp/wb.txt"
+what="wilcoxon, normal approximation"
+run tells-stat wilcoxon --digits 5 "$tmp/wa.txt" "$tmp/wb.txt"
+expect 0 ""
+expect_out_text "test	statistic	df	p_value	detail
+wilcoxon	2.000000	-	0.17753	a=$tmp/wa.txt b=$tmp/wb.txt n=6 zeros=1 r_plus=13 r_minus=2 tied_groups=0 method=normal z=-1.348400 correction=continuity alternative=two-sided"
+# SciPy's rule: exact up to 50 pairs, the approximation from 51.
+D=${top_srcdir:-.}/tests/data
+for n in 50:exact 51:normal; do
+    what="wilcoxon on ${n%:*} pairs"
+    run tells-stat wilcoxon -c x -c y "$D/stat-paired-n${n%:*}.tsv"
+    expect 0 ""
+    grep -q "n=${n%:*} zeros=0 .* method=${n#*:} " "$tmp/out" || fail "$what: $(cat "$tmp/out")"
+done
+# Paired t: d = 1..5, mean 3, sd sqrt(2.5): t = 3 / sqrt(0.5) = 4.242641,
+# 4 df, p = 0.013236 (SciPy's ttest_rel).
+printf '2\n4\n6\n8\n10\n' >"$tmp/ta.txt"
+printf '1\n2\n3\n4\n5\n' >"$tmp/tb.txt"
+what="paired-t"
+run tells-stat paired-t --digits 5 "$tmp/ta.txt" "$tmp/tb.txt"
+expect 0 ""
+expect_out_text "test	statistic	df	p_value	detail
+paired_t	4.242641	4	0.013236	a=$tmp/ta.txt b=$tmp/tb.txt n=5 mean_diff=3.000000 sd_diff=1.581139 alternative=two-sided"
+what="paired-t --alternative less on two columns"
+printf 'a\tb\n2\t1\n4\t2\n6\t3\n8\t4\n10\t5\n' >"$tmp/t.tsv"
+run tells-stat paired-t --digits 5 --alternative less -c a -c b "$tmp/t.tsv"
+expect 0 ""
+grep -q "^paired_t	4.242641	4	0.99338	a=$tmp/t.tsv\[a\] b=$tmp/t.tsv\[b\] " "$tmp/out" ||
+    fail "$what: $(cat "$tmp/out")"
+
+# ---- issue 16: McNemar without correction, Cochran's Q ----
+# A against C: b = 5, c = 1: (5 - 1)^2 / 6 = 2.666667, p = 0.10247.
+what="mcnemar --no-continuity-correction"
+run tells-stat mcnemar --digits 5 --no-continuity-correction "$tmp/a.tsv" "$tmp/c.tsv"
+expect 0 ""
+grep -q "^mcnemar_chi2	2.666667	1	0.10247	.* correction=none alternative=two-sided$" \
+    "$tmp/out" || fail "$what: $(cat "$tmp/out")"
+# The worked example of mlxtend's user guide (cochrans_q, example 1):
+# three classifiers, 100 examples; Q = 7.529, p = 0.023; McNemar
+# of the first two without correction: 5.333, p = 0.021.
+for m in 1 2 3; do
+    awk -v m=$m 'BEGIN { print "id\tgold\tpredicted";
+        for (i = 0; i < 100; i++) {
+            w = m == 1 ? i < 16 : m == 2 ? (i < 6 || i == 20 || i == 21) \
+                : (i < 3 || i == 6 || i == 20 || i == 21 || i >= 98);
+            print i "\t0\t" (w ? 1 : 0) } }' >"$tmp/k$m.tsv"
+done
+what="cochran"
+run tells-stat cochran "$tmp/k1.tsv" "$tmp/k2.tsv" "$tmp/k3.tsv"
+expect 0 ""
+expect_out_text "test	statistic	df	p_value	detail
+cochran_q	7.529412	2	0.023	blocks=examples n=100 k=3"
+what="mcnemar --no-continuity-correction, mlxtend's example"
+run tells-stat mcnemar --no-continuity-correction "$tmp/k1.tsv" "$tmp/k2.tsv"
+expect 0 ""
+grep -q "^mcnemar_chi2	5.333333	1	0.021	" "$tmp/out" || fail "$what: $(cat "$tmp/out")"
+
+# ---- issue 16: Friedman without tie correction, Nemenyi ----
+# The tie-corrected statistic above was 6 with C = 0.65625: uncorrected
+# 6 * 0.65625 = 3.9375, p = exp(-3.9375 / 2) = 0.14.
+what="friedman --no-tie-correction"
+run tells-stat friedman --no-tie-correction "$tmp/a.tsv" "$tmp/b.tsv" "$tmp/c.tsv"
+expect 0 ""
+grep -q "^friedman	3.937500	2	0.14	blocks=examples n=8 k=3 ties=uncorrected$" "$tmp/out" ||
+    fail "$what: $(cat "$tmp/out")"
+# Mean ranks 1 2 3 over 4 blocks: CD = 2.343701 sqrt(3 4 / (6 4)) =
+# 1.657247; pairs differ by 1 (p = P(range_3 > 2) = 0.3335) and 2 (p =
+# P(range_3 > 4) = 0.013), SciPy's studentized_range.sf(q, 3, inf).
+what="friedman --nemenyi"
+run tells-stat friedman --scores --nemenyi "$tmp/x.txt" "$tmp/y.txt" "$tmp/z.txt"
+expect 0 ""
+expect_out_text "test	statistic	df	p_value	detail
+friedman	8.000000	2	0.018	blocks=scores n=4 k=3 ties=corrected
+friedman_mean_rank	1.000000	-	-	system=$tmp/x.txt best=1
+friedman_mean_rank	2.000000	-	-	system=$tmp/y.txt best=1
+friedman_mean_rank	3.000000	-	-	system=$tmp/z.txt best=1
+nemenyi_cd	1.657247	-	-	alpha=0.05 q_alpha=2.343701 k=3 n=4
+nemenyi	1.000000	-	0.33	a=$tmp/x.txt b=$tmp/y.txt mean_rank_a=1.000000 mean_rank_b=2.000000 cd=1.657247 differ=no
+nemenyi	2.000000	-	0.013	a=$tmp/x.txt b=$tmp/z.txt mean_rank_a=1.000000 mean_rank_b=3.000000 cd=1.657247 differ=yes
+nemenyi	1.000000	-	0.33	a=$tmp/y.txt b=$tmp/z.txt mean_rank_a=2.000000 mean_rank_b=3.000000 cd=1.657247 differ=no"
+# Demsar (2006), 3.2.2: mean ranks 3.143 2.000 2.893 1.964 over 14 data
+# sets give chi^2_F = 9.28 and, at alpha 0.10, CD = 1.12.
+what="friedman --no-tie-correction --nemenyi --alpha 0.1, Demsar's example"
+run tells-stat friedman --scores -c c45 --no-tie-correction --nemenyi --alpha 0.1 \
+    "$D/stat-demsar.tsv" "$D/stat-demsar.tsv" "$D/stat-demsar.tsv" "$D/stat-demsar.tsv"
+expect 0 ""
+grep -q "^nemenyi_cd	1.1[12][0-9]*	-	-	alpha=0.1 q_alpha=2.291341 k=4 n=14$" "$tmp/out" ||
+    fail "$what: $(cat "$tmp/out")"
+
+# ---- issue 16: ER-Test's normalised failure rate, seeds ----
+# Tests T1 T2 T3; model A two seeds, B one. Failure rates (cases -
+# passed) / cases: A 0 .25 | .5 .5 | .5 .75, B .75 | 0 | 0. Means: A
+# .125 .5 .625, B .75 0 0; min-max per test over the means: A 0 1 1, B 1
+# 0 0; A's seeds on that scale: (0 - .125)/.625 = -.2 and .2 (sd
+# .282843), 1 and 1, .8 and 1.2 (sd .282843). (all): per seed the mean
+# over tests: A rates .333333 .5 (mean .416667, sd .117851), normalised
+# .533333 .8 (mean .666667, sd .188562); B .25 and 1/3.
+H='capability	label	type	placeholders	templates	cases	passed	pass_rate'
+printf '%s\nT1\t0\tMFT\ta\t1\t4\t4\t1\nT2\t1\tMFT\ta\t1\t4\t2\t.5\nT3\t-\tDIR\ta\t2\t8\t4\t.5\n' "$H" >"$tmp/a0.tsv"
+printf '%s\nT3\t-\tDIR\ta\t2\t8\t2\t.25\nT1\t0\tMFT\ta\t1\t4\t3\t.75\nT2\t1\tMFT\ta\t1\t4\t2\t.5\n' "$H" >"$tmp/a1.tsv"
+printf '%s\nT1\t0\tMFT\ta\t1\t4\t1\t.25\nT2\t1\tMFT\ta\t1\t4\t4\t1\nT3\t-\tDIR\ta\t2\t8\t8\t1\n' "$H" >"$tmp/b0.tsv"
+what="normalized-failure"
+run tells-stat normalized-failure "A=$tmp/a0.tsv" "B=$tmp/b0.tsv" "A=$tmp/a1.tsv"
+expect 0 ""
+expect_out_text "capability	label	type	placeholders	model	seeds	failure_rate	failure_rate_sd	normalized_failure_rate	normalized_failure_rate_sd
+T1	0	MFT	a	A	2	0.125000	0.176777	0.000000	0.282843
+T1	0	MFT	a	B	1	0.750000	nan	1.000000	nan
+T2	1	MFT	a	A	2	0.500000	0.000000	1.000000	0.000000
+T2	1	MFT	a	B	1	0.000000	nan	0.000000	nan
+T3	-	DIR	a	A	2	0.625000	0.176777	1.000000	0.282843
+T3	-	DIR	a	B	1	0.000000	nan	0.000000	nan
+(all)	-	-	-	A	2	0.416667	0.117851	0.666667	0.188562
+(all)	-	-	-	B	1	0.250000	nan	0.333333	nan"
+# A tree report: topic, tests, failures; the (all) row is not a test; two
+# models that tie on a topic both get 0 there.
+printf 'topic\ttests\tfailures\tfailure_rate\n/a\t4\t1\t.25\n/b\t2\t1\t.5\n(all)\t6\t2\t.33\n' >"$tmp/t1.tsv"
+printf 'topic\ttests\tfailures\tfailure_rate\n/a\t4\t3\t.75\n/b\t2\t1\t.5\n(all)\t6\t4\t.67\n' >"$tmp/t2.tsv"
+what="normalized-failure of tree reports"
+run tells-stat normalized-failure "$tmp/t1.tsv" "$tmp/t2.tsv"
+expect 0 ""
+expect_out_text "topic	model	seeds	failure_rate	failure_rate_sd	normalized_failure_rate	normalized_failure_rate_sd
+/a	$tmp/t1.tsv	1	0.250000	nan	0.000000	nan
+/a	$tmp/t2.tsv	1	0.750000	nan	1.000000	nan
+/b	$tmp/t1.tsv	1	0.500000	nan	0.000000	nan
+/b	$tmp/t2.tsv	1	0.500000	nan	0.000000	nan
+(all)	$tmp/t1.tsv	1	0.375000	nan	0.000000	nan
+(all)	$tmp/t2.tsv	1	0.625000	nan	0.500000	nan"
+# Seeds: a metrics table of two seeds (A 5/8, B 6/8: mean .6875, sd
+# .088388), and numbers (0.8 0.82 0.85: mean .823333, sd .025166, as
+# NumPy's std(ddof=1)); x of seeds.tsv: .9 .8 .95 .5, sd .201556.
+tells-stat metrics -o "$tmp/seed-metrics.tsv" "$tmp/a.tsv" "$tmp/b.tsv"
+printf '0.8\n0.82\n0.85\n' >"$tmp/acc.txt"
+what="seeds"
+run tells-stat seeds "$tmp/seed-metrics.tsv" "$tmp/acc.txt"
+expect 0 ""
+grep -q "^$tmp/seed-metrics.tsv	accuracy	-	2	0.687500	0.088388$" "$tmp/out" ||
+    fail "$what: $(cat "$tmp/out")"
+grep -q "	labels	" "$tmp/out" && fail "$what: the labels row is not a metric"
+[ "$(tail -n 1 "$tmp/out")" = "$tmp/acc.txt	value	-	3	0.823333	0.025166" ] ||
+    fail "$what: $(cat "$tmp/out")"
+what="seeds --column"
+run tells-stat seeds -c x "$tmp/seeds.tsv"
+expect 0 ""
+expect_out_text "system	metric	class	seeds	mean	sd
+$tmp/seeds.tsv	x	-	4	0.787500	0.201556"
 finish

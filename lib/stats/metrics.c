@@ -39,6 +39,22 @@ typedef struct loader {
     size_t shown_cap;
 } loader;
 
+/* The id of a label: interned, or with a fixed set found in it (-1 with
+   err set when it is not, -2 when out of memory). */
+static long label_id(loader *ld, const char *s, size_t len, const char *which)
+{
+    pred_data *d = ld->d;
+    if (!d->fixed_labels) {
+        long id = vocab_intern(d->labels, s, len);
+        return id < 0 ? -2 : id;
+    }
+    long id = vocab_find(d->labels, s, len);
+    if (id < 0)
+        tells_error_set(ld->err, ld->r.name, ld->r.lineno, "%s label '%.*s' is not "
+                        "one of --labels", which, (int)len, s);
+    return id;
+}
+
 /* Parses a gold or predicted cell into ld->set. */
 static int parse_set(loader *ld, const char *cs, size_t clen, const char *which)
 {
@@ -48,7 +64,9 @@ static int parse_set(loader *ld, const char *cs, size_t clen, const char *which)
         if (clen == 0)
             return tells_error_set(ld->err, ld->r.name, ld->r.lineno,
                                    "empty %s label", which);
-        long id = vocab_intern(d->labels, cs, clen);
+        long id = label_id(ld, cs, clen, which);
+        if (id == -1)
+            return -1;
         if (id < 0 || ARRAY_RESERVE(ld->set, ld->set_cap, 1) < 0)
             return tells_error_nomem(ld->err, ld->r.name, ld->r.lineno);
         ld->set[ld->set_n++] = (uint32_t)id;
@@ -61,7 +79,9 @@ static int parse_set(loader *ld, const char *cs, size_t clen, const char *which)
         if (e == s)
             return tells_error_set(ld->err, ld->r.name, ld->r.lineno,
                                    "empty label in the %s set '%s'", which, cs);
-        long id = vocab_intern(d->labels, s, (size_t)(e - s));
+        long id = label_id(ld, s, (size_t)(e - s), which);
+        if (id == -1)
+            return -1;
         if (id < 0 || ARRAY_RESERVE(ld->set, ld->set_cap, ld->set_n + 1) < 0)
             return tells_error_nomem(ld->err, ld->r.name, ld->r.lineno);
         ld->set[ld->set_n++] = (uint32_t)id;
@@ -302,6 +322,12 @@ static int load_file(pred_data *d, size_t s, const char *path, long **line_of,
 int pred_load(pred_data *d, char *const *paths, size_t npaths,
               bool multi_label, tells_error *err)
 {
+    return pred_load_fixed(d, paths, npaths, multi_label, NULL, err);
+}
+
+int pred_load_fixed(pred_data *d, char *const *paths, size_t npaths, bool multi_label,
+                    const label_set *fixed, tells_error *err)
+{
     memset(d, 0, sizeof *d);
     d->multi_label = multi_label;
     d->ids = vocab_new();
@@ -313,6 +339,18 @@ int pred_load(pred_data *d, char *const *paths, size_t npaths,
         pred_free(d);
         return tells_error_nomem(err, NULL, 0);
     }
+    for (size_t i = 0; fixed && i < fixed->n; i++) {
+        if (multi_label && strchr(fixed->name[i], ',')) {
+            pred_free(d);
+            return tells_error_usage(err, "--labels: label '%s' holds a comma, which "
+                                     "separates the labels of a set", fixed->name[i]);
+        }
+        if (vocab_intern(d->labels, fixed->name[i], strlen(fixed->name[i])) < 0) {
+            pred_free(d);
+            return tells_error_nomem(err, NULL, 0);
+        }
+    }
+    d->fixed_labels = fixed != NULL;
     for (size_t s = 0; s < npaths; s++) {
         d->names[s] = strdup(display_name(paths[s]));
         if (!d->names[s]) {
@@ -330,6 +368,88 @@ int pred_load(pred_data *d, char *const *paths, size_t npaths,
     free(line_of);
     if (rc < 0) {
         pred_free(d);
+        return -1;
+    }
+    return 0;
+}
+
+void label_set_free(label_set *ls)
+{
+    for (size_t i = 0; i < ls->n; i++)
+        free(ls->name[i]);
+    free(ls->name);
+    memset(ls, 0, sizeof *ls);
+}
+
+/* Adds len bytes of s to ls unless empty or repeated (-1 with err set:
+   a usage error for a list, file and line for a file). */
+static int label_set_add(label_set *ls, size_t *cap, const char *s, size_t len,
+                         const char *file, long line, const long *line_of,
+                         tells_error *err)
+{
+    if (len == 0)
+        return file ? tells_error_set(err, file, line, "empty label")
+                    : tells_error_usage(err, "--labels: empty label in the list");
+    if (memchr(s, '\t', len))
+        return file ? tells_error_set(err, file, line, "a label cannot hold a tab")
+                    : tells_error_usage(err, "--labels: a label cannot hold a tab");
+    for (size_t i = 0; i < ls->n; i++)
+        if (strlen(ls->name[i]) == len && memcmp(ls->name[i], s, len) == 0)
+            return file ? tells_error_set(err, file, line, "label '%.*s' repeated "
+                                          "(first on line %ld)", (int)len, s, line_of[i])
+                        : tells_error_usage(err, "--labels: label '%.*s' given twice",
+                                            (int)len, s);
+    if (ARRAY_RESERVE(ls->name, *cap, ls->n + 1) < 0 || !(ls->name[ls->n] = strndup(s, len)))
+        return tells_error_nomem(err, file, line);
+    ls->n++;
+    return 0;
+}
+
+int label_set_parse(label_set *ls, const char *spec, tells_error *err)
+{
+    memset(ls, 0, sizeof *ls);
+    size_t cap = 0;
+    int rc = 0;
+    if (spec[0] != '@') {
+        for (const char *s = spec;;) {
+            const char *comma = strchr(s, ',');
+            size_t len = comma ? (size_t)(comma - s) : strlen(s);
+            if ((rc = label_set_add(ls, &cap, s, len, NULL, 0, NULL, err)) < 0 || !comma)
+                break;
+            s = comma + 1;
+        }
+    } else {
+        line_reader r;
+        if (line_reader_open(&r, spec + 1, 0, err) < 0)
+            return -1;
+        long *line_of = NULL;
+        size_t line_cap = 0;
+        char *line;
+        size_t len;
+        while ((rc = line_reader_next(&r, &line, &len, err)) == 1) {
+            rc = -1;
+            if (text_line_check(line, len, r.name, r.lineno, err) < 0)
+                break;
+            if (len == 0) {
+                rc = 0;
+                continue;
+            }
+            if (ARRAY_RESERVE(line_of, line_cap, ls->n + 1) < 0) {
+                tells_error_nomem(err, r.name, r.lineno);
+                break;
+            }
+            line_of[ls->n] = r.lineno;
+            if (label_set_add(ls, &cap, line, len, r.name, r.lineno, line_of, err) < 0)
+                break;
+            rc = 0;
+        }
+        if (rc == 0 && ls->n == 0)
+            rc = tells_error_set(err, r.name, 0, "no labels");
+        free(line_of);
+        line_reader_close(&r);
+    }
+    if (rc < 0) {
+        label_set_free(ls);
         return -1;
     }
     return 0;
@@ -392,6 +512,14 @@ int tally_init(tally *t, size_t nlabels)
         tally_free(t);
         return -1;
     }
+    return 0;
+}
+
+int tally_init_for(tally *t, const pred_data *d)
+{
+    if (tally_init(t, vocab_size(d->labels)) < 0)
+        return -1;
+    t->fixed = d->fixed_labels;
     return 0;
 }
 
@@ -477,7 +605,7 @@ double tally_metric(const tally *t, metric_kind k)
     double tp = 0, fp = 0, fn = 0, f1 = 0;
     size_t present = 0;
     for (size_t c = 0; c < t->nlabels; c++) {
-        if (t->tp[c] + t->fp[c] + t->fn[c] == 0)
+        if (!t->fixed && t->tp[c] + t->fp[c] + t->fn[c] == 0)
             continue;
         present++;
         tp += (double)t->tp[c];
@@ -513,7 +641,7 @@ int metrics_compute(const pred_data *d, size_t sys, metrics *m, tells_error *err
     memset(m, 0, sizeof *m);
     size_t nl = vocab_size(d->labels);
     tally t;
-    if (tally_init(&t, nl) < 0)
+    if (tally_init_for(&t, d) < 0)
         return tells_error_nomem(err, NULL, 0);
     tally_add_system(&t, d, sys);
     m->cls = array_new(nl, sizeof *m->cls);
@@ -525,7 +653,7 @@ int metrics_compute(const pred_data *d, size_t sys, metrics *m, tells_error *err
            sum_tt = 0, sum_pp = 0, errors = 0;
     for (size_t c = 0; c < nl; c++) {
         double ctp = (double)t.tp[c], cfp = (double)t.fp[c], cfn = (double)t.fn[c];
-        if (ctp + cfp + cfn == 0)
+        if (!t.fixed && ctp + cfp + cfn == 0)
             continue;
         class_metrics *cm = &m->cls[m->nclasses++];
         cm->label = (uint32_t)c;
@@ -546,7 +674,8 @@ int metrics_compute(const pred_data *d, size_t sys, metrics *m, tells_error *err
         sum_tt += (ctp + cfn) * (ctp + cfn);
         sum_pp += (ctp + cfp) * (ctp + cfp);
     }
-    qsort_r(m->cls, m->nclasses, sizeof *m->cls, by_label_name, d->labels);
+    if (!t.fixed)
+        qsort_r(m->cls, m->nclasses, sizeof *m->cls, by_label_name, d->labels);
     m->n = t.n;
     m->accuracy = ratio((double)t.correct, n);
     m->macro_precision = ratio(m->macro_precision, (double)m->nclasses);
@@ -605,6 +734,10 @@ void metrics_write(FILE *fp, const pred_data *d, size_t sys, const metrics *m,
         row(fp, s, "kappa", "-", m->kappa, m->n);
         row(fp, s, "mcc", "-", m->mcc, m->n);
     }
+    fprintf(fp, "%s\tlabels\t", s);
+    for (size_t c = 0; c < m->nclasses; c++)
+        fprintf(fp, "%s%s", c ? "," : "", vocab_str(d->labels, m->cls[c].label));
+    fprintf(fp, "%s\t%zu\t%ld\n", m->nclasses ? "" : "-", m->nclasses, m->n);
     if (!details)
         return;
     for (size_t c = 0; c < m->nclasses; c++) {

@@ -18,8 +18,11 @@
    (an empty cell is the empty set); otherwise each is one label. */
 typedef struct pred_data {
     vocab *ids;           /* example ids, in the order of the first file */
-    vocab *labels;        /* every label of every gold and predicted cell */
+    vocab *labels;        /* every label of every gold and predicted cell,
+                             or the fixed label set in its order */
     bool multi_label;
+    bool fixed_labels;    /* labels is a fixed set (--labels): every label
+                             counts in averages, present or not */
     size_t nsys;
     char **names;         /* [nsys] file names for output and messages */
     /* Label sets: source 0 is gold, source s + 1 is system s. The set of
@@ -34,6 +37,26 @@ typedef struct pred_data {
    as in the first file. */
 int pred_load(pred_data *d, char *const *paths, size_t npaths,
               bool multi_label, tells_error *err);
+
+/* A fixed label set, in the order given. */
+typedef struct label_set {
+    char **name;
+    size_t n;
+} label_set;
+
+/* Parses "A,B,C" or "@FILE" (one label per line, blank lines skipped).
+   An empty or repeated label is a usage error in a list and a data
+   error (FILE:LINE) in a file; so is a label holding a tab. */
+int label_set_parse(label_set *ls, const char *spec, tells_error *err);
+void label_set_free(label_set *ls);
+
+/* pred_load with the label set fixed to fixed (NULL: the labels that
+   occur, as pred_load): scikit-learn's labels=... for the averages and
+   MultiLabelBinarizer(classes=...) for the Hamming loss. A gold or
+   predicted label outside the set is a data error; in multi-label mode
+   a label of the set holding a comma is a usage error. */
+int pred_load_fixed(pred_data *d, char *const *paths, size_t npaths, bool multi_label,
+                    const label_set *fixed, tells_error *err);
 void pred_free(pred_data *d);
 size_t pred_n(const pred_data *d);
 /* The label set of example i from source src (0 gold, s + 1 system s). */
@@ -59,10 +82,13 @@ typedef struct tally {
     size_t nlabels;
     long *tp, *fp, *fn;
     long correct, n;
+    bool fixed;           /* every label counts in averages (--labels) */
 } tally;
 
 /* -1 only when out of memory. */
 int tally_init(tally *t, size_t nlabels);
+/* A tally over the labels of d, fixed when d's are. */
+int tally_init_for(tally *t, const pred_data *d);
 void tally_free(tally *t);
 void tally_clear(tally *t);
 void tally_copy(tally *dst, const tally *src);
@@ -73,8 +99,9 @@ void tally_add(tally *t, const uint32_t *g, size_t ng, const uint32_t *p,
 /* Adds every example of system sys once. */
 void tally_add_system(tally *t, const pred_data *d, size_t sys);
 /* The metric over the labels present (tp + fp + fn > 0), as
-   scikit-learn's labels = unique_labels(gold, predicted); 0 when it is
-   undefined (no examples, no labels). */
+   scikit-learn's labels = unique_labels(gold, predicted), or over every
+   label when t->fixed; 0 when it is undefined (no examples, no
+   labels). */
 double tally_metric(const tally *t, metric_kind k);
 /* Precision, recall and F1 of one label (0 where undefined). */
 void tally_class(const tally *t, size_t label, double *precision, double *recall,
@@ -89,7 +116,8 @@ typedef struct class_metrics {
 typedef struct metrics {
     long n;
     size_t nclasses;
-    class_metrics *cls;   /* labels in gold or the predictions, byte order */
+    class_metrics *cls;   /* labels in gold or the predictions, byte
+                             order; with fixed labels all, in their order */
     double accuracy;      /* multi-label: subset accuracy */
     double macro_precision, macro_recall, macro_f1;
     double micro_precision, micro_recall, micro_f1;
@@ -100,7 +128,9 @@ typedef struct metrics {
 int metrics_compute(const pred_data *d, size_t sys, metrics *m, tells_error *err);
 void metrics_free(metrics *m);
 
-/* The metrics table: "system metric class value support". */
+/* The metrics table: "system metric class value support". After the
+   averages a row "labels" names the labels they are over: class the
+   labels joined by commas (as in --details), value their number. */
 void metrics_write_header(FILE *fp);
 void metrics_write(FILE *fp, const pred_data *d, size_t sys,
                    const metrics *m, bool details);

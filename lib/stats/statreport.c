@@ -7,6 +7,8 @@
 
 #include "base/alloc.h"
 #include "base/lineio.h"
+#include "stats/nemenyi.h"
+#include "stats/pairedtest.h"
 
 /* Room for a detail field: several file names and numbers. */
 enum { DETAIL_MAX = 8192 };
@@ -28,7 +30,7 @@ int statreport_metrics(const statreport_settings *s, char *const *files, size_t 
     if (nfiles == 0)
         return tells_error_usage(err, "no prediction file");
     pred_data d;
-    if (pred_load(&d, files, nfiles, s->multi, err) < 0)
+    if (pred_load_fixed(&d, files, nfiles, s->multi, s->labels, err) < 0)
         return -1;
     int rc = 0;
     metrics_write_header(fp);
@@ -88,10 +90,13 @@ int statreport_mcnemar(const statreport_settings *s, char *const *files, FILE *f
     snprintf(detail, sizeof detail, "a=%s b=%s a_only=%ld b_only=%ld n=%zu "
              "alternative=two-sided", d.names[0], d.names[1], b, c, n);
     test_write(fp, "mcnemar_exact", r.statistic, r.df, &r.p, s->digits, detail);
-    mcnemar_chi2(b, c, &r);
+    if (s->no_continuity)
+        mcnemar_chi2_uncorrected(b, c, &r);
+    else
+        mcnemar_chi2(b, c, &r);
     snprintf(detail, sizeof detail, "a=%s b=%s a_only=%ld b_only=%ld n=%zu "
-             "correction=continuity alternative=two-sided", d.names[0],
-             d.names[1], b, c, n);
+             "correction=%s alternative=two-sided", d.names[0], d.names[1], b, c, n,
+             s->no_continuity ? "none" : "continuity");
     test_write(fp, "mcnemar_chi2", r.statistic, r.df, &r.p, s->digits, detail);
     pred_free(&d);
     return 0;
@@ -101,7 +106,7 @@ int statreport_resample(const statreport_settings *s, resample_kind kind,
                         char *const *files, FILE *fp, tells_error *err)
 {
     pred_data d;
-    if (pred_load(&d, files, 2, s->multi, err) < 0)
+    if (pred_load_fixed(&d, files, 2, s->multi, s->labels, err) < 0)
         return -1;
     resample_result r;
     int rc = kind == RESAMPLE_BOOTSTRAP
@@ -194,12 +199,13 @@ int statreport_friedman(const statreport_settings *s, char *const *files, size_t
                          : example_blocks(s, files, k, &d, &scores, &n, err);
     test_result r;
     if (rc == 0)
-        rc = friedman_test(scores, n, k, &r, mean_rank, err);
+        rc = friedman_test_ties(scores, n, k, !s->no_ties, &r, mean_rank, err);
     if (rc == 0) {
         char detail[DETAIL_MAX];
         test_write_header(fp);
-        snprintf(detail, sizeof detail, "blocks=%s n=%zu k=%zu ties=corrected",
-                 s->scores ? "scores" : "examples", n, k);
+        snprintf(detail, sizeof detail, "blocks=%s n=%zu k=%zu ties=%s",
+                 s->scores ? "scores" : "examples", n, k,
+                 s->no_ties ? "uncorrected" : "corrected");
         test_write(fp, "friedman", r.statistic, r.df, &r.p, s->digits, detail);
         for (size_t sys = 0; sys < k; sys++) {
             char name[2048];
@@ -209,10 +215,126 @@ int statreport_friedman(const statreport_settings *s, char *const *files, size_t
             test_write(fp, "friedman_mean_rank", mean_rank[sys], NAN, NULL, s->digits,
                        detail);
         }
+        if (s->nemenyi) {
+            double q = nemenyi_q_alpha(s->alpha, k), cd = nemenyi_cd(s->alpha, k, n);
+            snprintf(detail, sizeof detail, "alpha=%g q_alpha=%.6f k=%zu n=%zu", s->alpha,
+                     q, k, n);
+            test_write(fp, "nemenyi_cd", cd, NAN, NULL, s->digits, detail);
+            for (size_t a = 0; a < k; a++)
+                for (size_t b = a + 1; b < k; b++) {
+                    char na[2048], nb[2048];
+                    name_with_column(na, sizeof na, s->scores ? files[a] : d.names[a],
+                                     s->scores ? s->column[0] : NULL);
+                    name_with_column(nb, sizeof nb, s->scores ? files[b] : d.names[b],
+                                     s->scores ? s->column[0] : NULL);
+                    test_result pr;
+                    nemenyi_pair(mean_rank[a], mean_rank[b], k, n, &pr);
+                    snprintf(detail, sizeof detail, "a=%s b=%s mean_rank_a=%.6f "
+                             "mean_rank_b=%.6f cd=%.6f differ=%s", na, nb, mean_rank[a],
+                             mean_rank[b], cd, pr.statistic >= cd ? "yes" : "no");
+                    test_write(fp, "nemenyi", pr.statistic, pr.df, &pr.p, s->digits,
+                               detail);
+                }
+        }
     }
     pred_free(&d);
     free(scores);
     free(mean_rank);
+    return rc;
+}
+
+int statreport_cochran(const statreport_settings *s, char *const *files, size_t k,
+                       FILE *fp, tells_error *err)
+{
+    if (k < 3)
+        return tells_error_usage(err, "Cochran's Q compares at least 3 systems, not %zu",
+                                 k);
+    pred_data d;
+    if (pred_load(&d, files, k, s->multi, err) < 0)
+        return -1;
+    size_t n = pred_n(&d);
+    unsigned char *correct = array_new(n * k, 1);
+    int rc = correct ? 0 : tells_error_nomem(err, NULL, 0);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        for (size_t sys = 0; sys < k; sys++)
+            correct[i * k + sys] = pred_correct(&d, sys, i);
+    test_result r;
+    if (rc == 0)
+        rc = cochran_q_test(correct, n, k, &r, err);
+    if (rc == 0) {
+        char detail[DETAIL_MAX];
+        snprintf(detail, sizeof detail, "blocks=examples n=%zu k=%zu", n, k);
+        test_write_header(fp);
+        test_write(fp, "cochran_q", r.statistic, r.df, &r.p, s->digits, detail);
+    }
+    free(correct);
+    pred_free(&d);
+    return rc;
+}
+
+/* Reads the two samples of a test of numbers: two files, or two columns
+   of one (nfiles 1); each needs min numbers ("need at least MIN numbers
+   for WHY"). */
+static int two_samples(const statreport_settings *s, char *const *files, size_t nfiles,
+                       size_t min, const char *why, double *v[2], size_t n[2],
+                       char name[2][2048], tells_error *err)
+{
+    int rc = 0;
+    v[0] = v[1] = NULL;
+    n[0] = n[1] = 0;
+    for (int i = 0; i < 2 && rc == 0; i++) {
+        const char *path = files[nfiles == 1 ? 0 : i];
+        rc = numbers_read(path, column_of(s, i), &v[i], &n[i], err);
+        if (rc == 0 && n[i] < min)
+            rc = tells_error_set(err, display_name(path), 0,
+                                 "need at least %zu numbers for %s, found %zu", min, why,
+                                 n[i]);
+        name_with_column(name[i], sizeof name[i], path, column_of(s, i));
+    }
+    return rc;
+}
+
+int statreport_paired(const statreport_settings *s, paired_kind kind, char *const *files,
+                      size_t nfiles, FILE *fp, tells_error *err)
+{
+    if (nfiles != 2 && !(nfiles == 1 && s->ncolumns == 2))
+        return tells_error_usage(err, "a paired test compares two files, or two columns "
+                                 "of one");
+    double *v[2];
+    size_t n[2];
+    char name[2][2048];
+    int rc = two_samples(s, files, nfiles, kind == PAIRED_T ? 2 : 1,
+                         kind == PAIRED_T ? "a variance" : "a test", v, n, name, err);
+    if (rc == 0 && n[0] != n[1])
+        rc = tells_error_set(err, name[1], 0, "%zu numbers, but %s has %zu (pair j is "
+                             "line j of both)", n[1], name[0], n[0]);
+    char detail[DETAIL_MAX];
+    if (rc == 0 && kind == PAIRED_WILCOXON) {
+        wilcoxon_result w;
+        if ((rc = wilcoxon_test(v[0], v[1], n[0], s->alt, !s->no_continuity, &w, err)) == 0) {
+            char z[64] = "";
+            if (!w.exact)
+                snprintf(z, sizeof z, " z=%.6f correction=%s", w.z,
+                         s->no_continuity ? "none" : "continuity");
+            snprintf(detail, sizeof detail, "a=%s b=%s n=%zu zeros=%zu r_plus=%.15g "
+                     "r_minus=%.15g tied_groups=%zu method=%s%s alternative=%s", name[0],
+                     name[1], w.n, w.zeros, w.r_plus, w.r_minus, w.tie_groups,
+                     w.exact ? "exact" : "normal", z, alternative_name(s->alt));
+            test_write_header(fp);
+            test_write(fp, "wilcoxon", w.t.statistic, w.t.df, &w.t.p, s->digits, detail);
+        }
+    } else if (rc == 0) {
+        paired_t_result t;
+        if ((rc = paired_t_test(v[0], v[1], n[0], s->alt, &t, err)) == 0) {
+            snprintf(detail, sizeof detail, "a=%s b=%s n=%zu mean_diff=%.6f sd_diff=%.6f "
+                     "alternative=%s", name[0], name[1], t.n, t.mean_diff, t.sd_diff,
+                     alternative_name(s->alt));
+            test_write_header(fp);
+            test_write(fp, "paired_t", t.t.statistic, t.t.df, &t.t.p, s->digits, detail);
+        }
+    }
+    free(v[0]);
+    free(v[1]);
     return rc;
 }
 
@@ -222,19 +344,10 @@ int statreport_welch(const statreport_settings *s, char *const *files, size_t nf
     if (nfiles != 2 && !(nfiles == 1 && s->ncolumns == 2))
         return tells_error_usage(err, "Welch's test compares two files, or two columns "
                                  "of one");
-    double *v[2] = {NULL, NULL};
-    size_t n[2] = {0, 0};
+    double *v[2];
+    size_t n[2];
     char name[2][2048];
-    int rc = 0;
-    for (int i = 0; i < 2 && rc == 0; i++) {
-        const char *path = files[nfiles == 1 ? 0 : i];
-        rc = numbers_read(path, column_of(s, i), &v[i], &n[i], err);
-        if (rc == 0 && n[i] < 2)
-            rc = tells_error_set(err, display_name(path), 0,
-                                 "need at least 2 numbers for a variance, found %zu",
-                                 n[i]);
-        name_with_column(name[i], sizeof name[i], path, column_of(s, i));
-    }
+    int rc = two_samples(s, files, nfiles, 2, "a variance", v, n, name, err);
     test_result r;
     double mean[2];
     if (rc == 0)

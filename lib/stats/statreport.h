@@ -26,9 +26,14 @@ typedef struct statreport_settings {
        friedman --scores: one), or the p-value column of fdr [p_value]. */
     const char *column[2];
     int ncolumns;
-    double alpha;              /* fdr: level of the reject column [0.05] */
+    double alpha;              /* fdr: level of the reject column; friedman
+                                  --nemenyi: of the critical difference [0.05] */
     const char *groups;        /* contrast: the groups file */
     int digits;                /* significant digits of p-values [2] */
+    const label_set *labels;   /* the fixed label set, or NULL */
+    bool no_continuity;        /* mcnemar, wilcoxon: no continuity correction */
+    bool no_ties;              /* friedman: no tie correction */
+    bool nemenyi;              /* friedman: the Nemenyi post-hoc test too */
 } statreport_settings;
 
 void statreport_defaults(statreport_settings *s);
@@ -55,6 +60,17 @@ int statreport_resample(const statreport_settings *s, resample_kind kind,
    examples, or with s->scores the lines of files of numbers. */
 int statreport_friedman(const statreport_settings *s, char *const *files, size_t k,
                         FILE *fp, tells_error *err);
+/* Cochran's Q of k >= 3 systems' per-example correctness. */
+int statreport_cochran(const statreport_settings *s, char *const *files, size_t k,
+                       FILE *fp, tells_error *err);
+
+typedef enum { PAIRED_WILCOXON, PAIRED_T } paired_kind;
+/* The Wilcoxon signed-rank test or the paired t-test of two files of
+   numbers (line j of one with line j of the other), or of two columns of
+   one file (nfiles 1). */
+int statreport_paired(const statreport_settings *s, paired_kind kind, char *const *files,
+                      size_t nfiles, FILE *fp, tells_error *err);
+
 /* Welch's t-test of two files of numbers, or with two columns of one
    file (nfiles 1). */
 int statreport_welch(const statreport_settings *s, char *const *files, size_t nfiles,

@@ -292,6 +292,19 @@ void mcnemar_chi2(long b, long c, test_result *r)
     r->p = stat_chi2_sf(r->statistic, 1.0);
 }
 
+void mcnemar_chi2_uncorrected(long b, long c, test_result *r)
+{
+    r->df = 1.0;
+    if (b + c == 0) {
+        r->statistic = 0.0;
+        r->p = pvalue_from_p(1.0);
+        return;
+    }
+    double d = (double)(b - c);
+    r->statistic = d * d / (double)(b + c);
+    r->p = stat_chi2_sf(r->statistic, 1.0);
+}
+
 int welch_test(const double *x, size_t nx, const double *y, size_t ny,
                alternative alt, test_result *r, double *mean_x, double *mean_y,
                tells_error *err)
@@ -323,6 +336,12 @@ int welch_test(const double *x, size_t nx, const double *y, size_t ny,
 int friedman_test(const double *scores, size_t nblocks, size_t k,
                   test_result *r, double *mean_rank, tells_error *err)
 {
+    return friedman_test_ties(scores, nblocks, k, true, r, mean_rank, err);
+}
+
+int friedman_test_ties(const double *scores, size_t nblocks, size_t k, bool tie_correction,
+                       test_result *r, double *mean_rank, tells_error *err)
+{
     if (k < 2 || nblocks == 0)
         return tells_error_usage(err, "Friedman's test needs 2 systems and a block, "
                                  "not %zu and %zu", k, nblocks);
@@ -349,7 +368,7 @@ int friedman_test(const double *scores, size_t nblocks, size_t k,
         ssbn += sum[i] * sum[i];
         mean_rank[i] = kk + 1.0 - sum[i] / n;   /* 1 = best */
     }
-    double c = 1.0 - ties / (kk * (kk * kk - 1.0) * n);
+    double c = tie_correction ? 1.0 - ties / (kk * (kk * kk - 1.0) * n) : 1.0;
     r->df = kk - 1.0;
     if (c <= 1e-12) {
         r->statistic = 0.0;
@@ -361,6 +380,45 @@ int friedman_test(const double *scores, size_t nblocks, size_t k,
         r->p = stat_chi2_sf(r->statistic, r->df);
     }
     free(sum);
+    return 0;
+}
+
+int cochran_q_test(const unsigned char *correct, size_t nblocks, size_t k,
+                   test_result *r, tells_error *err)
+{
+    if (k < 2 || nblocks == 0)
+        return tells_error_usage(err, "Cochran's Q needs 2 systems and a block, "
+                                 "not %zu and %zu", k, nblocks);
+    double *col = calloc(k, sizeof *col);
+    if (!col)
+        return tells_error_nomem(err, NULL, 0);
+    /* Integer sums in doubles: exact below 2^53. */
+    double total = 0.0, row_sq = 0.0;
+    for (size_t b = 0; b < nblocks; b++) {
+        double row = 0.0;
+        for (size_t j = 0; j < k; j++)
+            if (correct[b * k + j]) {
+                col[j] += 1.0;
+                row += 1.0;
+            }
+        total += row;
+        row_sq += row * row;
+    }
+    double kk = (double)k, col_sq = 0.0;
+    for (size_t j = 0; j < k; j++)
+        col_sq += col[j] * col[j];
+    free(col);
+    double den = kk * total - row_sq;
+    r->df = kk - 1.0;
+    if (den <= 0.0) {
+        r->statistic = 0.0;
+        r->p = pvalue_from_p(1.0);
+        return 0;
+    }
+    r->statistic = (kk - 1.0) * (kk * col_sq - total * total) / den;
+    if (r->statistic < 0.0)
+        r->statistic = 0.0;
+    r->p = stat_chi2_sf(r->statistic, r->df);
     return 0;
 }
 
@@ -456,9 +514,9 @@ static int pair_init(pair_state *s, const pred_data *d, size_t a, size_t b,
                      resample_result *r)
 {
     memset(s, 0, sizeof *s);
-    size_t nl = vocab_size(d->labels), n = pred_n(d);
-    if (tally_init(&s->ta, nl) < 0 || tally_init(&s->tb, nl) < 0 ||
-        tally_init(&s->wa, nl) < 0 || tally_init(&s->wb, nl) < 0 ||
+    size_t n = pred_n(d);
+    if (tally_init_for(&s->ta, d) < 0 || tally_init_for(&s->tb, d) < 0 ||
+        tally_init_for(&s->wa, d) < 0 || tally_init_for(&s->wb, d) < 0 ||
         !(s->diff = array_new(n, 1)) ||
         !(s->rng = gsl_rng_alloc(gsl_rng_mt19937))) {
         pair_free(s);
@@ -566,8 +624,7 @@ int permutation_test(const pred_data *d, size_t a, size_t b, metric_kind k,
 
 /* ---- number files ---- */
 
-/* 1 with *v, 0 when malformed, -1 when not finite. */
-static int parse_number(const char *s, size_t len, double *v)
+int number_parse(const char *s, size_t len, double *v)
 {
     if (len == 0 || strchr(" \t\n\v\f\r", s[0]))
         return 0;
@@ -666,7 +723,7 @@ int numbers_read(const char *path, const char *column, double **v, size_t *n,
         }
         cell[cl] = '\0';
         double x;
-        int ok = parse_number(cell, cl, &x);
+        int ok = number_parse(cell, cl, &x);
         if (ok <= 0) {
             tells_error_set(err, r.name, r.lineno, ok == 0 ? "malformed number '%s'"
                             : "not a finite number '%s'", cell);

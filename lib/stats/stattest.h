@@ -66,6 +66,10 @@ typedef struct test_result {
    1 df; statistic 0 and p 1 when b + c = 0. */
 void mcnemar_exact(long b, long c, test_result *r);
 void mcnemar_chi2(long b, long c, test_result *r);
+/* Without the continuity correction: (b - c)^2 / (b + c), 1 df
+   (statsmodels' mcnemar(exact=False, correction=False); Cochran's Q of
+   two systems). Statistic 0 and p 1 when b + c = 0. */
+void mcnemar_chi2_uncorrected(long b, long c, test_result *r);
 
 /* Welch's unequal-variances t-test of mean(x) - mean(y), as SciPy's
    ttest_ind(equal_var=False). A data error when a sample has fewer than
@@ -80,6 +84,22 @@ int welch_test(const double *x, size_t nx, const double *y, size_t ny,
    and a block. */
 int friedman_test(const double *scores, size_t nblocks, size_t k,
                   test_result *r, double *mean_rank, tells_error *err);
+/* The same with or without the tie correction: without it the
+   statistic is 12 n / (k (k + 1)) (sum_j mr_j^2 - k (k + 1)^2 / 4) over
+   the mean ranks mr_j (Demsar 2006, eq. for chi^2_F; ties still get
+   average ranks). Without the correction, blocks that are all ties
+   count as they are (statistic 0 only when every mean rank is equal). */
+int friedman_test_ties(const double *scores, size_t nblocks, size_t k, bool tie_correction,
+                       test_result *r, double *mean_rank, tells_error *err);
+
+/* Cochran's Q of k systems' correctness, correct[block * k + system] 0
+   or 1: Q = (k - 1) (k sum_j C_j^2 - T^2) / (k T - sum_i R_i^2) with C_j
+   the column (system) totals, R_i the row (block) totals and T the grand
+   total; k - 1 df, p from chi-squared (Cochran 1950). Statistic 0 and p
+   1 when every block is all right or all wrong (the denominator is 0).
+   Needs k >= 2 and a block. */
+int cochran_q_test(const unsigned char *correct, size_t nblocks, size_t k,
+                   test_result *r, tells_error *err);
 
 /* Benjamini-Hochberg: adj[i] = min over p_(j) >= p_i of m p_(j) / j, at
    most 1 (statsmodels' fdr_bh); reject[i] by the step-up rule at alpha. */
@@ -108,6 +128,10 @@ int paired_bootstrap(const pred_data *d, size_t a, size_t b, metric_kind k,
 int permutation_test(const pred_data *d, size_t a, size_t b, metric_kind k,
                      size_t samples, unsigned long seed, alternative alt,
                      resample_result *r, tells_error *err);
+
+/* A number as numbers_read takes it (what strtod reads, len bytes, with
+   nothing around it): 1 with *v, 0 when malformed, -1 when not finite. */
+int number_parse(const char *s, size_t len, double *v);
 
 /* Reads numbers: one per line (blank lines skipped), or with column the
    column of that name of a TSV with a header. Numbers must be finite. */

@@ -18,6 +18,8 @@
 
 #include "check.h"
 #include "stats/metrics.h"
+#include "stats/nemenyi.h"
+#include "stats/pairedtest.h"
 #include "stats/statreport.h"
 #include "stats/stattest.h"
 
@@ -27,18 +29,16 @@ static struct ref {
     char name[96];
     double value;
     bool used;
-} refs[512];
+} refs[1024];
 static size_t nrefs;
 static double max_rel;
 static char max_name[96];
 static char data[1024];
 
-static void load_refs(void)
+static void load_ref_file(const char *file)
 {
-    const char *top = getenv("top_srcdir");
-    snprintf(data, sizeof data, "%s/tests/data", top ? top : ".");
     char path[1200], line[256];
-    snprintf(path, sizeof path, "%s/stat-ref.tsv", data);
+    snprintf(path, sizeof path, "%s/%s", data, file);
     FILE *fp = fopen(path, "r");
     if (!fp) {
         fprintf(stderr, "cannot open %s\n", path);
@@ -58,7 +58,17 @@ static void load_refs(void)
         refs[nrefs++].value = strtod(tab + 1, NULL);
     }
     fclose(fp);
+}
+
+static void load_refs(void)
+{
+    const char *top = getenv("top_srcdir");
+    snprintf(data, sizeof data, "%s/tests/data", top ? top : ".");
+    load_ref_file("stat-ref.tsv");
     CHECK(nrefs > 200);
+    /* tests/ref/make-stat-paired-ref.py: the tests of issue 16 */
+    load_ref_file("stat-paired-ref.tsv");
+    CHECK(nrefs > 350);
 }
 
 static const char *path_of(const char *file)
@@ -83,21 +93,26 @@ static double ref(const char *name)
     return NAN;
 }
 
-/* got agrees with the reference NAME to REL_TOL relative (a reference 0
+/* got agrees with the reference NAME to tol relative (a reference 0
    must be met by 0 within 1e-15). */
-static void near(const char *name, double got)
+static void near_tol(const char *name, double got, double tol)
 {
     double want = ref(name);
     double rel = want != 0.0 ? fabs(got - want) / fabs(want) : fabs(got) * 1e6;
-    if (!(rel <= REL_TOL)) {
+    if (!(rel <= tol)) {
         fprintf(stderr, "%s: got %.17g, want %.17g (relative error %.3g)\n", name,
                 got, want, rel);
         check_failures++;
     }
-    if (rel > max_rel) {
+    if (tol == REL_TOL && rel > max_rel) {
         max_rel = rel;
         snprintf(max_name, sizeof max_name, "%s", name);
     }
+}
+
+static void near(const char *name, double got)
+{
+    near_tol(name, got, REL_TOL);
 }
 
 static void nearf(double got, const char *fmt, ...)
@@ -578,6 +593,226 @@ static char *report(int (*run)(const statreport_settings *, char *const *, size_
     return NULL;
 }
 
+/* Wilcoxon and the paired t-test against SciPy, in both regimes. */
+static void test_paired(void)
+{
+    static const char *const sets[] = {"exact", "ties", "n50", "n51"};
+    for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {
+        char file[64];
+        snprintf(file, sizeof file, "stat-paired-%s.tsv", sets[k]);
+        size_t nx, ny;
+        double *x = numbers(file, "x", &nx), *y = numbers(file, "y", &ny);
+        CHECK(nx == ny);
+        const char *p = sets[k];
+        for (int a = ALT_TWO_SIDED; a <= ALT_LESS; a++) {
+            const char *alt = alternative_name((alternative)a);
+            wilcoxon_result w;
+            CHECK(wilcoxon_test(x, y, nx, (alternative)a, true, &w, NULL) == 0);
+            if (a == ALT_TWO_SIDED) {
+                nearf(w.exact, "wilcoxon.%s.exact", p);
+                nearf((double)w.zeros, "wilcoxon.%s.zeros", p);
+            }
+            nearf(w.t.statistic, "wilcoxon.%s.%s.stat", p, alt);
+            nearf(w.t.p.p, "wilcoxon.%s.%s.p", p, alt);
+            if (!w.exact) {
+                nearf(w.z, "wilcoxon.%s.%s.z", p, alt);
+                CHECK(wilcoxon_test(x, y, nx, (alternative)a, false, &w, NULL) == 0);
+                nearf(w.t.p.p, "wilcoxon.%s.%s.nocc.p", p, alt);
+                nearf(w.z, "wilcoxon.%s.%s.nocc.z", p, alt);
+            }
+            paired_t_result t;
+            CHECK(paired_t_test(x, y, nx, (alternative)a, &t, NULL) == 0);
+            nearf(t.t.statistic, "paired_t.%s.%s.t", p, alt);
+            nearf(t.t.p.p, "paired_t.%s.%s.p", p, alt);
+            if (a == ALT_TWO_SIDED)
+                nearf(t.t.df, "paired_t.%s.df", p);
+        }
+        free(x);
+        free(y);
+    }
+    /* The exact null distribution of R+ for m = 3: sums 0..6 with counts
+       1 1 1 2 1 1 1 of 8. */
+    double le, ge;
+    CHECK(wilcoxon_exact_tails(3, 3.0, &le, &ge) == 0);
+    CHECK(le == 5.0 / 8.0 && ge == 5.0 / 8.0);
+    CHECK(wilcoxon_exact_tails(3, 0.0, &le, &ge) == 0 && le == 1.0 / 8.0 && ge == 1.0);
+    /* Conventions: every difference zero and too few pairs are data
+       errors; one nonzero difference is exact with p 1. */
+    tells_error err;
+    double a[3] = {1, 2, 3}, b[3] = {1, 2, 3}, c[3] = {1, 2, 4};
+    wilcoxon_result w;
+    CHECK(wilcoxon_test(a, b, 3, ALT_TWO_SIDED, true, &w, &err) < 0 &&
+          err.kind == TELLS_ERR_DATA);
+    CHECK_STR(err.msg, "every difference is zero: the signed-rank test is undefined");
+    CHECK(wilcoxon_test(a, c, 3, ALT_TWO_SIDED, true, &w, NULL) == 0);
+    CHECK(!w.exact && w.zeros == 2);   /* zeros: the normal approximation */
+    paired_t_result t;
+    CHECK(paired_t_test(a, c, 1, ALT_TWO_SIDED, &t, &err) < 0);
+    CHECK_STR(err.msg, "the paired t-test needs at least 2 pairs, not 1");
+    double d[3] = {2, 3, 4};
+    CHECK(paired_t_test(a, d, 3, ALT_TWO_SIDED, &t, &err) < 0);
+    CHECK_STR(err.msg, "the differences have no variance: the t statistic is undefined");
+}
+
+/* Friedman without the tie correction and Nemenyi on data with the mean
+   ranks of Demsar's (2006) worked example; the range distribution
+   against SciPy and Demsar's Table 5. */
+static void test_rank_posthoc(void)
+{
+    static const char *const sys[] = {"c45", "c45m", "c45cf", "c45mcf"};
+    double *col[4];
+    size_t n = 0;
+    for (int j = 0; j < 4; j++)
+        col[j] = numbers("stat-demsar.tsv", sys[j], &n);
+    CHECK(n == 14);
+    double *scores = malloc(n * 4 * sizeof *scores), rank[4];
+    for (size_t i = 0; i < n; i++)
+        for (int j = 0; j < 4; j++)
+            scores[i * 4 + (size_t)j] = col[j][i];
+    test_result r;
+    CHECK(friedman_test_ties(scores, n, 4, false, &r, rank, NULL) == 0);
+    near("demsar.friedman.uncorrected.stat", r.statistic);
+    near("demsar.friedman.uncorrected.p", r.p.p);
+    CHECK(fabs(r.statistic - 9.28) < 0.005);   /* as Demsar prints it */
+    CHECK(friedman_test_ties(scores, n, 4, true, &r, rank, NULL) == 0);
+    near("demsar.friedman.corrected.stat", r.statistic);
+    near("demsar.friedman.corrected.p", r.p.p);
+    for (int j = 0; j < 4; j++)
+        nearf(rank[j], "demsar.mean_rank.%d", j);
+    /* SciPy's quantile is good to about 1e-7 relative. */
+    near_tol("demsar.nemenyi.cd.0.05", nemenyi_cd(0.05, 4, n), 1e-6);
+    near_tol("demsar.nemenyi.cd.0.1", nemenyi_cd(0.10, 4, n), 1e-6);
+    CHECK(fabs(nemenyi_cd(0.05, 4, n) - 1.25) < 0.005);
+    CHECK(fabs(nemenyi_cd(0.10, 4, n) - 1.12) < 0.005);
+    for (int a = 0; a < 4; a++)
+        for (int b = a + 1; b < 4; b++) {
+            nemenyi_pair(rank[a], rank[b], 4, n, &r);
+            nearf(r.p.p, "demsar.nemenyi.p.%d.%d", a, b);
+        }
+    free(scores);
+    for (int j = 0; j < 4; j++)
+        free(col[j]);
+
+    static const size_t ks[] = {2, 3, 4, 5, 7, 10, 20, 50};
+    static const double qs[] = {0.5, 2.0, 3.5, 6.0};
+    for (size_t i = 0; i < sizeof ks / sizeof *ks; i++) {
+        for (int a = 0; a < 2; a++) {
+            double alpha = a ? 0.10 : 0.05;
+            char name[64];
+            snprintf(name, sizeof name, "range.q.%zu.%g", ks[i], alpha);
+            near_tol(name, range_quantile(alpha, ks[i]), 1e-6);
+        }
+        for (size_t j = 0; j < sizeof qs / sizeof *qs; j++)
+            nearf(range_sf(qs[j], ks[i]), "range.sf.%zu.%g", ks[i], qs[j]);
+    }
+    /* k = 2: the range of two normals is |N(0, 2)|, so q = sqrt(2) z. */
+    CHECK_NEAR(nemenyi_q_alpha(0.05, 2), 1.959963984540054, 1e-12);
+    /* Demsar (2006), Table 5, printed to 3 decimals (k = 2..10). */
+    static const double table5[2][9] = {
+        {1.960, 2.343, 2.569, 2.728, 2.850, 2.949, 3.031, 3.102, 3.164},
+        {1.645, 2.052, 2.291, 2.459, 2.589, 2.693, 2.780, 2.855, 2.920}};
+    for (int a = 0; a < 2; a++)
+        for (size_t k = 2; k <= 10; k++)
+            CHECK_NEAR(nemenyi_q_alpha(a ? 0.10 : 0.05, k), table5[a][k - 2], 1e-3);
+}
+
+/* Cochran's Q and McNemar without the continuity correction on the
+   worked example of mlxtend's user guide. */
+static void test_cochran(void)
+{
+    static const char *const sys[] = {"m1", "m2", "m3"};
+    double *col[3];
+    size_t n = 0;
+    for (int j = 0; j < 3; j++)
+        col[j] = numbers("stat-cochran.tsv", sys[j], &n);
+    CHECK(n == 100);
+    unsigned char *ok = malloc(n * 3);
+    long b = 0, c = 0;
+    for (size_t i = 0; i < n; i++) {
+        for (int j = 0; j < 3; j++)
+            ok[i * 3 + (size_t)j] = col[j][i] == 0.0;
+        b += ok[i * 3] && !ok[i * 3 + 1];
+        c += !ok[i * 3] && ok[i * 3 + 1];
+    }
+    test_result r;
+    CHECK(cochran_q_test(ok, n, 3, &r, NULL) == 0);
+    near("cochran.q", r.statistic);
+    near("cochran.p", r.p.p);
+    CHECK(r.df == 2.0);
+    near("mcnemar.uncorrected.b", (double)b);
+    near("mcnemar.uncorrected.c", (double)c);
+    mcnemar_chi2_uncorrected(b, c, &r);
+    near("mcnemar.uncorrected.stat", r.statistic);
+    near("mcnemar.uncorrected.p", r.p.p);
+    /* Cochran's Q of two systems is McNemar's uncorrected chi-squared. */
+    unsigned char *two = malloc(n * 2);
+    for (size_t i = 0; i < n; i++) {
+        two[i * 2] = ok[i * 3];
+        two[i * 2 + 1] = ok[i * 3 + 1];
+    }
+    test_result q2;
+    CHECK(cochran_q_test(two, n, 2, &q2, NULL) == 0);
+    CHECK_NEAR(q2.statistic, r.statistic, 1e-12);
+    /* Every block all right or all wrong: statistic 0, p 1. */
+    memset(ok, 1, n * 3);
+    CHECK(cochran_q_test(ok, n, 3, &r, NULL) == 0 && r.statistic == 0.0 && r.p.p == 1.0);
+    mcnemar_chi2_uncorrected(0, 0, &r);
+    CHECK(r.statistic == 0.0 && r.p.p == 1.0);
+    free(ok);
+    free(two);
+    for (int j = 0; j < 3; j++)
+        free(col[j]);
+}
+
+/* A fixed label set: the averages divide by it, labels outside it are
+   errors. */
+static void test_fixed_labels(void)
+{
+    char path[256];
+    temp_file(path, sizeof path, "id\tgold\tpredicted\n1\ta,b\ta,b\n2\tc,d\tc\n3\te\te\n");
+    char *files[1] = {path};
+    label_set ls;
+    tells_error err;
+    CHECK(label_set_parse(&ls, "a,b,c,d,e,f", &err) == 0 && ls.n == 6);
+    pred_data d;
+    CHECK(pred_load_fixed(&d, files, 1, true, &ls, &err) == 0);
+    metrics m;
+    CHECK(metrics_compute(&d, 0, &m, &err) == 0);
+    /* one error (d missed) over 3 examples and 6 labels: 1/18 */
+    CHECK_NEAR(m.hamming_loss, 1.0 / 18.0, 1e-15);
+    CHECK(m.nclasses == 6);
+    CHECK_NEAR(m.macro_f1, (1 + 1 + 1 + 0 + 1 + 0) / 6.0, 1e-15);
+    tally t;
+    CHECK(tally_init_for(&t, &d) == 0 && t.fixed);
+    tally_add_system(&t, &d, 0);
+    CHECK(tally_metric(&t, METRIC_MACRO_F1) == m.macro_f1);
+    tally_free(&t);
+    metrics_free(&m);
+    pred_free(&d);
+    /* without it: the 5 labels that occur, 1/15 */
+    CHECK(pred_load(&d, files, 1, true, &err) == 0);
+    CHECK(metrics_compute(&d, 0, &m, &err) == 0);
+    CHECK_NEAR(m.hamming_loss, 1.0 / 15.0, 1e-15);
+    CHECK(m.nclasses == 5);
+    metrics_free(&m);
+    pred_free(&d);
+    label_set_free(&ls);
+    CHECK(label_set_parse(&ls, "a,b", &err) == 0);
+    CHECK(pred_load_fixed(&d, files, 1, true, &ls, &err) < 0 && err.kind == TELLS_ERR_DATA);
+    CHECK_STR(err.msg, "gold label 'c' is not one of --labels");
+    CHECK(err.line == 3);
+    label_set_free(&ls);
+    CHECK(label_set_parse(&ls, "a,b,a", &err) < 0 && err.kind == TELLS_ERR_USAGE);
+    CHECK_STR(err.msg, "--labels: label 'a' given twice");
+    CHECK(label_set_parse(&ls, "a,", &err) < 0);
+    CHECK_STR(err.msg, "--labels: empty label in the list");
+    CHECK(label_set_parse(&ls, "x,y", &err) == 0);
+    CHECK(pred_load_fixed(&d, files, 1, false, &ls, &err) < 0);
+    CHECK_STR(err.msg, "gold label 'a,b' is not one of --labels");
+    label_set_free(&ls);
+    unlink(path);
+}
+
 /* What the shell tests cannot reach: the reports' own checks of what
    the program checks first, and the kinds of their errors. */
 static void test_statreport(void)
@@ -629,6 +864,10 @@ int main(void)
     test_format();
     test_empty_sets();
     test_statreport();
+    test_paired();
+    test_rank_posthoc();
+    test_cochran();
+    test_fixed_labels();
     for (size_t i = 0; i < nrefs; i++)
         if (!refs[i].used) {
             fprintf(stderr, "reference value %s not checked\n", refs[i].name);

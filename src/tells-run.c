@@ -93,7 +93,8 @@ static void usage(void)
 "      --input MODE         hypothesis, or pair (premise and hypothesis)\n"
 "                           [hypothesis]\n"
 "      --partition NAME=IDFILE  score the full set and the rows whose id is in\n"
-"                           IDFILE; repeatable\n"
+"                           IDFILE (one id per line, or a NumPy .npy array\n"
+"                           of strings); repeatable\n"
 "      --eval-output FILE   where the held-out table goes (with --templates or\n"
 "                           --tree, which need it for --partition) [as -o]\n"
 "\n"
@@ -687,8 +688,9 @@ int main(int argc, char **argv)
         unsigned char **before = o.befores.n ? tree_model_outcomes(&r, &o, &o.befores) : NULL;
         const unsigned char *const *a = (const unsigned char *const *)after;
         const unsigned char *const *b = (const unsigned char *const *)before;
-        int rc = before ? tree_compare(out, &r.tr, b, o.befores.n, a, o.models.n, &o.cmp, &err)
-                        : tree_report(out, &r.tr, a, o.models.n, &err);
+        int rc = before ? tree_compare_runs(out, &r.tr, b, o.befores.n, a, o.models.n, &o.cmp,
+                                            &err)
+                        : tree_report_runs(out, &r.tr, a, o.models.n, &err);
         free_outcomes(before, o.befores.n);
         free_outcomes(after, o.models.n);
         if (rc < 0)

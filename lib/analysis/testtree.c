@@ -70,6 +70,7 @@ static int read_row(const test_tree *tr, const csv_rec *rec, const long *col, tr
         if (k == nt || !input[0])
             return 0;
         t->kind = paper_types[k].kind;
+        t->expect_pass = t->kind != TREE_SHOULD_NOT;
         if (!output[0])
             return tells_error_set(err, file, rec->line, "empty value2");
     } else {
@@ -175,8 +176,8 @@ fail:
     return -1;
 }
 
-void tree_outcomes(const test_tree *tr, const char *const *pred, tree_changed_rule rule,
-                   unsigned char *outcome)
+void tree_judge(const test_tree *tr, const char *const *pred, tree_changed_rule rule,
+                unsigned char *outcome)
 {
     for (size_t i = 0; i < tr->n; i++) {
         const tree_test *t = &tr->t[i];
@@ -213,7 +214,7 @@ int tree_failures(const test_tree *tr, classifier *c, char *const *lines, size_t
     if (rc == 0) {
         for (size_t i = 0; i < tr->ninputs; i++)
             names[i] = classifier_class(c, label[i]);
-        tree_outcomes(tr, names, rule, o);
+        tree_judge(tr, names, rule, o);
         *outcome = o;
         o = NULL;
     }
@@ -278,8 +279,8 @@ static size_t topic_members(const test_tree *tr, const vocab *v, size_t k, size_
     return m;
 }
 
-int tree_report(FILE *fp, const test_tree *tr, const unsigned char *const *runs,
-                size_t nruns, tells_error *err)
+int tree_report_runs(FILE *fp, const test_tree *tr, const unsigned char *const *runs,
+                     size_t nruns, tells_error *err)
 {
     size_t *members = array_new(tr->n, sizeof *members);
     vocab *v = members ? topics_of(tr) : NULL;
@@ -362,9 +363,9 @@ static void format_rate(char *buf, size_t size, double rate)
         snprintf(buf, size, "%.6f", rate);
 }
 
-int tree_compare(FILE *fp, const test_tree *tr, const unsigned char *const *before,
-                 size_t nbefore, const unsigned char *const *after, size_t nafter,
-                 const tree_compare_options *o, tells_error *err)
+int tree_compare_runs(FILE *fp, const test_tree *tr, const unsigned char *const *before,
+                      size_t nbefore, const unsigned char *const *after, size_t nafter,
+                      const tree_compare_options *o, tells_error *err)
 {
     size_t *members = array_new(tr->n, sizeof *members);
     test_counts *tc = array_new(tr->n, sizeof *tc);
@@ -432,5 +433,52 @@ done:
     free(p);
     free(q);
     free(reject);
+    return rc;
+}
+
+/* ---- the interface before issue 16 ---- */
+
+void tree_outcomes(const test_tree *tr, const char *const *pred, bool *failed)
+{
+    for (size_t i = 0; i < tr->n; i++) {
+        const tree_test *t = &tr->t[i];
+        /* One prediction for both inputs: an invariance test passes. */
+        bool pass = t->kind == TREE_SAME_OUTPUT ||
+                    (strcmp(pred[i], t->output) == 0) == (t->kind != TREE_SHOULD_NOT);
+        failed[i] = t->kind == TREE_LABELLED ? pass != t->expect_pass : !pass;
+    }
+}
+
+/* One run's outcomes from failures. */
+static unsigned char *outcomes_of(const test_tree *tr, const bool *failed, tells_error *err)
+{
+    unsigned char *o = array_new(tr->n, sizeof *o);
+    if (!o) {
+        tells_error_nomem(err, NULL, 0);
+        return NULL;
+    }
+    for (size_t i = 0; i < tr->n; i++)
+        o[i] = failed[i] ? TREE_FAIL : TREE_PASS;
+    return o;
+}
+
+int tree_report(FILE *fp, const test_tree *tr, const bool *failed, tells_error *err)
+{
+    unsigned char *o = outcomes_of(tr, failed, err);
+    const unsigned char *runs[1] = {o};
+    int rc = o ? tree_report_runs(fp, tr, runs, 1, err) : -1;
+    free(o);
+    return rc;
+}
+
+int tree_compare(FILE *fp, const test_tree *tr, const bool *before, const bool *after,
+                 const tree_compare_options *o, tells_error *err)
+{
+    unsigned char *b = outcomes_of(tr, before, err);
+    unsigned char *a = b ? outcomes_of(tr, after, err) : NULL;
+    const unsigned char *rb[1] = {b}, *ra[1] = {a};
+    int rc = a ? tree_compare_runs(fp, tr, rb, 1, ra, 1, o, err) : -1;
+    free(a);
+    free(b);
     return rc;
 }

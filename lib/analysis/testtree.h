@@ -41,7 +41,10 @@ typedef struct tree_test {
     char *output;         /* NULL for TREE_SAME_OUTPUT */
     char *input2;         /* TREE_SAME_OUTPUT's second input, else NULL */
     tree_kind kind;
-    bool expect_pass;     /* TREE_LABELLED: label "pass" */
+    /* Whether a model answering output (for an invariance test, one
+       answer for both inputs) passes: label "pass", "should output" and
+       invariance tests. */
+    bool expect_pass;
     size_t first;         /* index of its (first) input in inputs */
     long line;
 } tree_test;
@@ -67,11 +70,11 @@ typedef enum { TREE_CHANGED_SKIP, TREE_CHANGED_FLIP } tree_changed_rule;
 
 /* outcome[i] (TREE_PASS, TREE_FAIL or TREE_CHANGED) of test i for a
    model predicting pred[k] (a class name) for inputs[k]. */
-void tree_outcomes(const test_tree *tr, const char *const *pred, tree_changed_rule rule,
-                   unsigned char *outcome);
+void tree_judge(const test_tree *tr, const char *const *pred, tree_changed_rule rule,
+                unsigned char *outcome);
 
 /* Runs c on lines (one per input, in batches of batch) and gives
-   *outcome, a new array of tree_outcomes. */
+   *outcome, a new array of tree_judge's outcomes. */
 int tree_failures(const test_tree *tr, classifier *c, char *const *lines, size_t batch,
                   tree_changed_rule rule, unsigned char **outcome, tells_error *err);
 
@@ -80,8 +83,8 @@ int tree_failures(const test_tree *tr, classifier *c, char *const *lines, size_t
    nruns runs of one model (seeds), pooled: failures and changed are summed
    over the runs, and failure_rate is failures over the scored (not
    changed) test runs ("nan" when there are none). */
-int tree_report(FILE *fp, const test_tree *tr, const unsigned char *const *runs,
-                size_t nruns, tells_error *err);
+int tree_report_runs(FILE *fp, const test_tree *tr, const unsigned char *const *runs,
+                     size_t nruns, tells_error *err);
 
 typedef struct tree_compare_options {
     double threshold;       /* a topic fails when its rate is above it */
@@ -104,8 +107,17 @@ typedef struct tree_compare_options {
    went from above threshold to at most it, "broken" the other way, each
    only when q < alpha, else "-"; and the changed test runs before and
    after. */
-int tree_compare(FILE *fp, const test_tree *tr, const unsigned char *const *before,
-                 size_t nbefore, const unsigned char *const *after, size_t nafter,
+int tree_compare_runs(FILE *fp, const test_tree *tr, const unsigned char *const *before,
+                      size_t nbefore, const unsigned char *const *after, size_t nafter,
+                      const tree_compare_options *o, tells_error *err);
+
+/* The interface before issue 16, kept for its callers (the fuzzing
+   harness): pred[i] is one prediction per test (both inputs of an
+   invariance test), failed[i] a test's failure under the flip rule; the
+   reports are of that one run. */
+void tree_outcomes(const test_tree *tr, const char *const *pred, bool *failed);
+int tree_report(FILE *fp, const test_tree *tr, const bool *failed, tells_error *err);
+int tree_compare(FILE *fp, const test_tree *tr, const bool *before, const bool *after,
                  const tree_compare_options *o, tells_error *err);
 
 #endif

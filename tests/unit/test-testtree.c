@@ -52,13 +52,13 @@ static void paper_format(void)
     /* Inputs: not good, not bad, good, great, fine. */
     const char *pred[] = {"0", "0", "1", "0", "1"};
     unsigned char o[4];
-    tree_outcomes(&tr, pred, TREE_CHANGED_SKIP, o);
+    tree_judge(&tr, pred, TREE_CHANGED_SKIP, o);
     CHECK(o[0] == TREE_PASS && o[1] == TREE_FAIL && o[2] == TREE_FAIL && o[3] == TREE_PASS);
     char *buf = NULL;
     size_t len = 0;
     FILE *fp = open_memstream(&buf, &len);
     const unsigned char *runs[1] = {o};
-    CHECK(tree_report(fp, &tr, runs, 1, &err) == 0);
+    CHECK(tree_report_runs(fp, &tr, runs, 1, &err) == 0);
     fclose(fp);
     CHECK_STR(buf, "topic\ttests\tfailures\tfailure_rate\tchanged\n"
                    "/Neg\t3\t2\t0.666667\t0\n"
@@ -96,12 +96,12 @@ int main(void)
     CHECK(tr.ninputs == 6 && !tr.paper_format);
     const char *pred[] = {"0", "1", "1", "0", "0", "0"};
     unsigned char flip[6], skip[6];
-    tree_outcomes(&tr, pred, TREE_CHANGED_FLIP, flip);
+    tree_judge(&tr, pred, TREE_CHANGED_FLIP, flip);
     enum { P = TREE_PASS, F = TREE_FAIL, C = TREE_CHANGED };
     static const unsigned char want[6] = {P, F, F, F, P, P};
     CHECK(memcmp(flip, want, sizeof want) == 0);
     /* AdaTest: a row whose output the model does not give is unscored. */
-    tree_outcomes(&tr, pred, TREE_CHANGED_SKIP, skip);
+    tree_judge(&tr, pred, TREE_CHANGED_SKIP, skip);
     static const unsigned char want_skip[6] = {P, C, F, C, P, C};
     CHECK(memcmp(skip, want_skip, sizeof want_skip) == 0);
 
@@ -143,7 +143,7 @@ int main(void)
     size_t len = 0;
     fp = open_memstream(&buf, &len);
     const unsigned char *runs[2] = {want, want_skip};
-    CHECK(tree_report(fp, &tr, runs, 1, &err) == 0);
+    CHECK(tree_report_runs(fp, &tr, runs, 1, &err) == 0);
     fclose(fp);
     CHECK_STR(buf, "topic\ttests\tfailures\tfailure_rate\tchanged\n"
                    "/Negation\t3\t2\t0.666667\t0\n"
@@ -152,12 +152,29 @@ int main(void)
     free(buf);
     /* Two runs pooled: failures over the scored runs of each test. */
     fp = open_memstream(&buf, &len);
-    CHECK(tree_report(fp, &tr, runs, 2, &err) == 0);
+    CHECK(tree_report_runs(fp, &tr, runs, 2, &err) == 0);
     fclose(fp);
     CHECK_STR(buf, "topic\ttests\tfailures\tfailure_rate\tchanged\n"
                    "/Negation\t3\t3\t0.600000\t1\n"
                    "/Temporal\t3\t1\t0.250000\t2\n"
                    "(all)\t6\t4\t0.444444\t3\n");
+    free(buf);
+    tree_free(&tr);
+
+    /* The interface before issue 16: the flip rule, one run. */
+    tells_error_clear(&err);
+    CHECK(tree_load(&tr, path, &err) == 0);
+    bool old_failed[6];
+    tree_outcomes(&tr, pred, old_failed);
+    static const bool old_want[6] = {false, true, true, true, false, false};
+    CHECK(memcmp(old_failed, old_want, sizeof old_want) == 0);
+    fp = open_memstream(&buf, &len);
+    CHECK(tree_report(fp, &tr, old_failed, &err) == 0);
+    CHECK(tree_compare(fp, &tr, old_failed, old_failed,
+                       &(tree_compare_options){0.2, 0.05, 10, 1}, &err) == 0);
+    fclose(fp);
+    CHECK(strncmp(buf, "topic\ttests\tfailures\tfailure_rate\tchanged\n"
+                       "/Negation\t3\t2\t0.666667\t0\n", 60) == 0);
     free(buf);
     tree_free(&tr);
 

@@ -41,7 +41,9 @@ static void usage(void)
 "                           capability or only CAP; FILE @time is the built-in\n"
 "                           1 day ... 25 months; repeatable\n"
 "      --pairs [CAP:]A,B=FILE  fill {A} and {B} together from a two-column\n"
-"                           TSV; @time-pairs: related spans, the first shorter\n"
+"                           TSV; @time-pairs: related spans of one unit, the\n"
+"                           first shorter; @time-pairs:duration: of any units\n"
+"                           by duration (2 days, 3 weeks)\n"
 "      --sample NAME=N      use N values of NAME's list, drawn once [all]\n"
 "      --sample-per-base [CAP=]N  N variations per base template, for every\n"
 "                           capability or CAP; 'all' keeps all [all]\n"
@@ -50,9 +52,11 @@ static void usage(void)
 "                           (counted before expanding) [5000000]\n"
 "      --emit-cases FILE    write the cases, one input line each (a pair as\n"
 "                           premise<TAB>hypothesis), for --predictions made\n"
-"                           elsewhere; without a model, only that\n"
+"                           elsewhere; without a model, only that. The text\n"
+"                           as written unless --model-text prepared\n"
 "\n"
-"Model (one of):\n"
+"Model (one of; with --tree, repeat it for runs of one model trained with\n"
+"other seeds, which are pooled):\n"
 "  -m, --model FILE         fastText model (.bin)\n"
 "      --model-cmd CMD      a process (sh -c CMD) that reads one input line per\n"
 "                           case and answers one line: LABEL, or LABEL and one\n"
@@ -62,8 +66,15 @@ static void usage(void)
 "      --classes LIST       the classes of --model-cmd or --predictions\n"
 "                           [the test labels after --labels, byte order]\n"
 "      --labels MAP         template labels to model classes: FROM=TO,...\n"
-"      --tokenizer NAME     default or whitespace (as tells-prep), or none to\n"
-"                           send the text as written [default]\n"
+"      --model-text TEXT    what the model reads: raw (the text as written) or\n"
+"                           prepared (tokenised and lowercased as tells-prep)\n"
+"                           [prepared for --model, a fastText model trained\n"
+"                           on prepared text; raw for --model-cmd and\n"
+"                           --predictions]\n"
+"      --tokenizer NAME     the tokenizer of prepared text: default or\n"
+"                           whitespace (as tells-prep; giving one implies\n"
+"                           --model-text prepared), or none (--model-text\n"
+"                           raw) [default]\n"
 "      --batch N            lines per exchange with --model-cmd [512]\n"
 "      --timeout SECONDS    how long --model-cmd may take for each answer, and\n"
 "                           to exit after its last; 0 waits for ever [60]\n"
@@ -82,18 +93,27 @@ static void usage(void)
 "      --input MODE         hypothesis, or pair (premise and hypothesis)\n"
 "                           [hypothesis]\n"
 "      --partition NAME=IDFILE  score the full set and the rows whose id is in\n"
-"                           IDFILE; repeatable\n"
+"                           IDFILE (one id per line, or a NumPy .npy array\n"
+"                           of strings); repeatable\n"
 "      --eval-output FILE   where the held-out table goes (with --templates or\n"
 "                           --tree, which need it for --partition) [as -o]\n"
 "\n"
 "Test trees:\n"
-"      --tree FILE          AdaTest CSV (topic, input, output, label columns;\n"
-"                           label pass or fail; other rows are skipped)\n"
+"      --tree FILE          AdaTest CSV: topic, input, output, label (pass or\n"
+"                           fail), or the paper's topic, type, value1, value2\n"
+"                           ({} should output {}, {} should not output {},\n"
+"                           {} should have the same output as {}); other\n"
+"                           rows are skipped\n"
+"      --changed-output RULE  a labelled row whose output the model does not\n"
+"                           give: skip (unscored, counted as changed, as\n"
+"                           AdaTest) or flip (a pass row fails, a fail row\n"
+"                           passes) [skip]\n"
 "      --before-model FILE, --before-model-cmd CMD, --before-predictions FILE\n"
-"                           an earlier model to compare topic by topic\n"
-"      --threshold RATE     failure rate above which a topic fails [0.1]\n"
+"                           an earlier model to compare topic by topic;\n"
+"                           repeat it for several seeds\n"
+"      --threshold RATE     failure rate above which a topic fails [0.2]\n"
 "      --alpha Q            false discovery rate for fixed/broken [0.05]\n"
-"      --bootstrap N        paired-bootstrap resamples [1000]\n"
+"      --bootstrap N        paired-bootstrap resamples [5000]\n"
 "\n"
 "  -q, --quiet              no notes on stderr\n"
 "      --help               display this help and exit\n"
@@ -113,9 +133,12 @@ static void usage(void)
 "--by-fill: capability (then 'all'), the value, cases, passed, pass_rate.\n"
 "Partitions: partition (full first), n, accuracy, micro_f1, macro_f1,\n"
 "recall_LABEL..., then change_ of each (partition minus full). Trees:\n"
-"topic, tests, failures, failure_rate; with a before model, both rates, the\n"
-"change, p_value (paired bootstrap), q_value (Benjamini-Hochberg) and status\n"
-"(fixed, broken or -). Rates and scores with 6 decimals.\n"
+"topic (each after its parent, counting its subtopics' tests), tests,\n"
+"failures, failure_rate, changed; with a before model, both rates, the\n"
+"change, p_value (paired bootstrap), q_value (Benjamini-Hochberg), status\n"
+"(fixed, broken or -), changed_before, changed_after. Several seeds are\n"
+"pooled: failures over every scored run of every test. Rates and scores\n"
+"with 6 decimals.\n"
 "\n"
 "Exit status: 0 success, 1 bad data, a model failure or --fail-under,\n"
 "2 usage error.\n"
@@ -138,7 +161,7 @@ enum {
     OPT_BY_TEMPLATE, OPT_BY_FILL, OPT_FAILURES, OPT_FAIL_UNDER, OPT_EVAL, OPT_EVAL_SPLIT,
     OPT_INPUT, OPT_PARTITION, OPT_EVAL_OUTPUT, OPT_TREE, OPT_BEFORE_MODEL,
     OPT_BEFORE_CMD, OPT_BEFORE_PRED, OPT_THRESHOLD, OPT_ALPHA, OPT_BOOTSTRAP, OPT_HELP,
-    OPT_VERSION, OPT_TIMEOUT, OPT_MAX_CASES
+    OPT_VERSION, OPT_TIMEOUT, OPT_MAX_CASES, OPT_MODEL_TEXT, OPT_CHANGED
 };
 
 static const struct option long_options[] = {
@@ -157,6 +180,8 @@ static const struct option long_options[] = {
     {"classes", required_argument, NULL, OPT_CLASSES},
     {"labels", required_argument, NULL, OPT_LABELS},
     {"tokenizer", required_argument, NULL, OPT_TOKENIZER},
+    {"model-text", required_argument, NULL, OPT_MODEL_TEXT},
+    {"changed-output", required_argument, NULL, OPT_CHANGED},
     {"batch", required_argument, NULL, OPT_BATCH},
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"output", required_argument, NULL, 'o'},
@@ -189,6 +214,16 @@ typedef struct model_spec {
     const char *option;
 } model_spec;
 
+/* A model, or with --tree several runs of it (seeds), pooled. */
+enum { MAX_RUNS = 64 };
+typedef struct model_runs {
+    model_spec run[MAX_RUNS];
+    size_t n;
+} model_runs;
+
+/* What text a model reads. */
+typedef enum { TEXT_DEFAULT, TEXT_RAW, TEXT_PREPARED } model_text;
+
 typedef struct options {
     const char *templates, *bases, *emit, *output, *by_fill, *failures;
     const char *eval, *eval_split, *eval_output, *tree, *classes;
@@ -196,11 +231,14 @@ typedef struct options {
     expand_options expand;
     label_map labels;
     tok_options tok;
-    bool raw_text, by_template, pair, quiet;
+    model_text text;          /* --model-text, or what --tokenizer implies */
+    tree_changed_rule changed;
+    bool by_template, pair, quiet;
     double fail_under;
     size_t batch;
     model_cmd_options cmd;
-    model_spec model, before;
+    model_runs models, befores;
+    model_spec model;         /* the first of models */
     partition *parts;
     size_t nparts, parts_cap;
     tree_compare_options cmp;
@@ -215,13 +253,11 @@ static void fail_value(const char *opt, const char *sep, tells_error *err)
     cli_fail(err);
 }
 
-static void set_model(model_spec *m, int kind, const char *arg, const char *option)
+static void set_model(model_runs *m, int kind, const char *arg, const char *option)
 {
-    if (m->kind)
-        cli_usage_error("%s and %s: give one model", m->option, option);
-    m->kind = kind;
-    m->arg = arg;
-    m->option = option;
+    if (m->n == MAX_RUNS)
+        cli_usage_error("%s: at most %d runs of a model", option, MAX_RUNS);
+    m->run[m->n++] = (model_spec){kind, arg, option};
 }
 
 static void add_sample(options *o, const char *spec)
@@ -284,7 +320,9 @@ static void parse_options(int argc, char **argv, options *o)
     o->batch = 512;
     o->cmd = (model_cmd_options){MODEL_TIMEOUT_DEFAULT, pass_stderr, NULL};
     o->expand.max_cases = EXPAND_MAX_CASES_DEFAULT;
-    o->cmp = (tree_compare_options){0.1, 0.05, 1000, 0};
+    o->cmp = (tree_compare_options){TREE_THRESHOLD_DEFAULT, 0.05, TREE_SAMPLES_DEFAULT, 0};
+    o->changed = TREE_CHANGED_SKIP;
+    model_text tokenizer = TEXT_DEFAULT;
     tells_error err;
     tells_error_clear(&err);
     int c;
@@ -304,21 +342,31 @@ static void parse_options(int argc, char **argv, options *o)
             o->cmp.seed = o->expand.seed;
             break;
         case OPT_EMIT: o->emit = optarg; break;
-        case 'm': set_model(&o->model, 'm', optarg, "--model"); break;
-        case OPT_MODEL_CMD: set_model(&o->model, c, optarg, "--model-cmd"); break;
-        case OPT_PREDICTIONS: set_model(&o->model, c, optarg, "--predictions"); break;
-        case OPT_BEFORE_MODEL: set_model(&o->before, 'm', optarg, "--before-model"); break;
-        case OPT_BEFORE_CMD: set_model(&o->before, OPT_MODEL_CMD, optarg, "--before-model-cmd"); break;
-        case OPT_BEFORE_PRED: set_model(&o->before, OPT_PREDICTIONS, optarg, "--before-predictions"); break;
+        case 'm': set_model(&o->models, 'm', optarg, "--model"); break;
+        case OPT_MODEL_CMD: set_model(&o->models, c, optarg, "--model-cmd"); break;
+        case OPT_PREDICTIONS: set_model(&o->models, c, optarg, "--predictions"); break;
+        case OPT_BEFORE_MODEL: set_model(&o->befores, 'm', optarg, "--before-model"); break;
+        case OPT_BEFORE_CMD: set_model(&o->befores, OPT_MODEL_CMD, optarg, "--before-model-cmd"); break;
+        case OPT_BEFORE_PRED: set_model(&o->befores, OPT_PREDICTIONS, optarg, "--before-predictions"); break;
         case OPT_CLASSES: o->classes = optarg; break;
         case OPT_LABELS:
             if (label_map_parse(&o->labels, optarg, &err) < 0)
                 fail_value("--labels", ": ", &err);
             break;
         case OPT_TOKENIZER:
-            o->raw_text = strcmp(optarg, "none") == 0;
-            if (!o->raw_text && tokenizer_parse(optarg, &o->tok.kind) < 0)
+            tokenizer = strcmp(optarg, "none") == 0 ? TEXT_RAW : TEXT_PREPARED;
+            if (tokenizer == TEXT_PREPARED && tokenizer_parse(optarg, &o->tok.kind) < 0)
                 cli_usage_error("invalid --tokenizer '%s' (default, whitespace or none)", optarg);
+            break;
+        case OPT_MODEL_TEXT:
+            if (strcmp(optarg, "raw") != 0 && strcmp(optarg, "prepared") != 0)
+                cli_usage_error("invalid --model-text '%s' (raw or prepared)", optarg);
+            o->text = strcmp(optarg, "raw") == 0 ? TEXT_RAW : TEXT_PREPARED;
+            break;
+        case OPT_CHANGED:
+            if (strcmp(optarg, "skip") != 0 && strcmp(optarg, "flip") != 0)
+                cli_usage_error("invalid --changed-output '%s' (skip or flip)", optarg);
+            o->changed = strcmp(optarg, "skip") == 0 ? TREE_CHANGED_SKIP : TREE_CHANGED_FLIP;
             break;
         case OPT_BATCH: o->batch = (size_t)cli_long("--batch", optarg, 1, 1000000); break;
         case OPT_TIMEOUT: o->cmd.timeout = cli_double("--timeout", optarg, 0); break;
@@ -365,14 +413,25 @@ static void parse_options(int argc, char **argv, options *o)
     }
     if (optind < argc)
         cli_usage_error("unexpected operand '%s'", argv[optind]);
+    if (o->text && tokenizer && o->text != tokenizer)
+        cli_usage_error("--model-text %s and --tokenizer %s: give one",
+                        o->text == TEXT_RAW ? "raw" : "prepared",
+                        tokenizer == TEXT_RAW ? "none" : "default or whitespace");
+    if (!o->text)
+        o->text = tokenizer;
+    if (o->models.n)
+        o->model = o->models.run[0];
+    if (!o->tree && o->models.n > 1)
+        cli_usage_error("%s and %s: give one model (runs of several seeds are pooled "
+                        "with --tree)", o->models.run[0].option, o->models.run[1].option);
     if (o->templates && o->tree)
         cli_usage_error("--templates and --tree: give one");
     if (!o->templates && !o->tree && !o->eval)
         cli_usage_error("nothing to do: give --templates, --tree or --eval");
     if (!o->model.kind && !(o->templates && o->emit))
         cli_usage_error("no model: give --model, --model-cmd or --predictions");
-    if (o->before.kind && !o->tree)
-        cli_usage_error("%s compares test trees: give --tree", o->before.option);
+    if (o->befores.n && !o->tree)
+        cli_usage_error("%s compares test trees: give --tree", o->befores.run[0].option);
     if (o->eval && o->model.kind == OPT_PREDICTIONS)
         cli_usage_error("--eval needs a model to run: --model or --model-cmd");
     if (o->nparts && !o->eval)
@@ -404,7 +463,8 @@ typedef struct run {
     case_set cs;
     test_tree tr;
     dataset d;
-    input_lines lines;
+    input_lines lines[3];     /* by model_text: the cases' or tests' inputs */
+    bool have_lines[3];
     class_list classes;
     heldout h;
     double *recall;
@@ -423,7 +483,8 @@ static void run_free(run *r)
 {
     free(r->recall);
     heldout_free(&r->h);
-    input_lines_free(&r->lines);
+    for (int t = 0; t < 3; t++)
+        input_lines_free(&r->lines[t]);
     class_list_free(&r->classes);
     cases_free(&r->cs);
     templates_free(&r->ts);
@@ -471,17 +532,57 @@ static void finish_model(run *r)
         run_fail(r, &err);
 }
 
-/* Which tests of the tree the model m fails. */
-static bool *tree_model_failures(run *r, const options *o, const model_spec *m)
+/* The text a model m reads: what --model-text or --tokenizer chose,
+   else prepared for a fastText model (trained on prepared text) and the
+   text as written for any other; m NULL: --emit-cases's. */
+static model_text text_for(const options *o, const model_spec *m)
+{
+    if (o->text)
+        return o->text;
+    return m && m->kind == 'm' ? TEXT_PREPARED : TEXT_RAW;
+}
+
+/* The input lines of the cases or the tree as text t reads them, made on
+   first use. */
+static const input_lines *lines_for(run *r, const options *o, model_text t)
+{
+    if (r->have_lines[t])
+        return &r->lines[t];
+    tells_error err;
+    tells_error_clear(&err);
+    const tok_options *tok = t == TEXT_PREPARED ? &o->tok : NULL;
+    if ((o->templates ? case_lines(&r->cs, tok, &r->lines[t], &err)
+                      : tree_lines(&r->tr, tok, &r->lines[t], &err)) < 0)
+        run_fail(r, &err);
+    r->have_lines[t] = true;
+    return &r->lines[t];
+}
+
+/* The outcomes of the tree's tests for every run of a model. */
+static unsigned char **tree_model_outcomes(run *r, const options *o, const model_runs *m)
 {
     tells_error err;
     tells_error_clear(&err);
-    bool *failed = NULL;
-    open_model(r, o, m, r->tr.n);
-    if (tree_failures(&r->tr, r->c, r->lines.v, o->batch, &failed, &err) < 0)
+    unsigned char **out = array_new(m->n, sizeof *out);
+    if (!out) {
+        tells_error_nomem(&err, NULL, 0);
         run_fail(r, &err);
-    finish_model(r);
-    return failed;
+    }
+    for (size_t k = 0; k < m->n; k++) {
+        const input_lines *l = lines_for(r, o, text_for(o, &m->run[k]));
+        open_model(r, o, &m->run[k], r->tr.ninputs);
+        if (tree_failures(&r->tr, r->c, l->v, o->batch, o->changed, &out[k], &err) < 0)
+            run_fail(r, &err);
+        finish_model(r);
+    }
+    return out;
+}
+
+static void free_outcomes(unsigned char **runs, size_t n)
+{
+    for (size_t k = 0; runs && k < n; k++)
+        free(runs[k]);
+    free(runs);
 }
 
 /* The capability tests' reports; *below counts the summary rows under
@@ -492,7 +593,8 @@ static void report_templates(run *r, const options *o, FILE *out, FILE *fail_out
     tells_error err;
     tells_error_clear(&err);
     run_results res;
-    if (run_cases(&res, &r->cs, &r->ts, &o->labels, r->c, r->lines.v, o->batch, &err) < 0)
+    const input_lines *l = lines_for(r, o, text_for(o, &o->model));
+    if (run_cases(&res, &r->cs, &r->ts, &o->labels, r->c, l->v, o->batch, &err) < 0)
         run_fail(r, &err);
     report_context x = {&r->ts, &r->cs, &res, &o->labels, r->c, o->eval ? r->recall : NULL};
     int rc = o->by_template ? report_by_template(out, &x, &err)
@@ -525,7 +627,6 @@ int main(int argc, char **argv)
     parse_options(argc, argv, &o);
     tells_error err;
     tells_error_clear(&err);
-    const tok_options *tok = o.raw_text ? NULL : &o.tok;
     run r;
     memset(&r, 0, sizeof r);
     size_t below = 0;
@@ -537,13 +638,14 @@ int main(int argc, char **argv)
             cli_fail(&err);
         if (samples_check(&o.fills, &o.expand, &err) < 0)
             fail_value("--sample", " ", &err);
-        if (cases_expand(&r.cs, &r.ts, &o.fills, &o.expand, &err) < 0 ||
-            case_lines(&r.cs, tok, &r.lines, &err) < 0 ||
-            (o.emit && !o.model.kind && input_lines_write(o.emit, &r.lines, &err) < 0))
+        if (cases_expand(&r.cs, &r.ts, &o.fills, &o.expand, &err) < 0)
+            cli_fail(&err);
+        /* The cases as --emit-cases writes them: as written unless told. */
+        const input_lines *emit = lines_for(&r, &o, text_for(&o, NULL));
+        if (o.emit && !o.model.kind && input_lines_write(o.emit, emit, &err) < 0)
             cli_fail(&err);
     }
-    if (o.tree &&
-        (tree_load(&r.tr, o.tree, &err) < 0 || tree_lines(&r.tr, tok, &r.lines, &err) < 0))
+    if (o.tree && tree_load(&r.tr, o.tree, &err) < 0)
         cli_fail(&err);
     if (!o.model.kind) {  /* only --emit-cases */
         run_free(&r);
@@ -565,12 +667,12 @@ int main(int argc, char **argv)
     /* With a model, the cases are committed with the reports, once the
        model has answered them all. */
     if (o.emit)
-        input_lines_print(open_output(&r, o.emit), &r.lines);
+        input_lines_print(open_output(&r, o.emit), lines_for(&r, &o, text_for(&o, NULL)));
 
     if (o.eval && heldout_select(&r.h, &r.d, o.eval_split, &err) < 0)
         run_fail(&r, &err);
     if (o.templates || o.eval)
-        open_model(&r, &o, &o.model, (o.eval ? r.h.n : 0) + (o.templates ? r.lines.n : 0));
+        open_model(&r, &o, &o.model, (o.eval ? r.h.n : 0) + (o.templates ? r.cs.n : 0));
     if (o.eval &&
         (heldout_predict(&r.h, o.pair, r.c, o.batch, &err) < 0 ||
          heldout_recall(&r.h, r.c, &r.recall, &err) < 0 ||
@@ -582,17 +684,23 @@ int main(int argc, char **argv)
         report_recall(out, r.c, r.recall);
     finish_model(&r);
     if (o.tree) {
-        bool *after = tree_model_failures(&r, &o, &o.model);
-        bool *before = o.before.kind ? tree_model_failures(&r, &o, &o.before) : NULL;
-        int rc = before ? tree_compare(out, &r.tr, before, after, &o.cmp, &err)
-                        : tree_report(out, &r.tr, after, &err);
-        free(before);
-        free(after);
+        unsigned char **after = tree_model_outcomes(&r, &o, &o.models);
+        unsigned char **before = o.befores.n ? tree_model_outcomes(&r, &o, &o.befores) : NULL;
+        const unsigned char *const *a = (const unsigned char *const *)after;
+        const unsigned char *const *b = (const unsigned char *const *)before;
+        int rc = before ? tree_compare_runs(out, &r.tr, b, o.befores.n, a, o.models.n, &o.cmp,
+                                            &err)
+                        : tree_report_runs(out, &r.tr, a, o.models.n, &err);
+        free_outcomes(before, o.befores.n);
+        free_outcomes(after, o.models.n);
         if (rc < 0)
             run_fail(&r, &err);
         if (!o.quiet && r.tr.skipped)
-            cli_warn("%s: %zu rows skipped (topic markers, or labelled neither pass "
-                     "nor fail)", r.tr.source, r.tr.skipped);
+            cli_warn(r.tr.paper_format
+                     ? "%s: %zu rows skipped (topic markers, or types other than should "
+                       "output, should not output and should have the same output as)"
+                     : "%s: %zu rows skipped (topic markers, or labelled neither pass "
+                       "nor fail)", r.tr.source, r.tr.skipped);
     }
     if (out_set_commit(&r.outs, &err) < 0)
         cli_fail(&err);

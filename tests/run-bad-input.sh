@@ -241,7 +241,7 @@ run tells-run $small
 expect 2 "tells-run: no model: give --model, --model-cmd or --predictions
 Try 'tells-run --help' for more information."
 run tells-run $small --model x.bin --model-cmd cat
-expect 2 "tells-run: --model and --model-cmd: give one model
+expect 2 "tells-run: --model and --model-cmd: give one model (runs of several seeds are pooled with --tree)
 Try 'tells-run --help' for more information."
 run tells-run $small --sample drug=5 --emit-cases "$tmp/c"
 expect 2 "tells-run: --sample drug=5: only 2 values in $d/drug.txt
@@ -250,7 +250,7 @@ run tells-run $small --fill nonsense --emit-cases "$tmp/c"
 expect 2 "tells-run: --fill: expected [CAPABILITY:]NAME=FILE, not 'nonsense'
 Try 'tells-run --help' for more information."
 run tells-run $small --fill x=@moon --emit-cases "$tmp/c"
-expect 2 "tells-run: --fill: unknown generator '@moon' (@time or @time-pairs)
+expect 2 "tells-run: --fill: unknown generator '@moon' (@time, @time-pairs or @time-pairs:duration)
 Try 'tells-run --help' for more information."
 run tells-run $small --tokenizer odd --emit-cases "$tmp/c"
 expect 2 "tells-run: invalid --tokenizer 'odd' (default, whitespace or none)

@@ -109,7 +109,11 @@ tells-baseline -q --seed 1 --bucket 10000 --dim 20 --save-model "$tmp/ade.bin" "
 run tells-run $ade --model "$tmp/ade.bin" --failures "$tmp/ff"
 expect 0 ""
 cp "$tmp/out" "$tmp/ft"
-fasttext predict "$tmp/ade.bin" "$tmp/ade-cases" | sed 's/^__label__//' >"$tmp/ft-answers"
+# The fastText model reads prepared text; --emit-cases writes the text as
+# written unless told.
+run tells-run $ade --model-text prepared --emit-cases "$tmp/ade-prepared"
+expect 0 ""
+fasttext predict "$tmp/ade.bin" "$tmp/ade-prepared" | sed 's/^__label__//' >"$tmp/ft-answers"
 run tells-run $ade --predictions "$tmp/ft-answers" --classes 0,1
 expect 0 ""
 expect_out "$tmp/ft"
@@ -139,22 +143,22 @@ Robust	effexor	6	4	0.666667
 all	zoloft	10	8	0.800000
 all	effexor	10	8	0.800000"
 
-what="test trees"
-run tells-run --tree "$d/tree.csv" --model-cmd "$d/model.sh" --classes 0,1
+what="test trees (rows whose output changed flipped, as before AdaTest's rule)"
+run tells-run --tree "$d/tree.csv" --model-cmd "$d/model.sh" --classes 0,1 --changed-output flip
 expect 0 "tells-run: $d/tree.csv: 1 rows skipped (topic markers, or labelled neither pass nor fail)"
-expect_out_text "topic	tests	failures	failure_rate
-/Negation	3	2	0.666667
-/Temporal	3	0	0.000000
-(all)	6	2	0.333333"
+expect_out_text "topic	tests	failures	failure_rate	changed
+/Negation	3	2	0.666667	0
+/Temporal	3	0	0.000000	0
+(all)	6	2	0.333333	0"
 run tells-run -q --tree "$d/tree.csv" --model-cmd "$d/model.sh" --before-model-cmd "$d/before.sh" \
-    --classes 0,1 --threshold 0.5 --alpha 0.1
+    --classes 0,1 --threshold 0.5 --alpha 0.1 --changed-output flip --bootstrap 1000
 expect 0 ""
-expect_out_text "topic	tests	failures_before	failure_rate_before	failures_after	failure_rate_after	change	p_value	q_value	status
-/Negation	3	3	1.000000	2	0.666667	-0.333333	0.55	0.55	-
-/Temporal	3	2	0.666667	0	0.000000	-0.666667	0.028	0.056	fixed"
+expect_out_text "topic	tests	failures_before	failure_rate_before	failures_after	failure_rate_after	change	p_value	q_value	status	changed_before	changed_after
+/Negation	3	3	1.000000	2	0.666667	-0.333333	0.55	0.55	-	0	0
+/Temporal	3	2	0.666667	0	0.000000	-0.666667	0.028	0.056	fixed	0	0"
 run tells-run -q --tree "$d/tree.csv" --model-cmd "$d/before.sh" --before-model-cmd "$d/model.sh" \
-    --classes 0,1 --threshold 0.5 --alpha 0.1
-grep -q '^/Temporal	.*	broken$' "$tmp/out" || fail "$what: not broken the other way"
+    --classes 0,1 --threshold 0.5 --alpha 0.1 --changed-output flip
+grep -q '^/Temporal	.*	broken	0	0$' "$tmp/out" || fail "$what: not broken the other way"
 
 what="partitions: full, easy, difficult"
 printf 'id\tsplit\tlabel\tpremise\thypothesis\n' >"$tmp/p.tsv"

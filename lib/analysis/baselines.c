@@ -24,8 +24,13 @@ void comparison_config_default(comparison_config *c)
 
 void comparison_free(comparison *cmp)
 {
-    for (size_t i = 0; i < cmp->n; i++)
-        predictions_free(&cmp->entry[i].pred);
+    for (size_t i = 0; i < cmp->n; i++) {
+        comparison_entry *e = &cmp->entry[i];
+        predictions_free(&e->pred);
+        for (size_t k = 0; e->part_pred && k < cmp->nparts; k++)
+            predictions_free(&e->part_pred[k]);
+        free(e->part_pred);
+    }
     free(cmp->entry);
     for (size_t k = 0; cmp->part_ids && k < cmp->nparts; k++)
         id_set_free(&cmp->part_ids[k]);
@@ -151,6 +156,55 @@ static int run_model(comparison *cmp, const comparison_config *c, model_kind kin
     return rc;
 }
 
+/* Majority's predictions of one partition's rows of entry e: the
+   majority label of those rows, per fold with cross-validation. */
+static int partition_majority(const comparison *cmp, const comparison_config *c,
+                              const comparison_entry *e, const id_set *ids, predictions *out,
+                              tells_error *err)
+{
+    const dataset *d = cmp->data;
+    const predictions *p = &e->pred;
+    size_t *rows = array_new(p->n, sizeof *rows), *group = array_new(p->n, sizeof *group);
+    size_t *fold = c->folds ? array_new(p->n, sizeof *fold) : NULL;
+    int rc = rows && group && (fold || !c->folds) ? 0 : tells_error_nomem(err, NULL, 0);
+    /* Cross-validation's predictions come in the order of the training
+       split's rows, the order cv_folds numbers. */
+    if (rc == 0 && fold)
+        rc = cv_folds(p->n, c->folds, (unsigned long)c->ft.seed, fold, err);
+    size_t m = 0;
+    for (size_t j = 0; rc == 0 && j < p->n; j++) {
+        const char *id = d->ex[p->row[j]].id;
+        if (vocab_find(ids->ids, id, strlen(id)) < 0)
+            continue;
+        rows[m] = p->row[j];
+        group[m++] = fold ? fold[j] : 0;
+    }
+    if (rc == 0)
+        rc = predict_group_majority(d, rows, group, m, fold ? c->folds : 1, out, err);
+    free(rows);
+    free(group);
+    free(fold);
+    return rc;
+}
+
+/* With majority_from_eval, the partitions' own majority predictions for
+   every majority entry. */
+static int run_partition_majority(comparison *cmp, const comparison_config *c,
+                                  tells_error *err)
+{
+    for (size_t i = 0; i < cmp->n; i++) {
+        comparison_entry *e = &cmp->entry[i];
+        if (strcmp(e->model, MODEL_NAME[MODEL_MAJORITY]) != 0 || !cmp->nparts)
+            continue;
+        if (!(e->part_pred = array_new(cmp->nparts, sizeof *e->part_pred)))
+            return tells_error_nomem(err, NULL, 0);
+        for (size_t k = 0; k < cmp->nparts; k++)
+            if (partition_majority(cmp, c, e, &cmp->part_ids[k], &e->part_pred[k], err) < 0)
+                return -1;
+    }
+    return 0;
+}
+
 /* Loads the id files and counts the ids no row of the dataset has. */
 static int load_partitions(comparison *cmp, const comparison_config *c, tells_error *err)
 {
@@ -245,6 +299,8 @@ int comparison_run(comparison *cmp, const dataset *d, const comparison_config *c
                       : check_partitions(cmp, c, evals, nevals, err);
     if (rc == 0 && c->run_majority)
         rc = run_model(cmp, c, MODEL_MAJORITY, (size_t)train, evals, nevals, err);
+    if (rc == 0 && c->run_majority && c->majority_from_eval)
+        rc = run_partition_majority(cmp, c, err);
     if (rc == 0 && c->run_fasttext)
         rc = run_model(cmp, c, MODEL_FASTTEXT, (size_t)train, evals, nevals, err);
     free(evals);
@@ -281,7 +337,10 @@ int comparison_write_table(FILE *fp, comparison *cmp, bool details, tells_error 
         write_scores(fp, &all[i], parts ? &all[i] : NULL);
         for (size_t k = 0; k < cmp->nparts; k++) {
             scores ps;
-            if ((rc = scores_compute(&ps, cmp->data, &e->pred, &cmp->part_ids[k], err)) < 0)
+            rc = e->part_pred ? scores_compute(&ps, cmp->data, &e->part_pred[k], NULL, err)
+                              : scores_compute(&ps, cmp->data, &e->pred, &cmp->part_ids[k],
+                                               err);
+            if (rc < 0)
                 break;
             fprintf(fp, "%s\t%s\t%s\t%s\t", e->model, input, e->split, cmp->part_name[k]);
             write_scores(fp, &ps, &all[i]);

@@ -31,7 +31,10 @@ typedef struct comparison_config {
     size_t folds;
     baseline_input input;
     bool run_majority, run_fasttext;
-    bool majority_from_eval;   /* majority label of each evaluated split */
+    /* Majority label of each evaluated split, and of each partition's
+       rows in it (the MedNLI reference code's majority class of each
+       evaluated set). */
+    bool majority_from_eval;
     ft_train_args ft;          /* ft.seed also seeds the fold shuffle */
     /* Keep the fastText model trained on the whole training split (also
        after cross-validation, which trains it for this alone). */
@@ -51,6 +54,11 @@ typedef struct comparison_entry {
     const char *model;         /* "majority" or "fasttext" */
     const char *split;         /* a split name, or "cv" */
     predictions pred;
+    /* With majority_from_eval, majority's predictions of each partition's
+       rows (part_pred[k] for partition k): the majority label of the
+       partition's rows of the split (with folds: of each fold), not the
+       split's. NULL otherwise: the partition is scored on pred. */
+    predictions *part_pred;
 } comparison_entry;
 
 typedef struct comparison {

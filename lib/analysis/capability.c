@@ -122,7 +122,8 @@ int class_list_default(class_list *out, const char *spec, const template_set *ts
                 rc = class_add(out, ts->row[i].dir_class, err);
         }
         for (size_t i = 0; tr && rc == 0 && i < tr->n; i++)
-            rc = class_add(out, tr->t[i].output, err);
+            if (tr->t[i].output)   /* an invariance test names no class */
+                rc = class_add(out, tr->t[i].output, err);
         for (size_t i = 0; d && rc == 0 && i < vocab_size(d->labels); i++)
             rc = class_add(out, vocab_str(d->labels, i), err);
         if (rc == 0 && out->n)
@@ -210,7 +211,7 @@ static const char *case_text(const void *items, size_t i, bool premise)
 
 static const char *tree_text(const void *items, size_t i, bool premise)
 {
-    return premise ? NULL : ((const test_tree *)items)->t[i].input;
+    return premise ? NULL : ((const test_tree *)items)->inputs[i];
 }
 
 int case_lines(const case_set *cs, const tok_options *tok, input_lines *out, tells_error *err)
@@ -221,7 +222,7 @@ int case_lines(const case_set *cs, const tok_options *tok, input_lines *out, tel
 int tree_lines(const test_tree *tr, const tok_options *tok, input_lines *out,
                tells_error *err)
 {
-    return make_lines(out, tr, tr->n, tree_text, tok, err);
+    return make_lines(out, tr, tr->ninputs, tree_text, tok, err);
 }
 
 void input_lines_print(FILE *fp, const input_lines *l)

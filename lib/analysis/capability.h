@@ -63,7 +63,7 @@ typedef struct input_lines {
 } input_lines;
 
 int case_lines(const case_set *cs, const tok_options *tok, input_lines *out, tells_error *err);
-/* The input of every test of a tree. */
+/* Every input of a tree (tr->inputs: two for an invariance test). */
 int tree_lines(const test_tree *tr, const tok_options *tok, input_lines *out,
                tells_error *err);
 void input_lines_free(input_lines *l);

@@ -599,31 +599,45 @@ static int push_value(fill_list *l, const char *v, size_t *cap)
 }
 
 static const char *const time_units[3] = {"day", "week", "month"};
+/* Days per unit; a month is the Gregorian year's twelfth. */
+static const double unit_days[3] = {1, 7, 365.2425 / 12};
+
+/* The span of @time: n (1-25) units u, singular for 1. */
+static void time_span(char *buf, size_t size, int n, int u)
+{
+    snprintf(buf, size, "%d %s%s", n, time_units[u], n == 1 ? "" : "s");
+}
 
 static int fill_builtin(fill_list *l, const char *what, tells_error *err)
 {
     size_t cap = 0;
     char a[32], b[32];
-    bool pairs = strcmp(what, FILL_TIME_PAIRS) == 0;
+    bool by_duration = strcmp(what, FILL_TIME_PAIRS_DURATION) == 0;
+    bool pairs = by_duration || strcmp(what, FILL_TIME_PAIRS) == 0;
     if (!pairs && strcmp(what, FILL_TIME) != 0)
-        return tells_error_usage(err, "unknown generator '%s' (%s or %s)", what, FILL_TIME,
-                                 FILL_TIME_PAIRS);
+        return tells_error_usage(err, "unknown generator '%s' (%s, %s or %s)", what,
+                                 FILL_TIME, FILL_TIME_PAIRS, FILL_TIME_PAIRS_DURATION);
     if (pairs != (l->names[1] != NULL))
         return tells_error_usage(err, "%s fills %s", what,
                                  pairs ? "two placeholders together" : "one placeholder");
     for (int u = 0; u < 3; u++)
         for (int i = 1; i <= 25; i++) {
-            snprintf(a, sizeof a, "%d %s%s", i, time_units[u], i == 1 ? "" : "s");
+            time_span(a, sizeof a, i, u);
             if (!pairs) {
                 if (push_value(l, a, &cap) < 0)
                     return tells_error_nomem(err, NULL, 0);
                 continue;
             }
-            for (int j = i + 1; j <= 25; j++) {
-                snprintf(b, sizeof b, "%d %ss", j, time_units[u]);
-                if (push_value(l, a, &cap) < 0 || push_value(l, b, &cap) < 0)
-                    return tells_error_nomem(err, NULL, 0);
-            }
+            /* Within the unit, larger numbers; by duration, any longer
+               span of any unit, in @time's order. */
+            for (int v = by_duration ? 0 : u; v <= (by_duration ? 2 : u); v++)
+                for (int j = 1; j <= 25; j++) {
+                    if (by_duration ? j * unit_days[v] <= i * unit_days[u] : j <= i)
+                        continue;
+                    time_span(b, sizeof b, j, v);
+                    if (push_value(l, a, &cap) < 0 || push_value(l, b, &cap) < 0)
+                        return tells_error_nomem(err, NULL, 0);
+                }
         }
     return 0;
 }

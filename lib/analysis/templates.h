@@ -89,9 +89,13 @@ typedef struct fill_set {
 /* Built-in generators: "@time" gives "1 day", "2 days", ... "25 months"
    (numbers 1-25 with days, weeks and months, singular for 1);
    "@time-pairs" gives related pairs: the same unit, the first number
-   smaller than the second ("2 days", "5 days"). */
+   smaller than the second ("2 days", "5 days"); "@time-pairs:duration"
+   relates spans across units by duration (a week 7 days, a month
+   365.2425 / 12), the first strictly shorter ("2 days", "3 weeks"), in
+   @time's order of the first, then of the second. */
 #define FILL_TIME "@time"
 #define FILL_TIME_PAIRS "@time-pairs"
+#define FILL_TIME_PAIRS_DURATION "@time-pairs:duration"
 
 /* Parses "[CAPABILITY:]NAME=FILE" (pair false) or "[CAPABILITY:]A,B=FILE"
    (pair true: a two-column TSV) and reads FILE, one value per line

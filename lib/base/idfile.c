@@ -5,14 +5,72 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/lineio.h"
+#include "base/npy.h"
 #include "base/outfile.h"
 #include "base/utf8.h"
+
+/* The NumPy format's magic string; no text file starts with it (0x93 is
+   no first byte of UTF-8). */
+static const char npy_magic[6] = {'\x93', 'N', 'U', 'M', 'P', 'Y'};
+
+/* Whether path names a .npy file: by its name, or, for a regular file
+   (which can be read twice), by its first bytes. */
+static bool is_npy(const char *path)
+{
+    size_t len = strlen(path);
+    if (len > 4 && strcmp(path + len - 4, ".npy") == 0)
+        return true;
+    struct stat st;
+    if (strcmp(path, "-") == 0 || stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+        return false;
+    FILE *fp = fopen(path, "rb");
+    char head[6];
+    bool npy = fp && fread(head, 1, sizeof head, fp) == sizeof head &&
+               memcmp(head, npy_magic, sizeof head) == 0;
+    if (fp)
+        fclose(fp);
+    return npy;
+}
+
+typedef struct npy_ids {
+    vocab *ids;
+    const char *name;
+} npy_ids;
+
+static int add_npy_id(const char *id, size_t len, size_t index, void *ctx, tells_error *err)
+{
+    const char *name = ((npy_ids *)ctx)->name;
+    vocab *ids = ((npy_ids *)ctx)->ids;
+    if (len == 0)
+        return 0;   /* as a blank line */
+    if (strpbrk(id, "\t\n\r"))
+        return tells_error_set(err, name, 0, "id %zu: a tab or line break in an id",
+                               index + 1);
+    return vocab_intern(ids, id, len) < 0 ? tells_error_nomem(err, name, 0) : 0;
+}
+
+static int load_npy(id_set *s, const char *path, tells_error *err)
+{
+    if (!(s->ids = vocab_new()))
+        return tells_error_nomem(err, display_name(path), 0);
+    npy_ids ctx = {s->ids, display_name(path)};
+    return npy_read_strings(path, add_npy_id, &ctx, err);
+}
 
 int id_set_load(id_set *s, const char *path, tells_error *err)
 {
     memset(s, 0, sizeof *s);
+    if (is_npy(path)) {
+        int rc = load_npy(s, path, err);
+        if (rc == 0 && !(s->seen = calloc(vocab_size(s->ids) + 1, sizeof *s->seen)))
+            rc = tells_error_nomem(err, display_name(path), 0);
+        if (rc < 0)
+            id_set_free(s);
+        return rc;
+    }
     line_reader r;
     if (line_reader_open(&r, path, 0, err) < 0)
         return -1;

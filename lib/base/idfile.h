@@ -14,7 +14,11 @@ typedef struct id_set {
 } id_set;
 
 /* Blank lines are ignored; an id with a tab, or invalid UTF-8, is an error.
-   An id listed twice counts once. */
+   An id listed twice counts once. A .npy file (by its name ending in
+   .npy, or a regular file by its first bytes) is read as NumPy saves an
+   array of strings (base/npy.h: '<U10', as the MedNLI study's
+   partition_ids files, or '|S10'): one id per item, empty items ignored,
+   an item with a tab or line break an error. */
 int id_set_load(id_set *s, const char *path, tells_error *err);
 void id_set_free(id_set *s);
 /* Whether id is in the set; marks it as seen. */

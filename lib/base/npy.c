@@ -50,13 +50,47 @@ static const char *header_value(const char *h, const char *key)
 }
 
 typedef struct npy_header {
-    char order;        /* '<' or '>' */
-    size_t itemsize;   /* 4 or 8 */
+    char kind;         /* 'f' float, 'U' UCS-4 string, 'S' byte string */
+    char order;        /* '<' or '>' ('|' for byte strings) */
+    size_t itemsize;   /* bytes per item */
     bool fortran;
     size_t ndim, shape[2];
 } npy_header;
 
-static int parse_header(const char *h, npy_header *hd, const char *name,
+/* The widest string item read: far more than an id needs, and a bound
+   on the buffer one item takes. */
+enum { NPY_MAX_STRING_CHARS = 1 << 16 };
+
+/* Parses a data type: '<f4', '>f8', '<U10', '|S8' and the like. */
+static bool parse_descr(const char *descr, npy_header *hd)
+{
+    char order = descr[0], kind = descr[1];
+    if (!strchr("<>=|", order) || !order || !kind)
+        return false;
+    const char *digits = descr + 2;
+    if (*digits < '1' || *digits > '9' || strspn(digits, "0123456789") != strlen(digits) ||
+        strlen(digits) > 6)
+        return false;
+    size_t width = (size_t)strtoul(digits, NULL, 10);
+    if (kind == 'f') {
+        if (order == '|' || (width != 4 && width != 8))
+            return false;
+        hd->itemsize = width;
+    } else if (kind == 'U' || kind == 'S') {
+        if (width > NPY_MAX_STRING_CHARS || (kind == 'U' && order == '|'))
+            return false;
+        hd->itemsize = kind == 'U' ? 4 * width : width;
+    } else {
+        return false;
+    }
+    hd->kind = kind;
+    hd->order = order == '=' ? (host_little_endian() ? '<' : '>') : order;
+    return true;
+}
+
+/* strings: the caller wants a vector of strings, not a matrix of numbers
+   (only the wording of the messages differs). */
+static int parse_header(const char *h, npy_header *hd, bool strings, const char *name,
                         tells_error *err)
 {
     const char *v = header_value(h, "descr");
@@ -70,12 +104,11 @@ static int parse_header(const char *h, npy_header *hd, const char *name,
     char descr[16] = "";
     if (len < sizeof descr)
         memcpy(descr, v, len), descr[len] = '\0';
-    if (strlen(descr) != 3 || (descr[0] != '<' && descr[0] != '>' && descr[0] != '=') ||
-        descr[1] != 'f' || (descr[2] != '4' && descr[2] != '8'))
-        return tells_error_set(err, name, 0, "unsupported .npy data type '%.*s' "
-                               "(float32 or float64 expected)", (int)(len < 64 ? len : 64), v);
-    hd->order = descr[0] == '=' ? (host_little_endian() ? '<' : '>') : descr[0];
-    hd->itemsize = descr[2] == '4' ? 4 : 8;
+    if (!parse_descr(descr, hd) || (hd->kind == 'f') == strings)
+        return tells_error_set(err, name, 0, "unsupported .npy data type '%.*s' (%s "
+                               "expected)", (int)(len < 64 ? len : 64), v,
+                               strings ? "strings, '<U' or '|S',"
+                                       : "float32 or float64");
 
     v = header_value(h, "fortran_order");
     while (v && *v == ' ')
@@ -104,9 +137,11 @@ static int parse_header(const char *h, npy_header *hd, const char *name,
         unsigned long long x = strtoull(v, &e, 10);
         if (e == v || errno || *v == '-')
             return tells_error_set(err, name, 0, "malformed .npy header: bad 'shape'");
-        if (hd->ndim == 2)
-            return tells_error_set(err, name, 0, "a .npy array of more than two "
-                                   "dimensions is not a matrix");
+        if (hd->ndim == (strings ? 1 : 2))
+            return tells_error_set(err, name, 0, strings
+                                   ? "a .npy array of ids has one dimension, not more"
+                                   : "a .npy array of more than two dimensions is not "
+                                     "a matrix");
         hd->shape[hd->ndim++] = (size_t)x;
         v = e;
         while (*v == ' ')
@@ -117,7 +152,8 @@ static int parse_header(const char *h, npy_header *hd, const char *name,
             return tells_error_set(err, name, 0, "malformed .npy header: bad 'shape'");
     }
     if (hd->ndim == 0)
-        return tells_error_set(err, name, 0, "a .npy scalar is not a matrix");
+        return tells_error_set(err, name, 0, strings ? "a .npy scalar is not an array of ids"
+                                                     : "a .npy scalar is not a matrix");
     if (hd->ndim == 1)
         hd->shape[1] = 1;
     return 0;
@@ -199,18 +235,42 @@ static int spool(FILE *fp, size_t want, char **buf, size_t *got, const char *nam
     return 0;
 }
 
-int npy_read(const char *path, npy_matrix *m, tells_error *err)
+/* An open .npy input, its header read and its data known to be there in
+   full (a regular file by its size, a pipe by reading it into memory). */
+typedef struct npy_source {
+    const char *name;
+    bool is_stdin;
+    FILE *fp, *in, *mem;   /* in: where the data is read from */
+    char *spooled;
+    npy_header hd;
+    size_t count, expected;   /* items, bytes of data */
+} npy_source;
+
+static void source_close(npy_source *s)
 {
-    memset(m, 0, sizeof *m);
-    const char *name = display_name(path);
-    bool is_stdin = !path || strcmp(path, "-") == 0;
-    FILE *fp = is_stdin ? stdin : fopen(path, "rb");
-    if (!fp)
-        return tells_error_io(err, name, 0, "cannot open: %s", strerror(errno));
+    if (s->mem)
+        fclose(s->mem);
+    free(s->spooled);
+    if (s->fp && !s->is_stdin)
+        fclose(s->fp);
+    memset(s, 0, sizeof *s);
+}
+
+/* Opens path and reads its header; strings picks the kind of array
+   wanted. On failure s holds nothing. */
+static int source_open(npy_source *s, const char *path, bool strings, tells_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->name = display_name(path);
+    s->is_stdin = !path || strcmp(path, "-") == 0;
+    s->fp = s->is_stdin ? stdin : fopen(path, "rb");
+    if (!s->fp)
+        return tells_error_io(err, s->name, 0, "cannot open: %s", strerror(errno));
+    s->in = s->fp;
+    const char *name = s->name;
+    FILE *fp = s->fp;
     unsigned char pre[12];
-    char *h = NULL, *spooled = NULL;
-    float *data = NULL;
-    FILE *in = fp, *mem = NULL;   /* in: where the data is read from */
+    char *h = NULL;
     int rc = 0;
     if (fread(pre, 1, 10, fp) < 10 || memcmp(pre, npy_magic, 6) != 0) {
         rc = ferror(fp) ? read_error(err, name) : tells_error_set(err, name, 0, "not a .npy file");
@@ -245,16 +305,22 @@ int npy_read(const char *path, npy_matrix *m, tells_error *err)
         goto done;
     }
     h[hlen] = '\0';
-    npy_header hd = {0};
-    if ((rc = parse_header(h, &hd, name, err)) < 0)
+    npy_header *hd = &s->hd;
+    if ((rc = parse_header(h, hd, strings, name, err)) < 0)
         goto done;
-    size_t rows = hd.shape[0], cols = hd.shape[1];
+    size_t rows = hd->shape[0], cols = hd->shape[1];
     size_t count = rows * cols;
-    if ((cols && count / cols != rows) || count > SIZE_MAX / 8) {
-        rc = tells_error_set(err, name, 0, "a %zu x %zu matrix is too large", rows, cols);
+    if ((cols && count / cols != rows) || count > SIZE_MAX / 8 ||
+        (hd->itemsize && count > SIZE_MAX / hd->itemsize)) {
+        rc = strings ? tells_error_set(err, name, 0, "%zu ids of %zu bytes are too many",
+                                       rows, hd->itemsize)
+                     : tells_error_set(err, name, 0, "a %zu x %zu matrix is too large",
+                                       rows, cols);
         goto done;
     }
-    size_t expected = count * hd.itemsize, done_bytes = 0;
+    s->count = count;
+    s->expected = count * hd->itemsize;
+    size_t expected = s->expected;
     /* Nothing is allocated for the data before the input is known to
        hold it: a header may claim any size. A regular file tells its
        size; a pipe is read into memory first, as far as it goes. */
@@ -264,14 +330,19 @@ int npy_read(const char *path, npy_matrix *m, tells_error *err)
         uint64_t have = (uint64_t)st.st_size > (uint64_t)at
                             ? (uint64_t)st.st_size - (uint64_t)at : 0;
         if (have < expected) {
-            rc = tells_error_set(err, name, 0, "the header claims %zu bytes of data (a %zu "
-                                 "x %zu matrix), the file has %" PRIu64, expected, rows,
-                                 cols, have);
+            if (strings)
+                rc = tells_error_set(err, name, 0, "the header claims %zu bytes of data "
+                                     "(%zu ids), the file has %" PRIu64, expected, rows,
+                                     have);
+            else
+                rc = tells_error_set(err, name, 0, "the header claims %zu bytes of data (a "
+                                     "%zu x %zu matrix), the file has %" PRIu64, expected,
+                                     rows, cols, have);
             goto done;
         }
     } else {
         size_t got;
-        if ((rc = spool(fp, expected, &spooled, &got, name, err)) < 0)
+        if ((rc = spool(fp, expected, &s->spooled, &got, name, err)) < 0)
             goto done;
         if (got < expected) {
             rc = tells_error_set(err, name, 0, "truncated .npy file: %zu of %zu bytes of "
@@ -279,53 +350,157 @@ int npy_read(const char *path, npy_matrix *m, tells_error *err)
             goto done;
         }
         /* got is expected, or one more: trailing data, found below. */
-        if (got > 0 && !(mem = fmemopen(spooled, got, "rb"))) {
+        if (got > 0 && !(s->mem = fmemopen(s->spooled, got, "rb"))) {
             rc = tells_error_nomem(err, name, 0);
             goto done;
         }
-        if (mem)
-            in = mem;
+        if (s->mem)
+            s->in = s->mem;
     }
-    data = malloc(count ? count * sizeof *data : 1);
+done:
+    free(h);
+    if (rc < 0)
+        source_close(s);
+    return rc;
+}
+
+/* After the data: anything more is an error. */
+static int source_finish(npy_source *s, tells_error *err)
+{
+    if (getc(s->in) != EOF) {
+        if (s->hd.kind == 'f')
+            return tells_error_set(err, s->name, 0, "trailing data after the %zu x %zu "
+                                   "matrix", s->hd.shape[0], s->hd.shape[1]);
+        return tells_error_set(err, s->name, 0, "trailing data after the %zu ids",
+                               s->hd.shape[0]);
+    }
+    return ferror(s->in) ? read_error(err, s->name) : 0;
+}
+
+int npy_read(const char *path, npy_matrix *m, tells_error *err)
+{
+    memset(m, 0, sizeof *m);
+    npy_source s;
+    if (source_open(&s, path, false, err) < 0)
+        return -1;
+    const char *name = s.name;
+    const npy_header *hd = &s.hd;
+    size_t rows = hd->shape[0], cols = hd->shape[1], count = s.count, done_bytes = 0;
+    int rc = 0;
+    float *data = malloc(count ? count * sizeof *data : 1);
     if (!data) {
         rc = matrix_nomem(err, name, rows, cols);
-        goto done;
-    }
-    if (!hd.fortran || rows <= 1 || cols <= 1) {
-        rc = read_items(in, data, count, &hd, name, expected, &done_bytes, err);
+    } else if (!hd->fortran || rows <= 1 || cols <= 1) {
+        rc = read_items(s.in, data, count, hd, name, s.expected, &done_bytes, err);
     } else {
         /* Column-major on disk: read, then transpose. */
         float *t = malloc(count * sizeof *t);
         if (!t) {
             rc = matrix_nomem(err, name, rows, cols);
-            goto done;
+        } else {
+            rc = read_items(s.in, t, count, hd, name, s.expected, &done_bytes, err);
+            for (size_t c = 0; rc == 0 && c < cols; c++)
+                for (size_t r = 0; r < rows; r++)
+                    data[r * cols + c] = t[c * rows + r];
+            free(t);
         }
-        rc = read_items(in, t, count, &hd, name, expected, &done_bytes, err);
-        for (size_t c = 0; rc == 0 && c < cols; c++)
-            for (size_t r = 0; r < rows; r++)
-                data[r * cols + c] = t[c * rows + r];
-        free(t);
     }
-    if (rc == 0 && getc(in) != EOF)
-        rc = tells_error_set(err, name, 0, "trailing data after the %zu x %zu matrix",
-                             rows, cols);
-    if (rc == 0 && ferror(in))
-        rc = read_error(err, name);
+    if (rc == 0)
+        rc = source_finish(&s, err);
     if (rc == 0) {
         m->data = data;
         m->rows = rows;
         m->cols = cols;
         data = NULL;
     }
-done:
-    if (mem)
-        fclose(mem);
-    free(spooled);
-    free(h);
     free(data);
-    if (!is_stdin)
-        fclose(fp);
+    source_close(&s);
     return rc;
+}
+
+/* Appends code point c to out as UTF-8; false for a surrogate or a value
+   beyond U+10FFFF. */
+static bool put_utf8(uint32_t c, char *out, size_t *len)
+{
+    char *p = out + *len;
+    if (c < 0x80) {
+        p[0] = (char)c;
+        *len += 1;
+    } else if (c < 0x800) {
+        p[0] = (char)(0xC0 | c >> 6);
+        p[1] = (char)(0x80 | (c & 0x3F));
+        *len += 2;
+    } else if (c >= 0xD800 && c <= 0xDFFF) {
+        return false;
+    } else if (c < 0x10000) {
+        p[0] = (char)(0xE0 | c >> 12);
+        p[1] = (char)(0x80 | (c >> 6 & 0x3F));
+        p[2] = (char)(0x80 | (c & 0x3F));
+        *len += 3;
+    } else if (c <= 0x10FFFF) {
+        p[0] = (char)(0xF0 | c >> 18);
+        p[1] = (char)(0x80 | (c >> 12 & 0x3F));
+        p[2] = (char)(0x80 | (c >> 6 & 0x3F));
+        p[3] = (char)(0x80 | (c & 0x3F));
+        *len += 4;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+int npy_read_strings(const char *path, npy_string_fn add, void *ctx, tells_error *err)
+{
+    npy_source s;
+    if (source_open(&s, path, true, err) < 0)
+        return -1;
+    const npy_header *hd = &s.hd;
+    size_t width = hd->kind == 'U' ? hd->itemsize / 4 : hd->itemsize;
+    bool swap = hd->kind == 'U' && (hd->order == '<') != host_little_endian();
+    unsigned char *item = malloc(hd->itemsize ? hd->itemsize : 1);
+    char *text = malloc(4 * width + 1);
+    int rc = item && text ? 0 : tells_error_nomem(err, s.name, 0);
+    for (size_t i = 0; rc == 0 && i < s.count; i++) {
+        if (fread(item, 1, hd->itemsize, s.in) < hd->itemsize) {
+            rc = ferror(s.in) ? read_error(err, s.name)
+                              : tells_error_set(err, s.name, 0, "truncated .npy file: %zu "
+                                                "of %zu bytes of data", i * hd->itemsize,
+                                                s.expected);
+            break;
+        }
+        /* NumPy pads a string with NULs to the width; a NUL before other
+           characters is no part of any id. */
+        size_t n = width, len = 0;
+        if (hd->kind == 'U') {
+            uint32_t *u = (uint32_t *)(void *)item;
+            if (swap)
+                swap_bytes(item, width, 4);
+            while (n > 0 && u[n - 1] == 0)
+                n--;
+            for (size_t k = 0; rc == 0 && k < n; k++)
+                if (u[k] == 0)
+                    rc = tells_error_set(err, s.name, 0, "id %zu: a NUL inside", i + 1);
+                else if (!put_utf8(u[k], text, &len))
+                    rc = tells_error_set(err, s.name, 0, "id %zu: invalid code point "
+                                         "U+%04" PRIX32, i + 1, u[k]);
+        } else {
+            while (n > 0 && item[n - 1] == 0)
+                n--;
+            memcpy(text, item, n);
+            len = n;
+            if (memchr(text, '\0', len))
+                rc = tells_error_set(err, s.name, 0, "id %zu: a NUL inside", i + 1);
+        }
+        text[len] = '\0';
+        if (rc == 0)
+            rc = add(text, len, i, ctx, err);
+    }
+    if (rc == 0)
+        rc = source_finish(&s, err);
+    free(item);
+    free(text);
+    source_close(&s);
+    return rc < 0 ? -1 : 0;
 }
 
 void npy_free(npy_matrix *m)

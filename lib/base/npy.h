@@ -1,5 +1,6 @@
 /* NumPy .npy files holding a matrix of numbers, so that Python users can
-   load tells' embeddings with numpy.load and hand theirs to tells.
+   load tells' embeddings with numpy.load and hand theirs to tells, and
+   arrays of strings (the MedNLI study's partition ids).
    Written as format version 1.0, little-endian float32 ('<f4'), C order,
    header padded to 64 bytes as NumPy itself writes it. Read: versions 1.0,
    2.0 and 3.0, float32 or float64 of either byte order (float64 is
@@ -26,6 +27,19 @@ typedef struct npy_matrix {
    bytes of data (a R x C matrix), the file has M". */
 int npy_read(const char *path, npy_matrix *m, tells_error *err);
 void npy_free(npy_matrix *m);
+
+/* Called for each string of an array in order: s is UTF-8 of len bytes,
+   NUL-terminated; index counts from 0. Returns -1 (with err set) to stop. */
+typedef int (*npy_string_fn)(const char *s, size_t len, size_t index, void *ctx,
+                             tells_error *err);
+/* Reads a one-dimensional array of fixed-width strings, as NumPy saves a
+   list of str ('<U10': UCS-4, either byte order) or of bytes ('|S10'),
+   format version 1.0, 2.0 or 3.0, and hands each to add: UCS-4 is
+   converted to UTF-8, and the NULs that pad a string to the width are
+   dropped. A NUL within a string, a code point that is not a character
+   (a surrogate, beyond U+10FFFF), another data type or more than one
+   dimension is an error, checked as npy_read checks its input. */
+int npy_read_strings(const char *path, npy_string_fn add, void *ctx, tells_error *err);
 
 /* The writers fail on a write only: they return -1 and leave the error to
    the caller (out_status). */

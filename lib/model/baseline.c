@@ -98,6 +98,63 @@ int predict_constant(const dataset *d, const size_t *rows, size_t n, size_t labe
     return 0;
 }
 
+int predict_group_majority(const dataset *d, const size_t *rows, const size_t *group,
+                           size_t n, size_t ngroups, predictions *out, tells_error *err)
+{
+    size_t *members = array_new(n, sizeof *members);
+    if (!members || predictions_alloc(out, n, vocab_size(d->labels), false, err) < 0) {
+        free(members);
+        return tells_error_nomem(err, NULL, 0);
+    }
+    int rc = 0;
+    for (size_t g = 0; rc == 0 && g < ngroups; g++) {
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++)
+            if (group[i] == g)
+                members[m++] = rows[i];
+        size_t label = 0;
+        if (m && (rc = majority_label(d, members, m, &label, err)) < 0)
+            break;
+        for (size_t i = 0; i < n; i++)
+            if (group[i] == g) {
+                out->row[i] = rows[i];
+                out->pred[i] = label;
+            }
+    }
+    free(members);
+    if (rc < 0)
+        predictions_free(out);
+    return rc;
+}
+
+/* Shuffles rows as cross-validation deals them into folds: the order
+   depends only on n and seed. */
+static void shuffle_rows(size_t *rows, size_t n, unsigned long seed, gsl_rng *rng)
+{
+    gsl_rng_set(rng, seed);
+    gsl_ran_shuffle(rng, rows, n, sizeof *rows);
+}
+
+int cv_folds(size_t n, size_t K, unsigned long seed, size_t *fold, tells_error *err)
+{
+    size_t *perm = array_new(n, sizeof *perm);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!perm || !rng) {
+        free(perm);
+        if (rng)
+            gsl_rng_free(rng);
+        return tells_error_nomem(err, NULL, 0);
+    }
+    for (size_t i = 0; i < n; i++)
+        perm[i] = i;
+    shuffle_rows(perm, n, seed, rng);
+    for (size_t i = 0; i < n; i++)
+        fold[perm[i]] = i % K;
+    free(perm);
+    gsl_rng_free(rng);
+    return 0;
+}
+
 static int write_text(FILE *fp, const example *e, baseline_input in)
 {
     if (in == INPUT_PAIR)
@@ -305,8 +362,7 @@ int baseline_cross_validate(const dataset *d, const size_t *rows, size_t n, size
         for (size_t i = 0; i < n; i++)
             slot[rows[i]] = i;
         memcpy(perm, rows, n * sizeof *perm);
-        gsl_rng_set(rng, seed);
-        gsl_ran_shuffle(rng, perm, n, sizeof *perm);
+        shuffle_rows(perm, n, seed, rng);
     }
     for (size_t k = 0; rc == 0 && k < K; k++) {
         size_t ntr = 0, nte = 0;

@@ -42,6 +42,12 @@ int majority_label(const dataset *d, const size_t *rows, size_t n, size_t *label
 int predict_constant(const dataset *d, const size_t *rows, size_t n, size_t label,
                      predictions *out, tells_error *err);
 
+/* Predicts for each of rows the majority label (majority_label) of the
+   rows of its group, group[i] < ngroups for rows[i]: the majority class
+   of each evaluated set, as the MedNLI reference code computes it. */
+int predict_group_majority(const dataset *d, const size_t *rows, const size_t *group,
+                           size_t n, size_t ngroups, predictions *out, tells_error *err);
+
 /* Writes fastText's training text to fp: -1 with err set on its own
    failures, or just -1 on a write error. */
 typedef int (*train_text_writer)(FILE *fp, void *ctx, tells_error *err);
@@ -76,6 +82,9 @@ int baseline_fit_predict(const dataset *d, const size_t *train, size_t ntrain,
    mt19937 seeded with seed) and dealt into K folds; every row is
    predicted once, by the model trained on the other folds. Predictions
    come in the order of rows. */
+/* The fold of each of n rows as baseline_cross_validate deals them for
+   K and seed: fold[i] for the i-th row it is given. */
+int cv_folds(size_t n, size_t K, unsigned long seed, size_t *fold, tells_error *err);
 int baseline_cross_validate(const dataset *d, const size_t *rows, size_t n, size_t K,
                             unsigned long seed, const baseline_config *c,
                             predictions *out, tells_error *err);

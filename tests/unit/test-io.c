@@ -1,7 +1,8 @@
 /* Line reading (CRLF, no final newline, long lines across buffer
    refills, the length limit, a byte-order mark, blank inputs), header
-   names, datasets, atomic output, and row selection by id file and
-   split. */
+   names, datasets, atomic output, row selection by id file and split,
+   and id files as NumPy saves arrays of strings (.npy, tests/data/ids-*
+   from tests/ref/make-npy-ids.py). */
 #include <config.h>
 
 #include <stdio.h>
@@ -12,7 +13,9 @@
 #include "check.h"
 #include "base/dataset.h"
 #include "base/fields.h"
+#include "base/idfile.h"
 #include "base/lineio.h"
+#include "base/npy.h"
 #include "base/outfile.h"
 #include "base/rowsel.h"
 
@@ -358,6 +361,110 @@ static void selection(void)
     unlink(missing);
 }
 
+
+static char *data_path(const char *rel)
+{
+    static char buf[4][4096];
+    static int k;
+    const char *top = getenv("top_srcdir");
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "%s/tests/data/%s", top ? top : ".", rel);
+    return buf[k];
+}
+
+/* Whether the set holds exactly the ids of ids-u10.npy. */
+static bool holds_mixed_ids(id_set *s)
+{
+    static const char *const want[] = {"dev1", "train12345", "d\xC3\xA9j\xC3\xA0-\xC3\xBC",
+                                       "\xF0\x9F\x98\x80x"};
+    bool ok = id_set_size(s) == 4;
+    for (size_t i = 0; ok && i < 4; i++)
+        ok = id_set_match(s, want[i], strlen(want[i]));
+    return ok && !id_set_match(s, "", 0) && !id_set_match(s, "dev", 3);
+}
+
+static void npy_ids(void)
+{
+    tells_error err;
+    /* '<U10' in format versions 1.0, 2.0 and 3.0, '>U10' and '|S16': the
+       same ids, UTF-8, the padding dropped, the empty one passed over and
+       the repeated one counted once. */
+    const char *good[] = {"ids-u10.npy", "ids-u10-v2.npy", "ids-u10-v3.npy",
+                          "ids-u-big.npy", "ids-bytes.npy"};
+    for (size_t k = 0; k < sizeof good / sizeof *good; k++) {
+        id_set s;
+        CHECK(id_set_load(&s, data_path(good[k]), &err) == 0);
+        CHECK(holds_mixed_ids(&s));
+        id_set_free(&s);
+    }
+    /* Known by its first bytes, whatever its name. */
+    char copy[300];
+    snprintf(copy, sizeof copy, "%s/ids", dir);
+    FILE *src = fopen(data_path("ids-u10.npy"), "rb"), *dst = fopen(copy, "wb");
+    char buf[4096];
+    size_t n = src ? fread(buf, 1, sizeof buf, src) : 0;
+    CHECK(src && dst && n > 0 && fwrite(buf, 1, n, dst) == n);
+    if (src)
+        fclose(src);
+    if (dst)
+        fclose(dst);
+    id_set s;
+    CHECK(id_set_load(&s, copy, &err) == 0 && holds_mixed_ids(&s));
+    id_set_free(&s);
+    /* No ids at all is an empty set, as an empty text file. */
+    CHECK(id_set_load(&s, data_path("ids-empty.npy"), &err) == 0 && id_set_size(&s) == 0);
+    id_set_free(&s);
+
+    struct {
+        const char *file, *msg;
+    } bad[] = {
+        {"ids-2d.npy", "a .npy array of ids has one dimension, not more"},
+        {"ids-int.npy", "unsupported .npy data type '<i8' (strings, '<U' or '|S', expected)"},
+        {"ids-tab.npy", "id 2: a tab or line break in an id"},
+        {"npy-f4.npy", "unsupported .npy data type '<f4' (strings, '<U' or '|S', expected)"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        CHECK(id_set_load(&s, data_path(bad[k].file), &err) == -1);
+        CHECK(err.kind == TELLS_ERR_DATA && err.line == 0 && s.ids == NULL);
+        CHECK_STR(err.msg, bad[k].msg);
+    }
+    /* Matrices are not ids, nor ids a matrix. */
+    npy_matrix m;
+    CHECK(npy_read(data_path("ids-u10.npy"), &m, &err) == -1);
+    CHECK_STR(err.msg, "unsupported .npy data type '<U10' (float32 or float64 expected)");
+
+    /* Damaged copies: a NUL inside an id, a surrogate, a truncated body,
+       trailing bytes. */
+    src = fopen(data_path("ids-u10.npy"), "rb");
+    n = src ? fread(buf, 1, sizeof buf, src) : 0;
+    if (src)
+        fclose(src);
+    CHECK(n == 368);
+    size_t body = n - 6 * 40;   /* 6 ids of 10 UCS-4 characters */
+    char damaged[4096];
+    struct {
+        size_t at, len;
+        const char *bytes;
+        size_t size;
+        const char *msg;
+    } cases[] = {
+        {body + 4, 4, "\0\0\0\0", n, "id 1: a NUL inside"},
+        {body + 40, 4, "\x00\xD8\0\0", n, "id 2: invalid code point U+D800"},
+        {body + 40, 4, "\x00\x00\x11\0", n, "id 2: invalid code point U+110000"},
+        {0, 0, "", n - 1, "the header claims 240 bytes of data (6 ids), the file has 239"},
+        {0, 0, "", n + 1, "trailing data after the 6 ids"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        memcpy(damaged, buf, n);
+        damaged[n] = 'x';
+        memcpy(damaged + cases[k].at, cases[k].bytes, cases[k].len);
+        write_file(copy, damaged, cases[k].size);
+        CHECK(id_set_load(&s, copy, &err) == -1 && s.ids == NULL);
+        CHECK_STR(err.msg, cases[k].msg);
+    }
+    unlink(copy);
+}
+
 int main(void)
 {
     CHECK(mkdtemp(dir) != NULL);
@@ -367,6 +474,7 @@ int main(void)
     atomic();
     writers();
     selection();
+    npy_ids();
     char in[300];
     snprintf(in, sizeof in, "%s/in", dir);
     unlink(in);

@@ -144,6 +144,44 @@ static void counting(void)
     templates_free(&s);
 }
 
+/* Days of an @time span, for the check: "3 weeks" is 21. */
+static double span_days(const char *span)
+{
+    int n = atoi(span);
+    const char *unit = strchr(span, ' ') + 1;
+    return n * (unit[0] == 'd' ? 1 : unit[0] == 'w' ? 7 : 365.2425 / 12);
+}
+
+/* @time-pairs:duration relates spans across units (the ADE study's
+   Table 1: "2 days" and "3 weeks"): every pair of @time spans with the
+   first strictly shorter, 75 * 74 / 2 less the 3 of equal length (7 days
+   and 1 week, 14 and 2, 21 and 3). */
+static void time_pairs_by_duration(fill_set *f)
+{
+    tells_error err;
+    CHECK(fill_add(f, "s,l=@time-pairs:duration", true, &err) == 0);
+    const fill_list *l = &f->list[f->n - 1];
+    CHECK(l->n == 75 * 74 / 2 - 3);
+    bool found = false, tie = false, wrong = false;
+    for (size_t i = 0; i < l->n; i++) {
+        const char *a = l->values[2 * i], *b = l->values[2 * i + 1];
+        found |= strcmp(a, "2 days") == 0 && strcmp(b, "3 weeks") == 0;
+        tie |= strcmp(a, "7 days") == 0 && strcmp(b, "1 week") == 0;
+        wrong |= !(span_days(a) < span_days(b));
+    }
+    CHECK(found && !tie && !wrong);
+    CHECK_STR(l->values[0], "1 day");
+    CHECK_STR(l->values[1], "2 days");
+    /* 13 weeks (91 days) is shorter than 3 months (91.31). */
+    bool weeks_months = false;
+    for (size_t i = 0; i < l->n; i++)
+        weeks_months |= strcmp(l->values[2 * i], "13 weeks") == 0 &&
+                        strcmp(l->values[2 * i + 1], "3 months") == 0;
+    CHECK(weeks_months);
+    CHECK(fill_add(f, "x=@time-pairs:duration", false, &err) < 0);
+    CHECK_STR(err.msg, "@time-pairs:duration fills two placeholders together");
+}
+
 int main(void)
 {
     grammar();
@@ -174,6 +212,10 @@ int main(void)
     CHECK(err.kind == TELLS_ERR_IO);
     CHECK_STR(err.file, "/no/such/tells/file");
     CHECK(f.n == 2);
+    CHECK(fill_add(&f, "x=@time-pairs:span", false, &err) < 0);
+    CHECK_STR(err.msg, "unknown generator '@time-pairs:span' (@time, @time-pairs or "
+                       "@time-pairs:duration)");
+    time_pairs_by_duration(&f);
 
     /* Articles and the product order: {b} first appears before {a}. */
     char path[4096];

@@ -111,13 +111,4 @@ int tree_compare_runs(FILE *fp, const test_tree *tr, const unsigned char *const 
                       size_t nbefore, const unsigned char *const *after, size_t nafter,
                       const tree_compare_options *o, tells_error *err);
 
-/* The interface before issue 16, kept for its callers (the fuzzing
-   harness): pred[i] is one prediction per test (both inputs of an
-   invariance test), failed[i] a test's failure under the flip rule; the
-   reports are of that one run. */
-void tree_outcomes(const test_tree *tr, const char *const *pred, bool *failed);
-int tree_report(FILE *fp, const test_tree *tr, const bool *failed, tells_error *err);
-int tree_compare(FILE *fp, const test_tree *tr, const bool *before, const bool *after,
-                 const tree_compare_options *o, tells_error *err);
-
 #endif

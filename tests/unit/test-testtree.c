@@ -161,23 +161,6 @@ int main(void)
     free(buf);
     tree_free(&tr);
 
-    /* The interface before issue 16: the flip rule, one run. */
-    tells_error_clear(&err);
-    CHECK(tree_load(&tr, path, &err) == 0);
-    bool old_failed[6];
-    tree_outcomes(&tr, pred, old_failed);
-    static const bool old_want[6] = {false, true, true, true, false, false};
-    CHECK(memcmp(old_failed, old_want, sizeof old_want) == 0);
-    fp = open_memstream(&buf, &len);
-    CHECK(tree_report(fp, &tr, old_failed, &err) == 0);
-    CHECK(tree_compare(fp, &tr, old_failed, old_failed,
-                       &(tree_compare_options){0.2, 0.05, 10, 1}, &err) == 0);
-    fclose(fp);
-    CHECK(strncmp(buf, "topic\ttests\tfailures\tfailure_rate\tchanged\n"
-                       "/Negation\t3\t2\t0.666667\t0\n", 60) == 0);
-    free(buf);
-    tree_free(&tr);
-
     paper_format();
     CHECK_DONE();
 }

@@ -1,6 +1,7 @@
 /* Files of numbers and tables of p-values of tells-stat (stats/stattest.h)
-   and the reports that read them (stats/statreport.h): welch, friedman
-   --scores and fdr. Input: one file, or two separated by a "=====" line.
+   and the reports that read them (stats/statreport.h): welch, wilcoxon,
+   paired-t, friedman --scores (with and without tie correction, with
+   Nemenyi's test) and fdr. Input: one file, or two separated by a "=====" line.
    Columns are looked up by the names of the first file's header. */
 #include <config.h>
 
@@ -81,8 +82,23 @@ FUZZ_TARGET(numbers)
     fuzz_check(statreport_welch(&s, files, 1, fuzz_sink_open(&sink), &err), &err,
                "statreport_welch");
     fuzz_sink_close(&sink);
+    for (int kind = PAIRED_WILCOXON; kind <= PAIRED_T; kind++) {
+        fuzz_check(statreport_paired(&s, (paired_kind)kind, files, 1, fuzz_sink_open(&sink),
+                                     &err), &err, "statreport_paired");
+        fuzz_sink_close(&sink);
+    }
     s.ncolumns = 0;
+    for (int kind = PAIRED_WILCOXON; kind <= PAIRED_T; kind++) {
+        fuzz_check(statreport_paired(&s, (paired_kind)kind, files, 2, fuzz_sink_open(&sink),
+                                     &err), &err, "statreport_paired");
+        fuzz_sink_close(&sink);
+    }
     s.scores = true;
+    fuzz_check(statreport_friedman(&s, files, 3, fuzz_sink_open(&sink), &err), &err,
+               "statreport_friedman");
+    fuzz_sink_close(&sink);
+    s.no_ties = true;
+    s.nemenyi = true;
     fuzz_check(statreport_friedman(&s, files, 3, fuzz_sink_open(&sink), &err), &err,
                "statreport_friedman");
     fuzz_sink_close(&sink);

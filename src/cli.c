@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <gsl/gsl_errno.h>
+
 #include "base/children.h"
 #include "base/tempfile.h"
 
@@ -49,6 +51,11 @@ void cli_init(char **argv, const char *program_name)
             sigaction(sigs[i], &sa, NULL);
     }
     atexit(remove_temporaries_at_exit);
+    /* GSL's default handler aborts on a domain error; the library keeps
+       arguments in range and checks results, so a slip gives a NaN that
+       is reported, not a core dump (the fuzzers keep the abort, to find
+       such slips). */
+    gsl_set_error_handler_off();
 }
 const char *cli_program(void) { return program; }
 

@@ -84,6 +84,10 @@ bad "one number" "welch $tmp/n.txt @" '0.5\n' \
 printf '1\n1\n' >"$tmp/ones.txt"
 bad "zero variances" "welch $tmp/ones.txt @" '2\n2\n2\n' \
     "both samples have zero variance: the t statistic is undefined"
+bad "variance overflows" "welch $tmp/n.txt @" '0.8\n4e300\n7499\n' \
+    "values too large: their variance overflows a double"
+bad "paired variance overflows" "paired-t $tmp/n.txt @" '0.8\n4e300\n-4e300\n' \
+    "values too large: their variance overflows a double"
 bad "no such column" "welch -c acc @ $tmp/n.txt" 'seed\tf1\n1\t0.5\n' \
     "@:1: no 'acc' column in the header"
 bad "empty file with --column" "welch -c acc @ $tmp/n.txt" '' \

@@ -123,6 +123,9 @@ int paired_t_test(const double *x, const double *y, size_t n, alternative alt,
     r->mean_diff = gsl_stats_mean(d, 1, n);
     r->sd_diff = gsl_stats_sd_m(d, 1, n, r->mean_diff);
     free(d);
+    if (!isfinite(r->mean_diff) || !isfinite(r->sd_diff))
+        return tells_error_set(err, NULL, 0, "values too large: their variance "
+                               "overflows a double");
     if (!(r->sd_diff > 0.0))
         return tells_error_set(err, NULL, 0, "the differences have no variance: "
                                "the t statistic is undefined");

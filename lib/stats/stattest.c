@@ -223,6 +223,10 @@ pvalue stat_norm_sf(double z)
 
 pvalue stat_t_sf(double t, double df)
 {
+    /* Past 1e10 degrees of freedom t is normal to 1e-10, and GSL's beta
+       functions fail on such df (an abort, with its default handler). */
+    if (df > 1e10)
+        return stat_norm_sf(t);
     double p = gsl_cdf_tdist_Q(t, df);
     if (p >= PVALUE_TINY || !(t > 0.0))
         return pvalue_from_p(p);
@@ -319,10 +323,14 @@ int welch_test(const double *x, size_t nx, const double *y, size_t ny,
     if (!(se2 > 0.0))
         return tells_error_set(err, NULL, 0, "both samples have zero variance: "
                                "the t statistic is undefined");
+    double df = se2 * se2 / (vx * vx / (double)(nx - 1) + vy * vy / (double)(ny - 1));
+    if (!isfinite(mx) || !isfinite(my) || !isfinite(se2) || !isfinite(df))
+        return tells_error_set(err, NULL, 0, "values too large: their variance "
+                               "overflows a double");
     *mean_x = mx;
     *mean_y = my;
     r->statistic = (mx - my) / sqrt(se2);
-    r->df = se2 * se2 / (vx * vx / (double)(nx - 1) + vy * vy / (double)(ny - 1));
+    r->df = df;
     double t = r->statistic;
     if (alt == ALT_GREATER)
         r->p = stat_t_sf(t, r->df);

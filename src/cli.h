@@ -73,8 +73,8 @@ const char *cli_data_dir(void);
 extern const char *const CLI_PKGDATADIR;
 
 /* How the heuristics link text to MeSH, as --mesh, --terms, --no-terms
-   and --stem/--no-stem give it (stem -1: not given), for tells-heur and
-   tells-audit alike. */
+   and --stem/--no-stem give it (stem -1: not given), for tells-heur,
+   tells-audit and tells-concepts alike. */
 typedef struct cli_linking {
     const char *mesh, *terms;
     bool no_terms;

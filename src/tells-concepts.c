@@ -228,8 +228,8 @@ int main(int argc, char **argv)
         default: cli_try_help();
         }
     }
-    if (terms && no_terms)
-        cli_usage_error("--terms and --no-terms exclude each other");
+    cli_linking link = {.mesh = mesh, .terms = terms, .no_terms = no_terms, .stem = stem};
+    cli_linking_check(&link);
     if (j.text && j.field != FIELD_BOTH)
         cli_usage_error("--field is for prepared TSVs, not --text");
     int nfiles;
@@ -238,21 +238,18 @@ int main(int argc, char **argv)
     if (stats && (optind < argc || j.text))
         cli_usage_error("--stats reads no input");
 
-    char *mesh_default = mesh ? NULL : cli_data_file(CLI_MESH2024_FILE);
-    char *terms_default = mesh || terms || no_terms ? NULL : cli_data_file(CLI_TERMS2024_FILE);
-    if ((!mesh && !mesh_default) || (!mesh && !terms && !no_terms && !terms_default))
-        cli_die("out of memory");
+    heur_sources src = {0};
+    cli_linking_sources(&link, false, &src);
     tells_error err;
     tells_error_clear(&err);
     int rc = 0;
-    if (mesh_default)
-        rc = cli_check_data_file(mesh_default, &err);
-    if (rc == 0 && terms_default)
-        rc = cli_check_data_file(terms_default, &err);
-    concept_options co = {.terms = terms ? terms : terms_default,
-                          .stem = stem >= 0 ? stem : !mesh};
+    if (src.mesh_in_data)
+        rc = cli_check_data_file(src.mesh, &err);
+    if (rc == 0 && src.terms_in_data)
+        rc = cli_check_data_file(src.terms, &err);
+    concept_options co = {.terms = src.terms, .stem = src.stem};
     concept_index *ci = NULL;
-    if (rc == 0 && !(ci = concept_index_open(mesh ? mesh : mesh_default, &co, &err)))
+    if (rc == 0 && !(ci = concept_index_open(src.mesh, &co, &err)))
         rc = -1;
     for (size_t i = 0; rc == 0 && i < nsynonyms; i++)
         rc = concept_index_add_synonyms(ci, synonyms[i], &err);
@@ -264,8 +261,7 @@ int main(int argc, char **argv)
     token_list_free(&j.toks);
     free(j.joined);
     concept_index_free(ci);
-    free(mesh_default);
-    free(terms_default);
+    cli_linking_free(&link);
     free(synonyms);
     if (rc < 0)
         cli_fail(&err);

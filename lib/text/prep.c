@@ -68,6 +68,8 @@ static const token_list *prepare_text(const prep_options *opt, text_tokens *tt,
 
 static int append(prep_state *st, const char *s, size_t len)
 {
+    if (len == 0)   /* the row may not exist yet: NULL + 0 is undefined */
+        return 0;
     if (ARRAY_RESERVE_MIN(st->row, st->row_cap, st->row_len + len, 1024) < 0)
         return -1;
     memcpy(st->row + st->row_len, s, len);
@@ -131,8 +133,12 @@ static int prep_example(prep_state *st, size_t input, const raw_example *ex,
         snprintf(idbuf, sizeof idbuf, "%s%ld", split, position);
         id = idbuf;
         id_len = strlen(idbuf);
-    } else if (has_tab_or_newline(id, id_len) || strlen(id) != id_len)
+    } else if (has_tab_or_newline(id, id_len) || strlen(id) != id_len) {
         return tells_error_set(err, name, ln, "id contains a tab, line break or NUL");
+    } else if (id_len == 0) {
+        /* Every reader of the prepared TSV refuses an empty id. */
+        return tells_error_set(err, name, ln, "empty id");
+    }
     const token_list *prem = prepare_text(st->opt, &st->premise, ex->premise,
                                           ex->premise_len);
     const token_list *hyp = prepare_text(st->opt, &st->hypothesis, ex->hypothesis,

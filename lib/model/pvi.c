@@ -161,6 +161,7 @@ static int mean_interval(const double *x, size_t n, const pvi_options *o, gsl_rn
 {
     out->n = n;
     out->mean = out->low = out->high = NAN;
+    out->p = 1;
     if (n == 0)
         return 0;
     double s = 0;
@@ -171,12 +172,17 @@ static int mean_interval(const double *x, size_t n, const pvi_options *o, gsl_rn
     double *stat = array_new(B, sizeof *stat);
     if (!stat)
         return tells_error_nomem(err, NULL, 0);
+    size_t below = 0, above = 0;
     for (size_t b = 0; b < B; b++) {
         double t = 0;
         for (size_t i = 0; i < n; i++)
             t += x[gsl_rng_uniform_int(rng, n)];
         stat[b] = t / (double)n;
+        below += stat[b] <= 0;
+        above += stat[b] >= 0;
     }
+    double side = (double)(below < above ? below : above);
+    out->p = fmin(1.0, 2 * (side + 1) / ((double)B + 1));
     gsl_sort(stat, 1, B);
     double tail = (1.0 - o->level) / 2;
     out->low = gsl_stats_quantile_from_sorted_data(stat, 1, B, tail);
@@ -229,55 +235,121 @@ static int collect_tokens(drop_sums *s, pvi_result *r, tells_error *err)
     return 0;
 }
 
-int pvi_run(const dataset *d, const pvi_options *o, pvi_result *r, tells_error *err)
+/* The folds as baseline_cross_validate deals them: perm (n) is every
+   row shuffled; position i is in fold i % K. */
+static void deal(size_t *perm, size_t n, unsigned long seed, gsl_rng *rng)
 {
+    for (size_t i = 0; i < n; i++)
+        perm[i] = i;
+    gsl_rng_set(rng, seed);
+    gsl_ran_shuffle(rng, perm, n, sizeof *perm);
+}
+
+/* Fold k's label counts of the other folds, and whether each of its
+   examples' gold labels is among them. */
+static int fold_labels(const dataset *d, const size_t *perm, size_t K, size_t k,
+                       size_t *label_n, size_t *ntr, tells_error *err)
+{
+    size_t n = d->n, L = vocab_size(d->labels);
+    memset(label_n, 0, L * sizeof *label_n);
+    *ntr = 0;
+    for (size_t i = 0; i < n; i++)
+        if (i % K != k) {
+            label_n[d->ex[perm[i]].label]++;
+            (*ntr)++;
+        }
+    for (size_t i = k; i < n; i += K) {
+        const example *e = &d->ex[perm[i]];
+        if (label_n[e->label] == 0)
+            return tells_error_set(err, d->source, e->line, "label '%s' is not in the "
+                                   "other folds of fold %zu (too few examples of it for "
+                                   "%zu folds)", vocab_str(d->labels, e->label), k + 1, K);
+    }
+    return 0;
+}
+
+static int result_alloc(pvi_result *r, const dataset *d, size_t K, tells_error *err)
+{
+    size_t n = d->n;
     memset(r, 0, sizeof *r);
-    size_t n = d->n, K = o->folds, L = vocab_size(d->labels);
     if (K < 2)
         return tells_error_usage(err, "PVI needs at least 2 folds, not %zu", K);
     if (n < K)
         return tells_error_set(err, d->source, 0, "%zu examples cannot make %zu folds", n, K);
     r->n = n;
-    r->nclasses = L;
+    r->nclasses = vocab_size(d->labels);
     r->pvi = array_new(n, sizeof *r->pvi);
     r->p_gold = array_new(n, sizeof *r->p_gold);
     r->p_null = array_new(n, sizeof *r->p_null);
     r->pred = array_new(n, sizeof *r->pred);
     r->fold = array_new(n, sizeof *r->fold);
+    if (!r->pvi || !r->p_gold || !r->p_null || !r->pred || !r->fold) {
+        pvi_result_free(r);
+        return tells_error_nomem(err, NULL, 0);
+    }
+    return 0;
+}
+
+int pvi_from_probabilities(const dataset *d, const double *prob, const size_t *pred,
+                           const pvi_options *o, pvi_result *r, tells_error *err)
+{
+    size_t n = d->n, K = o->folds, L = vocab_size(d->labels);
+    if (result_alloc(r, d, K, err) < 0)
+        return -1;
+    size_t *perm = array_new(n, sizeof *perm), *label_n = array_new(L, sizeof *label_n);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    int rc = perm && label_n && rng ? 0 : tells_error_nomem(err, NULL, 0);
+    if (rc == 0)
+        deal(perm, n, o->seed, rng);
+    for (size_t k = 0; rc == 0 && k < K; k++) {
+        size_t ntr;
+        rc = fold_labels(d, perm, K, k, label_n, &ntr, err);
+        for (size_t j = k; rc == 0 && j < n; j += K) {
+            size_t i = perm[j], y = d->ex[i].label;
+            r->p_gold[i] = prob[i * L + y];
+            r->p_null[i] = (double)label_n[y] / (double)ntr;
+            r->pvi[i] = -log2(r->p_null[i]) + log2(r->p_gold[i]);
+            r->pred[i] = pred[i];
+            r->fold[i] = k;
+        }
+    }
+    if (rc == 0)
+        rc = summarise(d, o, r, err);
+    free(perm);
+    free(label_n);
+    if (rng)
+        gsl_rng_free(rng);
+    if (rc < 0)
+        pvi_result_free(r);
+    return rc;
+}
+
+int pvi_run(const dataset *d, const pvi_options *o, pvi_result *r, tells_error *err)
+{
+    size_t n = d->n, K = o->folds, L = vocab_size(d->labels);
+    if (result_alloc(r, d, K, err) < 0)
+        return -1;
     size_t *perm = array_new(n, sizeof *perm), *tr = array_new(n, sizeof *tr);
     size_t *te = array_new(n, sizeof *te), *label_n = array_new(L, sizeof *label_n);
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     drop_sums s = {.classes = L};
-    int rc = r->pvi && r->p_gold && r->p_null && r->pred && r->fold && perm && tr && te &&
-             label_n && rng ? 0 : tells_error_nomem(err, NULL, 0);
+    int rc = perm && tr && te && label_n && rng ? 0 : tells_error_nomem(err, NULL, 0);
     if (rc == 0 && o->tokens && !(s.tokens = vocab_new()))
         rc = tells_error_nomem(err, NULL, 0);
-    if (rc == 0) {
-        for (size_t i = 0; i < n; i++)
-            perm[i] = i;
-        gsl_rng_set(rng, o->seed);
-        gsl_ran_shuffle(rng, perm, n, sizeof *perm);
-    }
+    if (rc == 0)
+        deal(perm, n, o->seed, rng);
     for (size_t k = 0; rc == 0 && k < K; k++) {
         size_t ntr = 0, nte = 0;
-        memset(label_n, 0, L * sizeof *label_n);
         for (size_t i = 0; i < n; i++) {
-            if (i % K == k) {
+            if (i % K == k)
                 te[nte++] = perm[i];
-            } else {
+            else
                 tr[ntr++] = perm[i];
-                label_n[d->ex[perm[i]].label]++;
-            }
         }
-        for (size_t j = 0; j < nte && rc == 0; j++) {
-            const example *e = &d->ex[te[j]];
-            if (label_n[e->label] == 0)
-                rc = tells_error_set(err, d->source, e->line, "label '%s' is not in the "
-                                     "other folds of fold %zu (too few examples of it for "
-                                     "%zu folds)", vocab_str(d->labels, e->label), k + 1, K);
-        }
-        if (rc < 0)
+        if (fold_labels(d, perm, K, k, label_n, &ntr, err) < 0) {
+            rc = -1;
             break;
+        }
         progress(o, "fold %zu of %zu: training fastText", k + 1, K);
         ft_model *m = fasttext_train_rows(d, tr, ntr, o->input, &o->ft, err);
         if (!m) {

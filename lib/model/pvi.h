@@ -48,6 +48,9 @@ void pvi_options_default(pvi_options *o);
 typedef struct pvi_mean {
     size_t n;
     double mean, low, high;
+    double p;                  /* two-sided bootstrap p against 0: twice the
+                                  smaller share of resampled means on either
+                                  side of 0, (count + 1) / (B + 1) */
 } pvi_mean;
 
 typedef struct pvi_token {
@@ -73,6 +76,12 @@ typedef struct pvi_result {
    or a fold's other folds lack the gold label of one of its examples. */
 int pvi_run(const dataset *d, const pvi_options *o, pvi_result *out, tells_error *err);
 void pvi_result_free(pvi_result *r);
+/* PVI from g_x's probabilities computed elsewhere by the same
+   cross-fitting (baseline_cross_validate over every row of d in order,
+   with o->folds and o->seed): prob[i * L + l] is row i's probability of
+   label id l, pred[i] its predicted label. No token drops. */
+int pvi_from_probabilities(const dataset *d, const double *prob, const size_t *pred,
+                           const pvi_options *o, pvi_result *out, tells_error *err);
 
 /* "id gold pvi p_gold p_null predicted", 6 decimals. */
 int pvi_write_examples(FILE *fp, const dataset *d, const pvi_result *r);

@@ -75,6 +75,22 @@ run tells-baseline --train train --eval test --model fasttext --partition "easy=
 expect 0 ""
 grep -q "^fasttext	hypothesis	test	easy	" "$tmp/out" || fail "$what: $(cat "$tmp/out")"
 
+what="the regions and PVI's id files as tells-run partitions"
+tells-carto --train "$tmp/syn.tsv" --embeddings "$tmp/syn.npy" --seed 4 --hard "$tmp/syn-hard.ids" \
+    --ambiguous "$tmp/syn-ambiguous.ids" >/dev/null || fail "$what: carto"
+tells-pvi -q --folds 3 --low "$tmp/syn-low.ids" -o "$tmp/syn-pvi.tsv" "$tmp/syn.tsv" || fail "$what: pvi"
+tells-baseline -q --train train --eval test --model fasttext --save-model "$tmp/syn.bin" \
+    "$tmp/syn.tsv" >"$tmp/syn-baseline.tsv" || fail "$what: model"
+run tells-run --eval "$tmp/syn.tsv" --eval-split test --model "$tmp/syn.bin" \
+    --partition carto-easy="$tmp/syn-easy.ids" --partition carto-ambiguous="$tmp/syn-ambiguous.ids" \
+    --partition carto-hard="$tmp/syn-hard.ids" --partition low-pvi="$tmp/syn-low.ids"
+expect 0 ""
+[ "$(cut -f 1 "$tmp/out" | tr '\n' ' ')" = "partition full carto-easy carto-ambiguous carto-hard low-pvi " ] ||
+    fail "$what: $(cat "$tmp/out")"
+# The easy region is scored far above the hard one.
+awk -F'\t' '$1 == "carto-easy" { e = $3 } $1 == "carto-hard" { h = $3 }
+    END { exit !(e > h + 0.2) }' "$tmp/out" || fail "$what: easy vs hard: $(cat "$tmp/out")"
+
 # Bad dynamics: one clear error each.
 cp "$dyn"/dynamics_epoch_?.jsonl "$tmp/"
 e0=$tmp/dynamics_epoch_0.jsonl e1=$tmp/dynamics_epoch_1.jsonl e2=$tmp/dynamics_epoch_2.jsonl

@@ -598,8 +598,18 @@ static int logodds_script(FILE *fp, figs *f, void *ctx)
 }
 
 enum { PVI_BINS = 40 };
-#define PVI_LOW (-8.0)
-#define PVI_HIGH 4.0
+
+/* The histogram's range: the PVIs' own, in whole bits, within [-8, 4]. */
+static void pvi_range(const study_result *r, double *lo, double *hi)
+{
+    double mn = 0, mx = 1;
+    for (size_t i = 0; i < r->data.n; i++) {
+        mn = fmin(mn, r->m.pvi.pvi[i]);
+        mx = fmax(mx, r->m.pvi.pvi[i]);
+    }
+    *lo = fmax(-8.0, floor(mn));
+    *hi = fmin(4.0, ceil(mx));
+}
 
 static int pvi_data(FILE *fp, figs *f, void *ctx)
 {
@@ -609,9 +619,11 @@ static int pvi_data(FILE *fp, figs *f, void *ctx)
     size_t *bins = array_new(PVI_BINS * K, sizeof *bins);
     if (!bins)
         return -1;
+    double lo, hi;
+    pvi_range(r, &lo, &hi);
     for (size_t i = 0; i < r->data.n; i++) {
         double x = r->m.pvi.pvi[i];
-        int b = (int)floor((x - PVI_LOW) / (PVI_HIGH - PVI_LOW) * PVI_BINS);
+        int b = (int)floor((x - lo) / (hi - lo) * PVI_BINS);
         b = b < 0 ? 0 : b >= PVI_BINS ? PVI_BINS - 1 : b;
         bins[(size_t)b * K + r->data.ex[i].label]++;
     }
@@ -622,7 +634,7 @@ static int pvi_data(FILE *fp, figs *f, void *ctx)
     }
     putc('\n', fp);
     for (int b = 0; b < PVI_BINS; b++) {
-        fprintf(fp, "%.4f", PVI_LOW + (b + 0.5) * (PVI_HIGH - PVI_LOW) / PVI_BINS);
+        fprintf(fp, "%.4f", lo + (b + 0.5) * (hi - lo) / PVI_BINS);
         for (size_t k = 0; k < K; k++)
             fprintf(fp, "\t%zu", bins[(size_t)b * K + r->class_order[k]]);
         putc('\n', fp);
@@ -634,13 +646,15 @@ static int pvi_data(FILE *fp, figs *f, void *ctx)
 static int pvi_script(FILE *fp, figs *f, void *ctx)
 {
     (void)ctx;
+    double lo, hi;
+    pvi_range(f->r, &lo, &hi);
     script_head(fp, "pvi", 560, 340);
-    fprintf(fp, "set xlabel 'PVI (bits; below %g and above %g counted at the ends)'\n"
+    fprintf(fp, "set xlabel 'PVI (bits)'\n"
                 "set ylabel 'examples'\nset key top left\nset xrange [%g:%g]\n"
                 "set arrow from 0, graph 0 to 0, graph 1 nohead dt 2 lc rgb '#555555'\n"
                 "plot for [c=2:%zu] 'pvi.dat' using 1:c with linespoints pt 7 ps 0.4 "
                 "lw 2 lc (c-1) title columnhead\n",
-            PVI_LOW, PVI_HIGH, PVI_LOW, PVI_HIGH, f->r->nclasses + 1);
+            lo, hi, f->r->nclasses + 1);
     return ferror(fp) ? -1 : 0;
 }
 
@@ -1213,7 +1227,8 @@ static void put_measures(page *pg)
           "(<code>pvi.tsv</code>, <code>pvi-summary.tsv</code>; examples below 0 bits in "
           "<code>low-pvi.ids</code>, the others in <code>high-pvi.ids</code>).</p>\n",
           fp);
-    put_figure(pg, "pvi", "PVI of the examples of each class.");
+    put_figure(pg, "pvi", "PVI of the examples of each class (the first and last bins "
+                          "also count those beyond them).");
     fputs("<table>\n<tr><th>examples</th><th>n</th><th>V-information (bits)</th>"
           "<th>95% interval</th></tr>\n",
           fp);

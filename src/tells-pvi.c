@@ -139,7 +139,9 @@ int main(int argc, char **argv)
             if (baseline_input_parse(optarg, &o.input) < 0)
                 cli_usage_error("invalid input '%s' (hypothesis or pair)", optarg);
             break;
-        case OPT_NGRAMS: o.ft.word_ngrams = (int)cli_long("--word-ngrams", optarg, 1, 10); break;
+        case OPT_NGRAMS:
+            o.ft.word_ngrams = (int)cli_long("--word-ngrams", optarg, 1, 10);
+            break;
         case OPT_EPOCH: o.ft.epoch = (int)cli_long("--epoch", optarg, 1, 100000); break;
         case OPT_LR: o.ft.lr = cli_double("--lr", optarg, 1e-9); break;
         case OPT_DIM: o.ft.dim = (int)cli_long("--dim", optarg, 1, 10000); break;
@@ -151,7 +153,9 @@ int main(int argc, char **argv)
             break;
         case 'o': output = optarg; break;
         case OPT_SUMMARY: summary = optarg; break;
-        case OPT_BOOTSTRAP: o.samples = (size_t)cli_long("--bootstrap", optarg, 1, 10000000); break;
+        case OPT_BOOTSTRAP:
+            o.samples = (size_t)cli_long("--bootstrap", optarg, 1, 10000000);
+            break;
         case OPT_LOW: low = optarg; break;
         case OPT_HIGH: high = optarg; break;
         case OPT_THRESHOLD: {
@@ -164,7 +168,9 @@ int main(int argc, char **argv)
             break;
         }
         case OPT_TOKENS: tokens = optarg; o.tokens = true; break;
-        case OPT_MIN_COUNT: min_count = (size_t)cli_long("--min-count", optarg, 1, 1L << 40); break;
+        case OPT_MIN_COUNT:
+            min_count = (size_t)cli_long("--min-count", optarg, 1, 1L << 40);
+            break;
         case 'q': quiet = true; break;
         case OPT_PROGRESS: forced = true; break;
         case OPT_HELP: usage(); return 0;

@@ -1429,8 +1429,8 @@ static int verdict_measures(study_result *r, tells_error *err)
     v->p = pvalue_from_p(all->p);
     v->direction_ok = all->mean > 0;
     size_t used = (size_t)snprintf(v->detail, sizeof v->detail,
-                                   "test=bootstrap_mean_pvi folds=%zu n=%zu", r->folds ? r->folds
-                                   : r->cfg->folds, all->n);
+                                   "test=bootstrap_mean_pvi folds=%zu n=%zu", r->cfg->folds,
+                                   all->n);
     size_t best = 0;
     for (size_t k = 0; k < r->nclasses; k++) {
         size_t c = r->class_order[k];

@@ -642,13 +642,20 @@ int carto_train(const dataset *ds, const float *x, size_t dim, const carto_train
                 b[c] -= step * gb[c];
         }
         /* The epoch's dynamics: every example, after the epoch. */
-        if (start_epoch(d) < 0 || !(d->p[e] = d->p[e] ? d->p[e] : array_new(n, sizeof **d->p)) ||
-            !(d->right[e] = d->right[e] ? d->right[e] : array_new(n, 1))) {
-            d->epochs += d->epochs == e;
+        /* start_epoch leaves the first epoch's arrays to the reader. */
+        if (start_epoch(d) < 0) {
             rc = tells_error_nomem(err, NULL, 0);
             break;
         }
         d->epochs = e + 1;
+        if (!d->p[e])
+            d->p[e] = array_new(n, sizeof **d->p);
+        if (!d->right[e])
+            d->right[e] = array_new(n, 1);
+        if (!d->p[e] || !d->right[e]) {
+            rc = tells_error_nomem(err, NULL, 0);
+            break;
+        }
         for (size_t i = 0; i < n; i++) {
             forward(W, b, z + i * dim, dim, K, p);
             size_t best = 0;

@@ -452,7 +452,8 @@ static int cmp_tokens(const void *a, const void *b, void *arg)
 {
     const pvi_token *x = a, *y = b;
     const token_sort *ts = arg;
-    int c = strcmp(vocab_str(ts->d->labels, x->class_id), vocab_str(ts->d->labels, y->class_id));
+    const vocab *labels = ts->d->labels;
+    int c = strcmp(vocab_str(labels, x->class_id), vocab_str(labels, y->class_id));
     if (c)
         return c;
     if (x->drop != y->drop)

@@ -22,16 +22,24 @@ static void usage(void)
 "kept w and every class; p(w,c) = smoothed count / sum of smoothed counts;\n"
 "PMI(w,c) = log2 p(w,c) / (p(w,.) p(.,c)).\n"
 "\n"
-"      --measure NAME     pmi, or z: the competency test of Gardner et al.\n"
-"                         (2021) [pmi]\n"
+"      --measure NAME     pmi; z: the competency test of Gardner et al.\n"
+"                         (2021); logodds: Monroe et al.'s (2008) log-odds\n"
+"                         ratio with an informative Dirichlet prior;\n"
+"                         pmi-published: PMI as the MedNLI study's published\n"
+"                         code computes it [pmi]\n"
 "  -F, --field NAME       hypothesis, premise or both [hypothesis]\n"
 "  -b, --binary           count each example at most once per token\n"
 "  -m, --min-count N      keep tokens seen at least N times in all (z: in at\n"
-"                         least N examples) [5]\n"
+"                         least N examples; pmi-published: in at least N\n"
+"                         examples of the class) [5]\n"
 "      --alpha A          z: family-wise level, Bonferroni over the token-class\n"
 "                         pairs tested [0.01]\n"
 "      --class-prior      z: expect each class's share of the examples, not\n"
 "                         1/classes\n"
+"      --prior FILE       logodds: the prior counts a_w of a background corpus:\n"
+"                         a counts file (--emit-counts) or token<TAB>count\n"
+"                         lines [the corpus's own counts]\n"
+"      --prior-scale X    logodds: multiply the prior counts by X [1]\n"
 "  -k, --smoothing K      add K to every kept count [50]\n"
 "  -n, --top N            rows per class [15]\n"
 "  -a, --all              every kept token for every class\n"
@@ -56,6 +64,29 @@ static void usage(void)
 "tested. Columns class, token, n, p_hat, z, p_value, significant (yes or\n"
 "no); tokens by z descending; p_value with 3 significant digits.\n"
 "\n"
+"--measure logodds (Monroe, Colaresi and Quinn 2008, section 3.5), each\n"
+"class c against the other classes pooled (r): y_w^c the count of w in c,\n"
+"n^c the class's token total, a_w the prior count of w (by default w's count\n"
+"in the whole corpus), a_0 the sum of the prior counts;\n"
+"delta = ln((y_w^c + a_w) / (n^c + a_0 - y_w^c - a_w))\n"
+"      - ln((y_w^r + a_w) / (n^r + a_0 - y_w^r - a_w)),\n"
+"var = 1/(y_w^c + a_w) + 1/(y_w^r + a_w), z = delta / sqrt(var); natural\n"
+"logarithms. Tokens with a count of at least --min-count and a prior count\n"
+"above 0. Columns class, token, count (y_w^c), delta, var, z; tokens by z\n"
+"descending; 6 decimals.\n"
+"\n"
+"--measure pmi-published follows src/analysis/lexical.py of the MedNLI\n"
+"study's code (crherlihy/clinical_nli_artifacts, commit b330f71): tokens are\n"
+"re-read as scikit-learn's CountVectorizer reads text (lowercased runs of two\n"
+"or more word characters); p(w) = (count(w) + K) / the sum of (count + K)\n"
+"over every token of the corpus, stop words included; for class c only\n"
+"tokens that are not scikit-learn's English stop words and are in at least\n"
+"--min-count examples of c; p(w|c) = (count(w,c) + K) / the sum of\n"
+"(count + K) over those tokens; p(c) = the class's share of the examples;\n"
+"PMI = log2 p(w|c) / (p(w) p(c)). Columns class, token, pmi, count, percent:\n"
+"percent is 100 p(w|c) with 2 decimals, the '%%' column the code prints (not\n"
+"a share of examples). Its settings were K = 50 and --min-count 5.\n"
+"\n"
 "Exit status: 0 success, 1 bad data or runtime failure, 2 usage error.\n"
 "\n"
 "Examples:\n"
@@ -65,12 +96,13 @@ static void usage(void)
 "  tail -n +2 prepared.tsv | split -l 100000 - shard.\n"
 "  for s in shard.*; do tells-pmi --no-header --emit-counts -o $s.counts $s; done\n"
 "  tells-pmi --from-counts shard.*.counts\n"
-"  tells-pmi --measure z --top 5 prepared.tsv   # Gardner et al.'s test\n");
+"  tells-pmi --measure z --top 5 prepared.tsv   # Gardner et al.'s test\n"
+"  tells-pmi --measure logodds --top 10 prepared.tsv\n");
 }
 
 enum {
     OPT_NO_HEADER = 256, OPT_EMIT, OPT_FROM, OPT_MEASURE, OPT_ALPHA, OPT_CLASS_PRIOR,
-    OPT_HELP, OPT_VERSION
+    OPT_PRIOR, OPT_PRIOR_SCALE, OPT_HELP, OPT_VERSION
 };
 
 static const struct option long_options[] = {
@@ -78,6 +110,8 @@ static const struct option long_options[] = {
     {"measure", required_argument, NULL, OPT_MEASURE},
     {"alpha", required_argument, NULL, OPT_ALPHA},
     {"class-prior", no_argument, NULL, OPT_CLASS_PRIOR},
+    {"prior", required_argument, NULL, OPT_PRIOR},
+    {"prior-scale", required_argument, NULL, OPT_PRIOR_SCALE},
     {"binary", no_argument, NULL, 'b'},
     {"min-count", required_argument, NULL, 'm'},
     {"smoothing", required_argument, NULL, 'k'},
@@ -114,7 +148,8 @@ int main(int argc, char **argv)
             break;
         case OPT_MEASURE:
             if (pmi_measure_parse(optarg, &job.measure) < 0)
-                cli_usage_error("invalid measure '%s' (pmi or z)", optarg);
+                cli_usage_error("invalid measure '%s' (pmi, z, logodds or pmi-published)",
+                                optarg);
             break;
         case OPT_ALPHA:
             job.alpha = cli_double("--alpha", optarg, 0);
@@ -122,6 +157,13 @@ int main(int argc, char **argv)
                 cli_usage_error("invalid value '%s' for --alpha (expected 0 < A < 1)", optarg);
             break;
         case OPT_CLASS_PRIOR: job.class_prior = true; break;
+        case OPT_PRIOR: job.prior = optarg; break;
+        case OPT_PRIOR_SCALE:
+            job.prior_scale = cli_double("--prior-scale", optarg, 0);
+            if (!(job.prior_scale > 0))
+                cli_usage_error("invalid value '%s' for --prior-scale (expected X > 0)",
+                                optarg);
+            break;
         case 'b': job.opt.binary = true; break;
         case 'm':
             job.opt.min_count = (uint64_t)cli_long("--min-count", optarg, 0, LONG_MAX);
@@ -143,6 +185,11 @@ int main(int argc, char **argv)
         cli_usage_error("--emit-counts and --from-counts cannot be combined");
     if (job.measure != MEASURE_Z && (job.alpha > 0 || job.class_prior))
         cli_usage_error("--alpha and --class-prior go with --measure z");
+    if (job.measure != MEASURE_LOGODDS && (job.prior || job.prior_scale > 0))
+        cli_usage_error("--prior and --prior-scale go with --measure logodds");
+    if (job.measure == MEASURE_PMI_PUBLISHED && job.opt.binary)
+        cli_usage_error("--binary does not go with --measure pmi-published (the "
+                        "published code counts occurrences)");
     if (job.measure == MEASURE_PMI && job.opt.smoothing == 0.0 && job.opt.min_count == 0)
         cli_usage_error("--smoothing 0 needs --min-count of at least 1 "
                         "(an unseen token would have PMI -inf)");

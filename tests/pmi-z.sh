@@ -45,7 +45,7 @@ expect_out "$tmp/expected"
 
 what="bad options"
 run tells-pmi --measure odds "$tmp/snli.tsv"
-expect 2 "tells-pmi: invalid measure 'odds' (pmi or z)
+expect 2 "tells-pmi: invalid measure 'odds' (pmi, z, logodds or pmi-published)
 Try 'tells-pmi --help' for more information."
 run tells-pmi --alpha 0.05 "$tmp/snli.tsv"
 expect 2 "tells-pmi: --alpha and --class-prior go with --measure z

@@ -63,8 +63,8 @@ grep -q '&lt;i&gt;contradiction&lt;/i&gt;' "$tmp/dom.html" ||
     fail "$what: the class name is not shown as text"
 grep -q '<i>contradiction</i>' "$tmp/dom.html" && fail "$what: the class name made an <i> element"
 # Every figure, drawn: an <svg> with marks inside each <figure>.
-for fig in tokens competency length baselines confusion heuristics aflite-rounds \
-    aflite-scores partitions; do
+for fig in tokens competency length baselines confusion heuristics aflite-rounds logodds pvi \
+    datamap compare-partitions aflite-scores partitions; do
     awk -v id="fig-$fig" '
         index($0, "<figure id=\"" id "\"") { inside = 1 }
         inside { text = text $0 }

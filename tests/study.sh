@@ -19,6 +19,40 @@ for f in snli/pmi.tsv snli/len.tsv snli/baseline.tsv synthetic/pmi.tsv synthetic
     ade/report.html; do
     [ -s "$tmp/study/$f" ] || fail "$what: no $f"
 done
+for c in snli synthetic; do
+    for f in logodds.tsv pvi.tsv pvi-summary.tsv low-pvi.ids high-pvi.ids carto.tsv \
+        carto-easy.ids carto-ambiguous.ids carto-hard.ids compare-partitions.tsv; do
+        [ -s "$tmp/study/$c/$f" ] || fail "$what: no $c/$f"
+    done
+done
+
+# PVI's g_x is partitions.tsv's cross-validated model: tells-pvi with the
+# study's seed writes the same pvi.tsv, and its accuracy is the full one.
+what="the study's PVI"
+run tells-pvi -q --seed 1 "$tmp/study/synthetic/prepared.tsv"
+expect 0 ""
+expect_out "$tmp/study/synthetic/pvi.tsv"
+for c in synthetic snli; do
+    awk -F'\t' 'NR == FNR { if ($1 == "fasttext" && $4 == "full") full = $8; next }
+        $1 == "cartography" { if (index($10, sprintf("accuracy_full=%.6f", full)) == 0)
+                                  print "partitions " full ", " $10 }' \
+        "$tmp/study/$c/partitions.tsv" "$tmp/study/$c/summary.tsv" >"$tmp/bad"
+    [ -s "$tmp/bad" ] && fail "$what on $c: $(cat "$tmp/bad")"
+done
+# On the synthetic corpus the examples with a planted token have higher
+# PVI and are easy-to-learn far more often.
+awk -F'\t' 'FILENAME ~ /KEY/ { if ($1 == "token") tok[$2] = $3; next }
+    FILENAME ~ /prepared/ { if (FNR > 1) { n = split($5, w, " "); a = 0
+        for (i = 1; i <= n; i++) if (tok[w[i]] == $3) a = 1; planted[$1] = a }; next }
+    FILENAME ~ /ids$/ { easy[$1] = 1; next }
+    FNR > 1 { a = planted[$1]; tot[a]++; pvi[a] += $3; if ($1 in easy) e[a]++ }
+    END { if (!(pvi[1] / tot[1] > pvi[0] / tot[0] + 1 && e[1] / tot[1] >= 3 * e[0] / tot[0]))
+              printf "planted: PVI %.3f, %.3f easy; others: PVI %.3f, %.3f easy\n",
+                  pvi[1] / tot[1], e[1] / tot[1], pvi[0] / tot[0], e[0] / tot[0] }' \
+    "$corpora/synthetic/KEY.tsv" "$tmp/study/synthetic/prepared.tsv" \
+    "$tmp/study/synthetic/carto-easy.ids" "$tmp/study/synthetic/pvi.tsv" \
+    >"$tmp/bad"
+[ -s "$tmp/bad" ] && fail "PVI and cartography on the synthetic corpus: $(cat "$tmp/bad")"
 
 # AFLite on the synthetic corpus: hypotheses that carry a token planted for
 # their class land in the easy partition far more often than the others,
@@ -53,6 +87,8 @@ verdict snli hypothesis_only yes
 verdict snli token:nobody:contradiction yes
 verdict snli token:sleeping:contradiction yes
 verdict snli aflite yes
+verdict snli v_information yes
+verdict synthetic v_information yes
 verdict synthetic hypothesis_only yes
 verdict synthetic token:healthy:contradiction yes
 verdict synthetic heuristic:hypernym yes

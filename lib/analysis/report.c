@@ -546,6 +546,194 @@ static int parts_script(FILE *fp, figs *f, void *ctx)
     return ferror(fp) ? -1 : 0;
 }
 
+/* 10-13. Log-odds, PVI, the data map and the partitions side by side. */
+static int logodds_data(FILE *fp, figs *f, void *ctx)
+{
+    (void)ctx;
+    const study_result *r = f->r;
+    const logodds_table *t = &r->m.logodds;
+    for (size_t i = 0; i < t->n;) {
+        size_t end = i;
+        while (end < t->n && t->rows[end].class_id == t->rows[i].class_id)
+            end++;
+        size_t top = end - i < TOP_TOKENS_DRAWN ? end - i : TOP_TOKENS_DRAWN;
+        fputs("# rank\ttoken\tz\n", fp);
+        for (size_t j = top; j-- > 0;) {
+            fprintf(fp, "%zu\t", top - 1 - j);
+            data_string(fp, vocab_str(r->tokens.tokens, t->rows[i + j].token));
+            fprintf(fp, "\t%.6f\n", t->rows[i + j].z);
+        }
+        fputs("\n\n", fp);
+        i = end;
+    }
+    return ferror(fp) ? -1 : 0;
+}
+
+static int logodds_script(FILE *fp, figs *f, void *ctx)
+{
+    (void)ctx;
+    const study_result *r = f->r;
+    const logodds_table *t = &r->m.logodds;
+    size_t k = 0;
+    for (size_t i = 0; i < t->n; i++)
+        k += i == 0 || t->rows[i - 1].class_id != t->rows[i].class_id;
+    script_head(fp, "logodds", 300 * (int)(k < 4 ? (k ? k : 1) : 4), 360);
+    fprintf(fp, "set multiplot layout 1,%zu\n"
+                "set xlabel 'log-odds z'\nunset grid\nset grid xtics lc rgb '#dddddd'\n",
+            k ? k : 1);
+    size_t block = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        if (i && t->rows[i - 1].class_id == t->rows[i].class_id)
+            continue;
+        fputs("set title ", fp);
+        script_string(fp, vocab_str(r->tokens.classes, t->rows[i].class_id));
+        fprintf(fp, "\nset ytics scale 0\n"
+                    "plot 'logodds.dat' index %zu using 3:1:(0):3:($1-0.4):($1+0.4):"
+                    "ytic(2) with boxxyerror lc %zu notitle\n",
+                block, block + 1);
+        block++;
+    }
+    fputs("unset multiplot\n", fp);
+    return ferror(fp) ? -1 : 0;
+}
+
+enum { PVI_BINS = 40 };
+
+/* The histogram's range: the PVIs' own, in whole bits, within [-8, 4]. */
+static void pvi_range(const study_result *r, double *lo, double *hi)
+{
+    double mn = 0, mx = 1;
+    for (size_t i = 0; i < r->data.n; i++) {
+        mn = fmin(mn, r->m.pvi.pvi[i]);
+        mx = fmax(mx, r->m.pvi.pvi[i]);
+    }
+    *lo = fmax(-8.0, floor(mn));
+    *hi = fmin(4.0, ceil(mx));
+}
+
+static int pvi_data(FILE *fp, figs *f, void *ctx)
+{
+    (void)ctx;
+    const study_result *r = f->r;
+    size_t K = r->nclasses;
+    size_t *bins = array_new(PVI_BINS * K, sizeof *bins);
+    if (!bins)
+        return -1;
+    double lo, hi;
+    pvi_range(r, &lo, &hi);
+    for (size_t i = 0; i < r->data.n; i++) {
+        double x = r->m.pvi.pvi[i];
+        int b = (int)floor((x - lo) / (hi - lo) * PVI_BINS);
+        b = b < 0 ? 0 : b >= PVI_BINS ? PVI_BINS - 1 : b;
+        bins[(size_t)b * K + r->data.ex[i].label]++;
+    }
+    fputs("pvi", fp);
+    for (size_t k = 0; k < K; k++) {
+        putc('\t', fp);
+        data_string(fp, class_name(r, k));
+    }
+    putc('\n', fp);
+    for (int b = 0; b < PVI_BINS; b++) {
+        fprintf(fp, "%.4f", lo + (b + 0.5) * (hi - lo) / PVI_BINS);
+        for (size_t k = 0; k < K; k++)
+            fprintf(fp, "\t%zu", bins[(size_t)b * K + r->class_order[k]]);
+        putc('\n', fp);
+    }
+    free(bins);
+    return ferror(fp) ? -1 : 0;
+}
+
+static int pvi_script(FILE *fp, figs *f, void *ctx)
+{
+    (void)ctx;
+    double lo, hi;
+    pvi_range(f->r, &lo, &hi);
+    script_head(fp, "pvi", 560, 340);
+    fprintf(fp, "set xlabel 'PVI (bits)'\n"
+                "set ylabel 'examples'\nset key top left\nset xrange [%g:%g]\n"
+                "set arrow from 0, graph 0 to 0, graph 1 nohead dt 2 lc rgb '#555555'\n"
+                "plot for [c=2:%zu] 'pvi.dat' using 1:c with linespoints pt 7 ps 0.4 "
+                "lw 2 lc (c-1) title columnhead\n",
+            lo, hi, f->r->nclasses + 1);
+    return ferror(fp) ? -1 : 0;
+}
+
+/* The data map: every example, or STUDY_MAP_POINTS evenly spaced in the
+   input order for a larger corpus, drawn most correct last. */
+static int map_data(FILE *fp, figs *f, void *ctx)
+{
+    (void)ctx;
+    const study_measures *m = &f->r->m;
+    size_t n = m->carto.n, shown = n < STUDY_MAP_POINTS ? n : STUDY_MAP_POINTS;
+    size_t E = m->carto.epochs;
+    fputs("variability\tconfidence\tcorrectness\n", fp);
+    for (size_t level = 0; level <= E; level++)
+        for (size_t j = 0; j < shown; j++) {
+            size_t i = shown == n ? j : j * n / shown;
+            double c = m->cstats.correctness[i];
+            if ((size_t)lround(c * (double)E) != level)
+                continue;
+            fprintf(fp, "%.6f\t%.6f\t%.6f\n", m->cstats.variability[i],
+                    m->cstats.confidence[i], c);
+        }
+    return ferror(fp) ? -1 : 0;
+}
+
+static int map_script(FILE *fp, figs *f, void *ctx)
+{
+    (void)f;
+    (void)ctx;
+    script_head(fp, "datamap", 560, 420);
+    fputs("set xlabel 'variability'\nset ylabel 'confidence'\nset yrange [0:1]\n"
+          "set xrange [0:*]\nset cblabel 'correctness'\nset cbrange [0:1]\n"
+          "set palette defined (0 '#2b5fa8', 0.5 '#9a9a9a', 1 '#b2182b')\n"
+          "set label 'easy-to-learn' at graph 0.05, graph 0.95 front\n"
+          "set label 'hard-to-learn' at graph 0.05, graph 0.05 front\n"
+          "set label 'ambiguous' at graph 0.8, graph 0.5 front\n"
+          "plot 'datamap.dat' skip 1 using 1:2:3 with points pt 7 ps 0.3 lc palette "
+          "notitle\n",
+          fp);
+    return ferror(fp) ? -1 : 0;
+}
+
+static int compare_data(FILE *fp, figs *f, void *ctx)
+{
+    (void)ctx;
+    const study_measures *m = &f->r->m;
+    fputs("partition\taccuracy\tlow\thigh\tn\n", fp);
+    fprintf(fp, "full\t%.6f\t%.6f\t%.6f\t%zu\n", m->full_accuracy, m->full_accuracy,
+            m->full_accuracy, f->r->data.n);
+    for (int p = 0; p < STUDY_NPARTS; p++)
+        if (m->n[p])
+            fprintf(fp, "%s\t%.6f\t%.6f\t%.6f\t%zu\n", m->name[p], m->accuracy[p],
+                    m->ci[p].low, m->ci[p].high, m->n[p]);
+    return ferror(fp) ? -1 : 0;
+}
+
+static int compare_script(FILE *fp, figs *f, void *ctx)
+{
+    (void)f;
+    (void)ctx;
+    script_head(fp, "compare-partitions", 700, 340);
+    fputs("set ylabel 'hypothesis-only accuracy'\nset yrange [0:1]\nset boxwidth 0.6\n"
+          "set xtics rotate by -30\nset xrange [-0.6:*]\n"
+          "plot 'compare-partitions.dat' skip 1 using 0:2:xtic(1) with boxes "
+          "lc rgb '#6b8fc7' notitle, \\\n     '' skip 1 using 0:2:3:4 with yerrorbars "
+          "lc rgb '#222222' pt 0 notitle\n",
+          fp);
+    return ferror(fp) ? -1 : 0;
+}
+
+static int measures_figures(figs *f, tells_error *err)
+{
+    if (figure(f, "logodds", logodds_data, logodds_script, NULL, err) < 0 ||
+        figure(f, "pvi", pvi_data, pvi_script, NULL, err) < 0 ||
+        figure(f, "datamap", map_data, map_script, NULL, err) < 0 ||
+        figure(f, "compare-partitions", compare_data, compare_script, NULL, err) < 0)
+        return -1;
+    return 0;
+}
+
 static int write_figures(figs *f, tells_error *err)
 {
     const study_result *r = f->r;
@@ -560,6 +748,8 @@ static int write_figures(figs *f, tells_error *err)
     if (figure(f, "aflite-rounds", rounds_data, rounds_script, NULL, err) < 0 ||
         figure(f, "aflite-scores", scores_data, scores_script, NULL, err) < 0 ||
         figure(f, "partitions", parts_data, parts_script, NULL, err) < 0)
+        return -1;
+    if (r->m.done && measures_figures(f, err) < 0)
         return -1;
     return 0;
 }
@@ -991,6 +1181,122 @@ static void put_aflite(page *pg)
     }
 }
 
+static void put_measures(page *pg)
+{
+    const study_result *r = pg->r;
+    const study_measures *m = &r->m;
+    FILE *fp = pg->fp;
+    if (!m->done) {
+        if (m->why_not[0]) {
+            fputs("<h2 id=\"pvi\">Log-odds, PVI and cartography</h2>\n<p>Not computed: ", fp);
+            esc(pg, m->why_not);
+            fputs(".</p>\n", fp);
+        }
+        return;
+    }
+    fputs("<h2 id=\"logodds\">Log-odds</h2>\n<p>The tokens that set each class apart from "
+          "the others by the log-odds ratio with an informative Dirichlet prior (Monroe et "
+          "al. 2008; the prior is the corpus's own counts, tokens seen at least 5 times): "
+          "z weighs the difference in log-odds by its variance, fair to rare and frequent "
+          "tokens alike (<code>logodds.tsv</code>).</p>\n",
+          fp);
+    put_figure(pg, "logodds", "Top tokens per class by log-odds z.");
+    fputs("<table>\n<tr><th>class</th><th>token</th><th>count</th><th>&delta;</th>"
+          "<th>z</th></tr>\n",
+          fp);
+    size_t in_class = 0;
+    for (size_t i = 0; i < m->logodds.n; i++) {
+        const logodds_row *row = &m->logodds.rows[i];
+        in_class = i && m->logodds.rows[i - 1].class_id == row->class_id ? in_class + 1 : 0;
+        if (in_class >= 5)
+            continue;
+        fputs("<tr>", fp);
+        cell_text(pg, vocab_str(r->tokens.classes, row->class_id));
+        cell_text(pg, vocab_str(r->tokens.tokens, row->token));
+        fprintf(fp, "<td class=\"n\">%llu</td>", (unsigned long long)row->count);
+        cell_num(fp, row->delta, 3);
+        cell_num(fp, row->z, 2);
+        fputs("</tr>\n", fp);
+    }
+    fputs("</table>\n", fp);
+
+    fputs("<h2 id=\"pvi\">Pointwise V-information</h2>\n<p>How many bits the hypothesis "
+          "alone gives about each example's label (Ethayarajh et al. 2022): a hypothesis-only "
+          "fastText model cross-fitted over every example against the label distribution of "
+          "its training folds; the V-information is the mean, with a 95% bootstrap interval "
+          "(<code>pvi.tsv</code>, <code>pvi-summary.tsv</code>; examples below 0 bits in "
+          "<code>low-pvi.ids</code>, the others in <code>high-pvi.ids</code>).</p>\n",
+          fp);
+    put_figure(pg, "pvi", "PVI of the examples of each class (the first and last bins "
+                          "also count those beyond them).");
+    fputs("<table>\n<tr><th>examples</th><th>n</th><th>V-information (bits)</th>"
+          "<th>95% interval</th></tr>\n",
+          fp);
+    for (size_t k = 0; k <= r->nclasses; k++) {
+        const pvi_mean *pm = k ? &m->pvi.by_class[r->class_order[k - 1]] : &m->pvi.all;
+        fputs("<tr>", fp);
+        cell_text(pg, k ? class_name(r, k - 1) : "all");
+        fprintf(fp, "<td class=\"n\">%zu</td>", pm->n);
+        cell_num(fp, pm->mean, 3);
+        fprintf(fp, "<td class=\"n\">%.3f to %.3f</td></tr>\n", pm->low, pm->high);
+    }
+    fputs("</table>\n", fp);
+    const verdict *v = verdicts_find(&r->v, "v_information");
+    if (v) {
+        fputs("<p>", fp);
+        esc(pg, v->sentence);
+        fputs("</p>\n", fp);
+    }
+
+    fprintf(fp, "<h2 id=\"cartography\">Dataset cartography</h2>\n<p>A softmax regression "
+                "over the averaged hypothesis vectors trained by minibatch SGD for %zu epochs; "
+                "after each epoch, every example's probability of its gold label. "
+                "Confidence is its mean, variability its standard deviation, correctness the "
+                "share of epochs it was predicted right (Swayamdipta et al. 2020). The "
+                "regions take a third of the examples each: the most confident "
+                "(easy-to-learn), the most variable (ambiguous), the least confident "
+                "(hard-to-learn) (<code>carto.tsv</code>, <code>carto-*.ids</code>).</p>\n",
+            m->carto.epochs);
+    put_figure(pg, "datamap", "The data map: variability against confidence, coloured by "
+                              "correctness; at most 25,000 examples.");
+    v = verdicts_find(&r->v, "cartography");
+    if (v) {
+        fputs("<p>", fp);
+        esc(pg, v->sentence);
+        fputs("</p>\n", fp);
+    }
+
+    fputs("<h2 id=\"compare-partitions\">Partitions side by side</h2>\n<p>AFLite's, PVI's and "
+          "cartography's partitions of the same examples, scored on one model (the "
+          "hypothesis-only fastText cross-validated over every example, as in "
+          "<code>partitions.tsv</code>), and how much they overlap: the Jaccard index, shared "
+          "examples over the examples of either (<code>compare-partitions.tsv</code>). Low "
+          "PVI is defined by that model's own probabilities, so its accuracy there is low by "
+          "construction.</p>\n",
+          fp);
+    put_figure(pg, "compare-partitions", "Hypothesis-only accuracy on every example and on "
+                                         "each partition, with 95% bootstrap intervals.");
+    fputs("<table>\n<tr><th>partition</th><th>n</th><th>accuracy</th><th>95% interval</th>",
+          fp);
+    for (int b = 0; b < STUDY_NPARTS; b++)
+        fprintf(fp, "<th>%s</th>", m->name[b]);
+    fputs("</tr>\n", fp);
+    for (int a = 0; a < STUDY_NPARTS; a++) {
+        fputs("<tr>", fp);
+        cell_text(pg, m->name[a]);
+        fprintf(fp, "<td class=\"n\">%zu</td>", m->n[a]);
+        cell_num(fp, m->accuracy[a], 3);
+        if (m->n[a])
+            fprintf(fp, "<td class=\"n\">%.3f to %.3f</td>", m->ci[a].low, m->ci[a].high);
+        else
+            fputs("<td>-</td>", fp);
+        for (int b = 0; b < STUDY_NPARTS; b++)
+            cell_num(fp, m->jaccard[a][b], 2);
+        fputs("</tr>\n", fp);
+    }
+    fputs("</table>\n", fp);
+}
+
 static void put_audits(page *pg)
 {
     const study_result *r = pg->r;
@@ -1048,6 +1354,7 @@ static int write_page(FILE *fp, void *ctx, tells_error *err)
     put_models(pg);
     put_heuristics(pg);
     put_aflite(pg);
+    put_measures(pg);
     put_audits(pg);
     put_steps(pg);
     return 0;

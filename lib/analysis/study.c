@@ -701,6 +701,33 @@ static int write_all(const char *from, const char *to, tells_error *err)
     return out_commit(&o, err);
 }
 
+/* Keeps the cross-validated hypothesis-only predictions of every row
+   (partitions.tsv's model): PVI's g_x (step_measures). Rows of all.tsv
+   are the corpus's, labels mapped by name. */
+static int keep_cv_predictions(study_result *r, const comparison *cmp, const dataset *all,
+                               tells_error *err)
+{
+    const comparison_entry *e = entry_of(cmp, "fasttext", "cv");
+    size_t n = r->data.n, L = r->nclasses;
+    if (!e || !e->pred.prob || e->pred.n != n || all->n != n)
+        return tells_error_set(err, NULL, 0, "no cross-validated predictions of every row");
+    r->m.cv_prob = array_new(n * L, sizeof *r->m.cv_prob);
+    r->m.cv_pred = array_new(n, sizeof *r->m.cv_pred);
+    long *map = array_new(vocab_size(all->labels), sizeof *map);
+    int rc = r->m.cv_prob && r->m.cv_pred && map ? 0 : tells_error_nomem(err, NULL, 0);
+    for (size_t l = 0; rc == 0 && l < vocab_size(all->labels); l++)
+        map[l] = vocab_find(r->data.labels, vocab_str(all->labels, l),
+                            strlen(vocab_str(all->labels, l)));
+    for (size_t j = 0; rc == 0 && j < n; j++) {
+        size_t i = e->pred.row[j];
+        r->m.cv_pred[i] = (size_t)map[e->pred.pred[j]];
+        for (size_t l = 0; l < e->pred.nlabels; l++)
+            r->m.cv_prob[i * L + (size_t)map[l]] = e->pred.prob[j * e->pred.nlabels + l];
+    }
+    free(map);
+    return rc;
+}
+
 static int step_partitions(run *u, const dataset *all, tells_error *err)
 {
     study_result *r = u->r;
@@ -724,6 +751,8 @@ static int step_partitions(run *u, const dataset *all, tells_error *err)
     if (rc == 0) {
         table_out t = {&cmp, false};
         rc = write_out(u, "partitions.tsv", write_table, &t, err);
+        if (rc == 0)
+            rc = keep_cv_predictions(r, &cmp, all, err);
         comparison_free(&cmp);
     }
     free(easy);
@@ -804,6 +833,221 @@ static int step_heldout(run *u, tells_error *err)
         partition_free(&parts[p]);
     free(model);
     return rc;
+}
+
+/* ---- log-odds, PVI and cartography ---- */
+
+static int write_logodds(FILE *fp, void *ctx, tells_error *err)
+{
+    (void)err;
+    const study_result *r = ctx;
+    return logodds_write(fp, &r->m.logodds, &r->tokens, STUDY_PMI_TOP);
+}
+
+static int write_pvi(FILE *fp, void *ctx, tells_error *err)
+{
+    (void)err;
+    const study_result *r = ctx;
+    return pvi_write_examples(fp, &r->data, &r->m.pvi);
+}
+
+static int write_pvi_summary(FILE *fp, void *ctx, tells_error *err)
+{
+    (void)err;
+    const study_result *r = ctx;
+    return pvi_write_summary(fp, &r->data, &r->m.pvi);
+}
+
+static int write_carto(FILE *fp, void *ctx, tells_error *err)
+{
+    (void)err;
+    const study_result *r = ctx;
+    return carto_write_table(fp, &r->m.carto, &r->m.cstats);
+}
+
+/* compare-partitions.tsv: each partition's size and the hypothesis-only
+   accuracy on it, then its Jaccard overlap with every partition. */
+static int write_compare(FILE *fp, void *ctx, tells_error *err)
+{
+    (void)err;
+    const study_measures *m = ctx;
+    fputs("partition\tn\taccuracy\tci_low\tci_high", fp);
+    for (int b = 0; b < STUDY_NPARTS; b++)
+        fprintf(fp, "\tjaccard_%s", m->name[b]);
+    fputc('\n', fp);
+    for (int a = 0; a < STUDY_NPARTS; a++) {
+        fprintf(fp, "%s\t%zu", m->name[a], m->n[a]);
+        if (m->n[a])
+            fprintf(fp, "\t%.6f\t%.6f\t%.6f", m->accuracy[a], m->ci[a].low, m->ci[a].high);
+        else
+            fputs("\t-\t-\t-", fp);
+        for (int b = 0; b < STUDY_NPARTS; b++)
+            fprintf(fp, "\t%.6f", m->jaccard[a][b]);
+        fputc('\n', fp);
+    }
+    return ferror(fp) ? -1 : 0;
+}
+
+static int write_region_ids(const run *u, const char *name, carto_region region,
+                            tells_error *err)
+{
+    char *path = in_dir(u, name, err);
+    if (!path)
+        return -1;
+    int rc = carto_write_ids(path, &u->r->m.carto, &u->r->m.cstats, region, 0.33, err);
+    free(path);
+    return rc;
+}
+
+static int write_pvi_ids(const run *u, const char *name, bool low, tells_error *err)
+{
+    char *path = in_dir(u, name, err);
+    if (!path)
+        return -1;
+    int rc = pvi_write_ids(path, &u->r->data, &u->r->m.pvi, 0.0, low, err);
+    free(path);
+    return rc;
+}
+
+/* The hypothesis-only accuracy on each partition and the overlaps. */
+static int compare_partitions(run *u, tells_error *err)
+{
+    study_result *r = u->r;
+    study_measures *m = &r->m;
+    size_t n = r->data.n;
+    static const char *const names[STUDY_NPARTS] = {
+        "aflite-easy", "aflite-difficult", "low-pvi", "high-pvi", "carto-easy",
+        "carto-ambiguous", "carto-hard"};
+    const carto_region regions[3] = {CARTO_EASY, CARTO_AMBIGUOUS, CARTO_HARD};
+    unsigned char *right = array_new(n, 1), *zero = array_new(n, 1), *sub = array_new(n, 1);
+    int rc = right && zero && sub ? 0 : tells_error_nomem(err, NULL, 0);
+    for (int p = 0; rc == 0 && p < STUDY_NPARTS; p++) {
+        m->name[p] = names[p];
+        if (!(m->in[p] = array_new(n, 1)))
+            rc = tells_error_nomem(err, NULL, 0);
+    }
+    /* The carto rows are the dataset's: carto_train keeps its order. */
+    for (int k = 0; rc == 0 && k < 3; k++)
+        if (carto_select(&m->carto, &m->cstats, regions[k], 0.33, m->in[4 + k], err) ==
+            (size_t)-1)
+            rc = -1;
+    size_t right_n = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        m->in[0][i] = r->easy[i];
+        m->in[1][i] = !r->easy[i];
+        m->in[2][i] = m->pvi.pvi[i] < 0;
+        m->in[3][i] = !m->in[2][i];
+        right[i] = m->pvi.pred[i] == r->data.ex[i].label;
+        right_n += right[i];
+    }
+    m->full_accuracy = n ? (double)right_n / (double)n : NAN;
+    for (int a = 0; rc == 0 && a < STUDY_NPARTS; a++) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (m->in[a][i])
+                sub[k++] = right[i];
+        m->n[a] = k;
+        m->accuracy[a] = NAN;
+        if (k) {
+            m->accuracy[a] = mean_of(sub, k);
+            rc = paired_diff_interval(sub, zero, k, BOOTSTRAP_SAMPLES, u->c->seed, 0.95,
+                                      &m->ci[a], err);
+        }
+        for (int b = 0; rc == 0 && b < STUDY_NPARTS; b++) {
+            size_t both = 0, either = 0;
+            for (size_t i = 0; i < n; i++) {
+                both += m->in[a][i] && m->in[b][i];
+                either += m->in[a][i] || m->in[b][i];
+            }
+            m->jaccard[a][b] = either ? (double)both / (double)either : 0.0;
+        }
+    }
+    free(right);
+    free(zero);
+    free(sub);
+    return rc;
+}
+
+/* Log-odds over the counted hypotheses; PVI cross-fitted over every row
+   with the folds, seed and fastText of the partitions' cross-validation
+   (so that g_x's predictions are that model's); cartography of a softmax
+   regression over hypothesis.npy; the partitions side by side. */
+static int step_measures(run *u, tells_error *err)
+{
+    study_result *r = u->r;
+    study_measures *m = &r->m;
+    logodds_options lo = {.min_count = PMI_MIN_COUNT, .prior_scale = 1.0};
+    if (logodds_compute(&r->tokens, &lo, &m->logodds, err) < 0 ||
+        write_out(u, "logodds.tsv", write_logodds, r, err) < 0)
+        return -1;
+
+    /* PVI's g_x is the cross-validated model of partitions.tsv: the same
+       folds and seed, so its probabilities serve (tells-pvi --seed
+       SEED prepared.tsv trains the same models and writes pvi.tsv). */
+    pvi_options po;
+    pvi_options_default(&po);
+    po.folds = u->c->folds;
+    po.seed = u->c->seed;
+    if (pvi_from_probabilities(&r->data, m->cv_prob, m->cv_pred, &po, &m->pvi, err) < 0) {
+        /* A class too rare for the folds: the report says so, the rest of
+           the study stands. */
+        if (err->kind != TELLS_ERR_DATA)
+            return -1;
+        tells_error_format(err, m->why_not, sizeof m->why_not);
+        tells_error_clear(err);
+        return 0;
+    }
+    if (write_out(u, "pvi.tsv", write_pvi, r, err) < 0 ||
+        write_out(u, "pvi-summary.tsv", write_pvi_summary, r, err) < 0 ||
+        write_pvi_ids(u, "low-pvi.ids", true, err) < 0 ||
+        write_pvi_ids(u, "high-pvi.ids", false, err) < 0)
+        return -1;
+
+    npy_matrix x = {0};
+    char *npy = in_dir(u, "hypothesis.npy", err);
+    carto_train_options to;
+    carto_train_options_default(&to);
+    to.epochs = STUDY_CARTO_EPOCHS;
+    to.seed = u->c->seed;
+    int rc = npy ? npy_read(npy, &x, err) : -1;
+    free(npy);
+    if (rc == 0 && x.rows != r->data.n)
+        rc = tells_error_set(err, NULL, 0, "hypothesis.npy has %zu rows for %zu examples",
+                             x.rows, r->data.n);
+    if (rc == 0)
+        rc = carto_dynamics_init(&m->carto, err);
+    if (rc == 0)
+        rc = carto_train(&r->data, x.data, x.cols, &to, &m->carto, err);
+    npy_free(&x);
+    if (rc == 0)
+        rc = carto_compute(&m->carto, &m->cstats, err);
+    if (rc == 0)
+        rc = write_out(u, "carto.tsv", write_carto, r, err);
+    if (rc == 0)
+        rc = write_region_ids(u, "carto-easy.ids", CARTO_EASY, err);
+    if (rc == 0)
+        rc = write_region_ids(u, "carto-ambiguous.ids", CARTO_AMBIGUOUS, err);
+    if (rc == 0)
+        rc = write_region_ids(u, "carto-hard.ids", CARTO_HARD, err);
+    if (rc == 0)
+        rc = compare_partitions(u, err);
+    if (rc == 0)
+        rc = write_out(u, "compare-partitions.tsv", write_compare, m, err);
+    m->done = rc == 0;
+    return rc;
+}
+
+static void study_measures_free(study_measures *m)
+{
+    free(m->cv_prob);
+    free(m->cv_pred);
+    logodds_free(&m->logodds);
+    pvi_result_free(&m->pvi);
+    if (m->carto.ids)
+        carto_dynamics_free(&m->carto);
+    carto_stats_free(&m->cstats);
+    for (int p = 0; p < STUDY_NPARTS; p++)
+        free(m->in[p]);
 }
 
 /* ---- new batches ---- */
@@ -1167,13 +1411,98 @@ static int verdict_audits(study_result *r, tells_error *err)
     return 0;
 }
 
+static int verdict_measures(study_result *r, tells_error *err)
+{
+    const study_measures *m = &r->m;
+    if (!m->done)
+        return 0;
+    verdict *v = verdicts_add(&r->v, err, "v_information");
+    if (!v)
+        return -1;
+    const pvi_mean *all = &m->pvi.all;
+    v->value = all->mean;
+    v->reference = 0;
+    v->effect = all->mean;
+    v->ci_low = all->low;
+    v->ci_high = all->high;
+    v->tested = true;
+    v->p = pvalue_from_p(all->p);
+    v->direction_ok = all->mean > 0;
+    size_t used = (size_t)snprintf(v->detail, sizeof v->detail,
+                                   "test=bootstrap_mean_pvi folds=%zu n=%zu", r->cfg->folds,
+                                   all->n);
+    size_t best = 0;
+    for (size_t k = 0; k < r->nclasses; k++) {
+        size_t c = r->class_order[k];
+        if (used < sizeof v->detail)
+            used += (size_t)snprintf(v->detail + used, sizeof v->detail - used,
+                                     " v_info_%s=%.6f", label_name(r, c),
+                                     m->pvi.by_class[c].mean);
+        if (m->pvi.by_class[c].mean > m->pvi.by_class[best].mean)
+            best = c;
+    }
+    char p[64];
+    pformat(p, sizeof p, v->p);
+    snprintf(v->sentence, sizeof v->sentence,
+             "The hypothesis alone gives %.3f bits about the label per example on average "
+             "(pointwise V-information of a cross-fitted hypothesis-only fastText model "
+             "against the label distribution; 95%% interval %.3f to %.3f), p = %s "
+             "(bootstrap); most for class %s (%.3f bits).",
+             all->mean, all->low, all->high, p, label_name(r, best),
+             m->pvi.by_class[best].mean);
+
+    if (!(v = verdicts_add(&r->v, err, "cartography")))
+        return -1;
+    double conf = 0;
+    for (size_t i = 0; i < m->carto.n; i++)
+        conf += m->cstats.confidence[i];
+    v->value = m->carto.n ? conf / (double)m->carto.n : NAN;
+    snprintf(v->detail, sizeof v->detail,
+             "epochs=%zu easy=%zu ambiguous=%zu hard=%zu accuracy_easy=%.6f "
+             "accuracy_ambiguous=%.6f accuracy_hard=%.6f accuracy_full=%.6f",
+             m->carto.epochs, m->n[4], m->n[5], m->n[6], m->accuracy[4], m->accuracy[5],
+             m->accuracy[6], m->full_accuracy);
+    snprintf(v->sentence, sizeof v->sentence,
+             "A linear model over the averaged hypothesis vectors, trained for %zu epochs, "
+             "gives the gold label %.2f probability on average; the cross-validated "
+             "hypothesis-only fastText model gets %.1f%% of its easy-to-learn third right, "
+             "%.1f%% of the ambiguous and %.1f%% of the hard-to-learn, against %.1f%% of all.",
+             m->carto.epochs, v->value, 100 * m->accuracy[4], 100 * m->accuracy[5],
+             100 * m->accuracy[6], 100 * m->full_accuracy);
+
+    if (!(v = verdicts_add(&r->v, err, "logodds")))
+        return -1;
+    size_t used2 = (size_t)snprintf(v->detail, sizeof v->detail, "prior=corpus min_count=%d",
+                                    PMI_MIN_COUNT);
+    char top[512] = "";
+    size_t tused = 0;
+    for (size_t i = 0; i < m->logodds.n; i++) {
+        const logodds_row *row = &m->logodds.rows[i];
+        if (i && m->logodds.rows[i - 1].class_id == row->class_id)
+            continue;
+        const char *tok = vocab_str(r->tokens.tokens, row->token);
+        const char *cls = vocab_str(r->tokens.classes, row->class_id);
+        if (used2 < sizeof v->detail)
+            used2 += (size_t)snprintf(v->detail + used2, sizeof v->detail - used2,
+                                      " top_%s=%s z_%s=%.6f", cls, tok, cls, row->z);
+        if (tused < sizeof top)
+            tused += (size_t)snprintf(top + tused, sizeof top - tused, "%s'%s' for %s "
+                                      "(z = %.1f)", tused ? ", " : "", tok, cls, row->z);
+    }
+    snprintf(v->sentence, sizeof v->sentence,
+             "By the log-odds ratio with an informative prior (Monroe et al. 2008), the "
+             "token that most sets each class apart is %s.", tused ? top : "none");
+    return 0;
+}
+
 static int step_verdicts(run *u, tells_error *err)
 {
     study_result *r = u->r;
     verdicts_init(&r->v, u->c->alpha);
     if (verdict_models(r, err) < 0 || verdict_tokens(r, err) < 0 ||
         verdict_length(r, err) < 0 || verdict_heuristics(r, err) < 0 ||
-        verdict_aflite(r, err) < 0 || verdict_audits(r, err) < 0)
+        verdict_aflite(r, err) < 0 || verdict_audits(r, err) < 0 ||
+        verdict_measures(r, err) < 0)
         return -1;
     /* Every token-class pair tried belongs to the family, not only those
        that became rows. */
@@ -1279,6 +1608,8 @@ int study_run(const study_config *c, const char *dir, study_result **out, tells_
     if (rc == 0)
         rc = timed(&u, "heldout", step_heldout, err);
     if (rc == 0)
+        rc = timed(&u, "measures", step_measures, err);
+    if (rc == 0)
         rc = timed(&u, "audit", step_audit, err);
     if (rc == 0)
         rc = timed(&u, "verdicts", step_verdicts, err);
@@ -1318,6 +1649,7 @@ void study_result_free(study_result *r)
     for (size_t b = 0; b < r->nbatches; b++)
         audit_report_free(&r->batch[b].rep);
     free(r->batch);
+    study_measures_free(&r->m);
     verdicts_free(&r->v);
     free(r);
 }

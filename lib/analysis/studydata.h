@@ -13,10 +13,13 @@
 #include "analysis/study.h"
 #include "analysis/verdicts.h"
 #include "base/dataset.h"
+#include "model/carto.h"
+#include "model/pvi.h"
 #include "stats/competency.h"
 #include "stats/counts.h"
 #include "stats/describe.h"
 #include "stats/interval.h"
+#include "stats/logodds.h"
 #include "stats/pmi.h"
 
 enum { STUDY_MAX_STEPS = 32, STUDY_PMI_TOP = 15 };
@@ -28,6 +31,30 @@ typedef struct study_model {
     double accuracy;
     interval ci;               /* of the accuracy itself (vs 0) */
 } study_model;
+
+/* Log-odds, PVI and cartography, and the partitions of AFLite, PVI and
+   cartography side by side (study_measures_run). */
+enum { STUDY_NPARTS = 7, STUDY_MAP_POINTS = 25000, STUDY_CARTO_EPOCHS = 6 };
+
+typedef struct study_measures {
+    bool done;
+    char why_not[512];         /* when the corpus could not be measured */
+    logodds_table logodds;     /* the corpus's own prior, tokens seen 5 times */
+    double *cv_prob;           /* partitions.tsv's cross-validated fastText: */
+    size_t *cv_pred;           /* per row, labels' probabilities and prediction */
+    pvi_result pvi;            /* cross-fitted over every example: from cv_prob */
+    carto_dynamics carto;      /* its own training over hypothesis.npy */
+    carto_stats cstats;
+    const char *name[STUDY_NPARTS];     /* aflite-easy ... carto-hard */
+    unsigned char *in[STUDY_NPARTS];    /* per dataset row */
+    size_t n[STUDY_NPARTS];
+    /* The cross-validated hypothesis-only fastText over every row (PVI's
+       g_x, the model of partitions.tsv) on each partition; NAN empty. */
+    double accuracy[STUDY_NPARTS];
+    interval ci[STUDY_NPARTS];
+    double full_accuracy;
+    double jaccard[STUDY_NPARTS][STUDY_NPARTS];
+} study_measures;
 
 typedef struct study_batch {
     char *path, *name;
@@ -80,6 +107,8 @@ struct study_result {
 
     study_batch *batch;
     size_t nbatches;
+
+    study_measures m;
 
     verdicts v;
     study_step step[STUDY_MAX_STEPS];

@@ -37,6 +37,7 @@ void counts_free(token_counts *tc)
     free(tc->docs);
     free(tc->examples);
     free(tc->stamp);
+    free(tc->scratch);
     vocab_free(tc->tokens);
     vocab_free(tc->classes);
     memset(tc, 0, sizeof *tc);
@@ -91,8 +92,74 @@ static long class_id(token_counts *tc, const char *label, size_t len)
     return c;
 }
 
+/* Bytes of the UTF-8 sequence at s (1 for a stray byte) and whether its
+   character is a word character of COUNTS_TOKENS_WORDS. */
+static size_t word_char(const unsigned char *s, const unsigned char *end, bool *word)
+{
+    unsigned c = s[0];
+    if (c < 0x80) {
+        *word = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                c == '_';
+        return 1;
+    }
+    size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+    if ((size_t)(end - s) < n)
+        n = (size_t)(end - s);
+    unsigned cp = n == 1 ? c : n == 2 ? (c & 0x1Fu) : n == 3 ? (c & 0x0Fu) : (c & 0x07u);
+    for (size_t i = 1; i < n; i++)
+        cp = (cp << 6) | (s[i] & 0x3Fu);
+    /* Latin-1 letters and digits (ª µ º ¹ ² ³ ¼ ½ ¾) are word characters
+       in Python; its other punctuation and symbols are not. */
+    bool latin1_punct = cp >= 0x80 && cp <= 0xBF && cp != 0xAA && cp != 0xB5 && cp != 0xBA &&
+                        cp != 0xB2 && cp != 0xB3 && cp != 0xB9 && !(cp >= 0xBC && cp <= 0xBE);
+    *word = !(latin1_punct || cp == 0xD7 || cp == 0xF7 || (cp >= 0x2000 && cp <= 0x206F) ||
+              (cp >= 0x3000 && cp <= 0x303F));
+    return n;
+}
+
+/* COUNTS_TOKENS_WORDS: the words of text (lowercased runs of two or more
+   word characters) separated by single spaces, in tc->scratch. */
+static int analyse_words(token_counts *tc, const char *text, size_t len, size_t *out_len)
+{
+    if (ARRAY_RESERVE(tc->scratch, tc->scratch_cap, len + 1) < 0)
+        return -1;
+    const unsigned char *s = (const unsigned char *)text, *end = s + len;
+    char *o = tc->scratch;
+    size_t used = 0;
+    while (s < end) {
+        bool word;
+        size_t n = word_char(s, end, &word);
+        if (!word) {
+            s += n;
+            continue;
+        }
+        size_t start = used, chars = 0;
+        while (s < end && (n = word_char(s, end, &word), word)) {
+            for (size_t i = 0; i < n; i++)
+                o[used++] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]);
+            /* Latin-1 capitals (U+00C0-U+00DE but the sign U+00D7) are
+               lowercased too: C3 80-9E becomes C3 A0-BE. */
+            if (n == 2 && s[0] == 0xC3 && s[1] >= 0x80 && s[1] <= 0x9E && s[1] != 0x97)
+                o[used - 1] = (char)(s[1] + 0x20);
+            s += n;
+            chars++;
+        }
+        if (chars < 2)
+            used = start;
+        else
+            o[used++] = ' ';
+    }
+    *out_len = used;
+    return 0;
+}
+
 static int count_text(token_counts *tc, size_t c, const char *s, size_t len)
 {
+    if (tc->analyzer == COUNTS_TOKENS_WORDS) {
+        if (analyse_words(tc, s, len, &len) < 0)
+            return -1;
+        s = tc->scratch;
+    }
     const char *end = s + len;
     uint64_t *count = tc->count[c];
     uint64_t *docs = tc->docs[c];
@@ -247,6 +314,10 @@ int counts_add_prepared(token_counts *tc, const char *path, bool no_header,
         job->path = path;
         if (counts_init(&job->counts, tc->field) < 0)
             rc = tells_error_nomem(err, first.lr.name, 0);
+        else
+            job->counts.analyzer = tc->analyzer;
+        if (rc < 0)
+            ;
         else if (k == 0) {
             job->reader = first;
             job->reader.range_end = b;
@@ -297,6 +368,8 @@ int counts_write(const token_counts *tc, FILE *fp, tells_error *err)
     }
     size_t nc = vocab_size(tc->classes), nt = vocab_size(tc->tokens);
     fprintf(fp, COUNTS_MAGIC "\nfield\t%s\n", text_field_name(tc->field));
+    if (tc->analyzer == COUNTS_TOKENS_WORDS)
+        fputs("tokens\twords\n", fp);
     for (size_t i = 0; i < nc; i++)
         fprintf(fp, "examples\t%s\t%" PRIu64 "\n", vocab_str(tc->classes, cls[i]),
                 tc->examples[cls[i]]);
@@ -355,7 +428,7 @@ int counts_merge_file(token_counts *tc, const char *path, tells_error *err)
     char *line, *f[5];
     size_t len;
     int rc;
-    bool in_rows = false, have_field = false, ended = false;
+    bool in_rows = false, have_field = false, ended = false, words = false;
     uint64_t rows = 0;
     while ((rc = line_reader_next(&r, &line, &len, err)) == 1) {
         rc = -1;
@@ -363,7 +436,12 @@ int counts_merge_file(token_counts *tc, const char *path, tells_error *err)
             break;
         /* Five fields means "more than four": no line has that many. */
         size_t n = tab_split(line, len, f, NULL, 5);
-        if (ended) {
+        if (ended && n == 2 && strcmp(f[0], "tells-counts") == 0 && strcmp(f[1], "1") == 0) {
+            /* Counts files concatenated (cat part-* | tells-pmi
+               --from-counts -): the next one starts. */
+            in_rows = have_field = ended = words = false;
+            rows = 0;
+        } else if (ended) {
             tells_error_set(err, r.name, r.lineno, "data after the end line");
             break;
         } else if (r.lineno == 1) {
@@ -381,6 +459,9 @@ int counts_merge_file(token_counts *tc, const char *path, tells_error *err)
                 break;
             }
             have_field = true;
+        } else if (!in_rows && n == 2 && strcmp(f[0], "tokens") == 0 &&
+                   strcmp(f[1], "words") == 0) {
+            words = true;
         } else if (!in_rows && n == 3 && strcmp(f[0], "examples") == 0) {
             uint64_t ex;
             long c = class_id(tc, f[1], strlen(f[1]));
@@ -396,6 +477,14 @@ int counts_merge_file(token_counts *tc, const char *path, tells_error *err)
         } else if (!in_rows && n == 4 && strcmp(f[0], "token") == 0) {
             if (!have_field) {
                 tells_error_set(err, r.name, r.lineno, "no field line before the rows");
+                break;
+            }
+            if (words != (tc->analyzer == COUNTS_TOKENS_WORDS)) {
+                tells_error_set(err, r.name, r.lineno, words
+                                ? "counts of scikit-learn words (--measure pmi-published), "
+                                  "not of prepared tokens"
+                                : "counts of prepared tokens, not of scikit-learn words "
+                                  "(--measure pmi-published)");
                 break;
             }
             in_rows = true;

@@ -13,8 +13,19 @@
 #include "base/prepared.h"
 #include "base/vocab.h"
 
+/* What a token is: the prepared text's space-separated tokens, or
+   scikit-learn CountVectorizer's default analyzer over that text (the
+   MedNLI study's published code, tells-pmi --measure pmi-published):
+   lowercased, maximal runs of two or more word characters. Word
+   characters are as Python's \w for ASCII (letters, digits, '_'); other
+   characters are word characters too, except Latin-1 punctuation and
+   symbols, General Punctuation (U+2000-U+206F) and CJK punctuation
+   (U+3000-U+303F); only ASCII and Latin-1 letters are lowercased. */
+typedef enum { COUNTS_TOKENS_PREPARED, COUNTS_TOKENS_WORDS } counts_tokens;
+
 typedef struct token_counts {
     text_field field;
+    counts_tokens analyzer;   /* set after counts_init, before counting */
     vocab *tokens;
     vocab *classes;
     uint64_t **count;      /* [class][token]: occurrences */
@@ -23,6 +34,8 @@ typedef struct token_counts {
     uint64_t *stamp;       /* [token]: last example that counted it, + 1 */
     uint64_t rows;
     size_t token_cap, class_cap;
+    char *scratch;         /* COUNTS_TOKENS_WORDS: the analysed text */
+    size_t scratch_cap;
 } token_counts;
 
 int counts_init(token_counts *tc, text_field field);
@@ -40,11 +53,13 @@ int counts_add_prepared(token_counts *tc, const char *path, bool no_header,
 /* Adds the counts of other into tc. */
 int counts_merge(token_counts *tc, const token_counts *other);
 
-/* The mergeable counts file: a "key<TAB>value" header, then
-   token<TAB>class<TAB>count<TAB>docs rows in byte order. -1 when out of
+/* The mergeable counts file: a "key<TAB>value" header (with a "tokens
+   words" line for COUNTS_TOKENS_WORDS, which merging requires to match),
+   then token<TAB>class<TAB>count<TAB>docs rows in byte order. -1 when out of
    memory (err set) or on a write error (err left alone: out_write names
    the file). */
 int counts_write(const token_counts *tc, FILE *fp, tells_error *err);
+/* Adds the counts of a counts file, or of several concatenated ones. */
 int counts_merge_file(token_counts *tc, const char *path, tells_error *err);
 
 #endif

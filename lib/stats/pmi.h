@@ -11,6 +11,7 @@
 
 #include "stats/competency.h"
 #include "stats/counts.h"
+#include "stats/logodds.h"
 
 typedef struct pmi_options {
     bool binary;          /* count(w,c) = examples containing w */
@@ -44,12 +45,34 @@ void pmi_free(pmi_table *t);
 int pmi_write(const pmi_table *t, const token_counts *tc, size_t top,
               bool header, FILE *fp);
 
+/* PMI as the MedNLI study's published code computes it
+   (crherlihy/clinical_nli_artifacts, src/analysis/lexical.py at commit
+   b330f71199a75baa06d259ce1ba0bee8e857dd2d, get_pmi_by_label with the
+   settings of its example_cfg.ini), over counts of scikit-learn words
+   (COUNTS_TOKENS_WORDS):
+     p(w) = (count(w) + k) / sum over every word v of (count(v) + k),
+       count(w) its occurrences in the whole corpus, stop words included;
+     V_c = the words of class c that are not scikit-learn's English stop
+       words and are in at least min_df examples of c;
+     p(w|c) = (count(w,c) + k) / sum over v in V_c of (count(v,c) + k);
+     p(c) = examples of c / examples;
+     PMI(w,c) = log2 p(w|c) / (p(w) p(c)) for w in V_c.
+   The entries' class_share holds p(w|c): the code's printed "%" column. */
+int pmi_published_compute(const token_counts *tc, double smoothing, uint64_t min_df,
+                          pmi_table *out);
+/* "class token pmi count percent" rows, percent = 100 p(w|c) with 2
+   decimals and '%' (Python's "{:.2%}"), at most top per class. */
+int pmi_published_write(const pmi_table *t, const token_counts *tc, size_t top, FILE *fp);
+/* Whether word is one of scikit-learn's English stop words (the list of
+   release 0.24, which the published code's environment pins). */
+bool pmi_stop_word(const char *word);
+
 /* A whole table run (tells-pmi): which inputs, what to compute, what to
    write. */
 /* What a table ranks tokens by. */
-typedef enum { MEASURE_PMI, MEASURE_Z } pmi_measure;
+typedef enum { MEASURE_PMI, MEASURE_Z, MEASURE_LOGODDS, MEASURE_PMI_PUBLISHED } pmi_measure;
 
-/* Parses "pmi" or "z"; -1 otherwise. */
+/* Parses "pmi", "z", "logodds" or "pmi-published"; -1 otherwise. */
 int pmi_measure_parse(const char *name, pmi_measure *m);
 
 typedef struct pmi_job {
@@ -63,6 +86,8 @@ typedef struct pmi_job {
     bool from_counts;     /* the inputs are counts files: sum them */
     bool emit_counts;     /* write the counts (counts_write), not the table */
     int threads;          /* for counting a large file (counts_add_prepared) */
+    const char *prior;    /* logodds: a background corpus's counts, or NULL */
+    double prior_scale;   /* logodds: multiplies the prior counts [1] */
 } pmi_job;
 
 /* Counts the inputs as one corpus (or sums the counts files) and writes

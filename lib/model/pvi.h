@@ -1,0 +1,101 @@
+/* Pointwise V-information (Ethayarajh, Choi and Swayamdipta 2022,
+   "Understanding Dataset Difficulty with V-Usable Information"), by
+   cross-fitting: the examples are shuffled (GSL's mt19937 seeded with
+   seed, as baseline_cross_validate deals its folds) and dealt into K
+   folds; for each fold, g_x is a fastText model trained on the other
+   folds (on the hypothesis, or on premise and hypothesis) and g_null the
+   label distribution of those folds, the optimum of a model that sees no
+   input. For an example x of gold label y in the fold:
+       PVI(x -> y) = -log2 g_null(y) + log2 g_x(y),
+   and the V-information of the corpus (or of a class) is the mean PVI
+   of its examples, with a bootstrap percentile interval (examples
+   resampled with replacement, within the class for a class).
+
+   Token-level artefacts (the paper's section 4.3): for every example and
+   every distinct token of its hypothesis, the PVI drop when every
+   occurrence of the token is deleted from the hypothesis, the fold's
+   g_x and g_null unchanged: PVI(x -> y) - PVI(x without the token -> y),
+   averaged per class over the examples holding the token. */
+#ifndef TELLS_PVI_H
+#define TELLS_PVI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/dataset.h"
+#include "base/error.h"
+#include "model/baseline.h"
+
+enum { PVI_BOOTSTRAP_SAMPLES = 2000 };
+
+typedef struct pvi_options {
+    size_t folds;              /* K [5] */
+    baseline_input input;      /* what g_x reads [hypothesis] */
+    ft_train_args ft;          /* 1 thread for the same output every time */
+    unsigned long seed;        /* the folds' shuffle and the bootstrap */
+    bool tokens;               /* also the token drops */
+    size_t samples;            /* bootstrap resamples [PVI_BOOTSTRAP_SAMPLES] */
+    double level;              /* of the interval [0.95] */
+    void (*progress)(const char *msg, void *user);   /* may be NULL */
+    void *progress_user;
+} pvi_options;
+
+void pvi_options_default(pvi_options *o);
+
+/* The mean PVI of a set of examples and its interval. */
+typedef struct pvi_mean {
+    size_t n;
+    double mean, low, high;
+    double p;                  /* two-sided bootstrap p against 0: twice the
+                                  smaller share of resampled means on either
+                                  side of 0, (count + 1) / (B + 1) */
+} pvi_mean;
+
+typedef struct pvi_token {
+    size_t class_id, token;    /* dataset label id; id in pvi_result.tokens */
+    size_t n;                  /* examples of the class holding the token */
+    double drop;               /* mean PVI drop */
+} pvi_token;
+
+typedef struct pvi_result {
+    size_t n;                  /* = the dataset's examples, in its order */
+    double *pvi, *p_gold, *p_null;
+    size_t *pred;              /* g_x's most probable label */
+    size_t *fold;
+    pvi_mean all;
+    pvi_mean *by_class;        /* per dataset label id */
+    size_t nclasses;
+    vocab *tokens;             /* with opt.tokens */
+    pvi_token *tok;            /* every class and token with an example */
+    size_t ntok;
+} pvi_result;
+
+/* Every example of d. A data error when d has fewer examples than folds,
+   or a fold's other folds lack the gold label of one of its examples. */
+int pvi_run(const dataset *d, const pvi_options *o, pvi_result *out, tells_error *err);
+void pvi_result_free(pvi_result *r);
+/* PVI from g_x's probabilities computed elsewhere by the same
+   cross-fitting (baseline_cross_validate over every row of d in order,
+   with o->folds and o->seed): prob[i * L + l] is row i's probability of
+   label id l, pred[i] its predicted label. No token drops. */
+int pvi_from_probabilities(const dataset *d, const double *prob, const size_t *pred,
+                           const pvi_options *o, pvi_result *out, tells_error *err);
+
+/* "id gold pvi p_gold p_null predicted", 6 decimals. */
+int pvi_write_examples(FILE *fp, const dataset *d, const pvi_result *r);
+/* "class n v_info ci_low ci_high": "all" first, then the classes in byte
+   order; 6 decimals. */
+int pvi_write_summary(FILE *fp, const dataset *d, const pvi_result *r);
+/* "class token n pvi_drop": classes in byte order, tokens by drop
+   descending then by token, those in at least min_count examples of the
+   class; at most top per class (0: all). */
+int pvi_write_tokens(FILE *fp, const dataset *d, const pvi_result *r, size_t min_count,
+                     size_t top, tells_error *err);
+/* The ids of the examples with PVI below threshold (low) or at least
+   threshold (high), in dataset order, as idfile_write writes them. */
+int pvi_write_ids(const char *path, const dataset *d, const pvi_result *r, double threshold,
+                  bool low, tells_error *err);
+
+#endif

@@ -1,0 +1,229 @@
+/* tells-pvi: pointwise V-information of every example, by cross-fitting. */
+#include <config.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "base/dataset.h"
+#include "base/outfile.h"
+#include "model/pvi.h"
+
+static void usage(void)
+{
+    printf("Usage: tells-pvi [OPTION]... FILE\n"
+"How many bits the hypothesis alone gives about each example's label:\n"
+"pointwise V-information (PVI; Ethayarajh, Choi and Swayamdipta 2022) of\n"
+"every example of a prepared TSV (FILE, or - for stdin), by cross-fitting.\n"
+"\n"
+"Definition: the examples are shuffled (--seed) and dealt into K folds. For\n"
+"each fold, g_x is a fastText model trained on the other folds and g_null\n"
+"the label distribution of those folds (the best a model that sees no input\n"
+"can do). For an example x of gold label y in the fold,\n"
+"PVI(x -> y) = -log2 g_null(y) + log2 g_x(y). The corpus's V-information is\n"
+"the mean PVI; low-PVI examples are the hard ones.\n"
+"\n"
+"Data and model:\n"
+"      --folds K            folds [5]\n"
+"      --input MODE         what g_x reads: hypothesis, or pair (premise\n"
+"                           __sep__ hypothesis) [hypothesis]\n"
+"      --word-ngrams N      fastText word n-grams [2]\n"
+"      --epoch N            fastText epochs [5]\n"
+"      --lr X               fastText learning rate [0.1]\n"
+"      --dim N              fastText dimensions [100]\n"
+"      --bucket N           fastText hash buckets [2000000]\n"
+"      --threads N          fastText threads; only 1 gives the same output\n"
+"                           every run [1]\n"
+"      --seed N             the folds' shuffle, fastText's seed and the\n"
+"                           bootstrap's [0]\n"
+"\n"
+"Output:\n"
+"  -o, --output FILE        the per-example table, atomically [stdout]\n"
+"      --summary FILE       the V-information overall and per class, with\n"
+"                           a bootstrap interval\n"
+"      --bootstrap B        resamples of the interval [2000]\n"
+"      --low FILE           ids of the examples with PVI below --threshold\n"
+"      --high FILE          ids of the examples with PVI at --threshold or\n"
+"                           above\n"
+"      --threshold T        in bits [0]\n"
+"      --tokens FILE        token-level artefacts: the mean PVI drop when a\n"
+"                           token is deleted from the hypotheses that hold it\n"
+"      --min-count N        --tokens: tokens in at least N examples of the\n"
+"                           class [5]\n"
+"  -q, --quiet              no progress on stderr\n"
+"      --progress           progress on stderr even when it is not a terminal\n"
+"      --help               display this help and exit\n"
+"      --version            output version information and exit\n"
+"\n"
+"The per-example table: id, gold, pvi, p_gold (g_x(y)), p_null (g_null(y)),\n"
+"predicted (g_x's most probable label), in input order; 6 decimals.\n"
+"\n"
+"--summary: class, n, v_info, ci_low, ci_high; the row 'all' first, then the\n"
+"classes in byte order. v_info is the mean PVI of the examples; the interval\n"
+"is the 95%% bootstrap percentile interval of that mean: B resamples of the\n"
+"examples with replacement (within the class for a class row; GSL's mt19937\n"
+"seeded with --seed), the 2.5%% and 97.5%% quantiles of the resampled means.\n"
+"\n"
+"--tokens (the paper's section 4.3): for every example and every distinct\n"
+"token of its hypothesis, PVI(x -> y) - PVI(x without every occurrence of the\n"
+"token -> y) with the fold's g_x and g_null; columns class, token, n,\n"
+"pvi_drop (the mean over the n examples of the class holding the token);\n"
+"tokens by drop descending. The id files are written with a .sha256 beside\n"
+"them, as tells-aflite's.\n"
+"\n"
+"Deterministic: with one thread and the same --seed the outputs are the same\n"
+"bytes every run (fastText with several threads is not).\n"
+"\n"
+"Exit status: 0 success, 1 bad data or runtime failure, 2 usage error.\n"
+"\n"
+"Examples:\n"
+"  tells-prep -q -t whitespace --split dev corpora/snli/snli_1.0_dev.jsonl -o snli.tsv\n"
+"  tells-pvi --summary summary.tsv --low hard.ids -o pvi.tsv snli.tsv\n"
+"  tells-baseline --train dev --folds 5 --partition hard=hard.ids snli.tsv\n");
+}
+
+enum {
+    OPT_FOLDS = 256, OPT_INPUT, OPT_NGRAMS, OPT_EPOCH, OPT_LR, OPT_DIM, OPT_BUCKET,
+    OPT_THREADS, OPT_SEED, OPT_SUMMARY, OPT_BOOTSTRAP, OPT_LOW, OPT_HIGH, OPT_THRESHOLD,
+    OPT_TOKENS, OPT_MIN_COUNT, OPT_PROGRESS, OPT_HELP, OPT_VERSION
+};
+
+static const struct option long_options[] = {
+    {"folds", required_argument, NULL, OPT_FOLDS},
+    {"input", required_argument, NULL, OPT_INPUT},
+    {"word-ngrams", required_argument, NULL, OPT_NGRAMS},
+    {"epoch", required_argument, NULL, OPT_EPOCH},
+    {"lr", required_argument, NULL, OPT_LR},
+    {"dim", required_argument, NULL, OPT_DIM},
+    {"bucket", required_argument, NULL, OPT_BUCKET},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"output", required_argument, NULL, 'o'},
+    {"summary", required_argument, NULL, OPT_SUMMARY},
+    {"bootstrap", required_argument, NULL, OPT_BOOTSTRAP},
+    {"low", required_argument, NULL, OPT_LOW},
+    {"high", required_argument, NULL, OPT_HIGH},
+    {"threshold", required_argument, NULL, OPT_THRESHOLD},
+    {"tokens", required_argument, NULL, OPT_TOKENS},
+    {"min-count", required_argument, NULL, OPT_MIN_COUNT},
+    {"quiet", no_argument, NULL, 'q'},
+    {"progress", no_argument, NULL, OPT_PROGRESS},
+    {"help", no_argument, NULL, OPT_HELP},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0}
+};
+
+static void progress(const char *msg, void *user)
+{
+    (void)user;
+    cli_warn("%s", msg);
+}
+
+int main(int argc, char **argv)
+{
+    cli_init(argv, "tells-pvi");
+    pvi_options o;
+    pvi_options_default(&o);
+    const char *output = NULL, *summary = NULL, *low = NULL, *high = NULL, *tokens = NULL;
+    double threshold = 0;
+    size_t min_count = 5;
+    bool quiet = false, forced = false;
+    int c;
+    while ((c = getopt_long(argc, argv, "o:q", long_options, NULL)) != -1) {
+        switch (c) {
+        case OPT_FOLDS: o.folds = (size_t)cli_long("--folds", optarg, 2, 1000); break;
+        case OPT_INPUT:
+            if (baseline_input_parse(optarg, &o.input) < 0)
+                cli_usage_error("invalid input '%s' (hypothesis or pair)", optarg);
+            break;
+        case OPT_NGRAMS:
+            o.ft.word_ngrams = (int)cli_long("--word-ngrams", optarg, 1, 10);
+            break;
+        case OPT_EPOCH: o.ft.epoch = (int)cli_long("--epoch", optarg, 1, 100000); break;
+        case OPT_LR: o.ft.lr = cli_double("--lr", optarg, 1e-9); break;
+        case OPT_DIM: o.ft.dim = (int)cli_long("--dim", optarg, 1, 10000); break;
+        case OPT_BUCKET: o.ft.bucket = (int)cli_long("--bucket", optarg, 1, 100000000); break;
+        case OPT_THREADS: o.ft.threads = (int)cli_long("--threads", optarg, 1, 256); break;
+        case OPT_SEED:
+            o.ft.seed = (int)cli_long("--seed", optarg, 0, 2147483647);
+            o.seed = (unsigned long)o.ft.seed;
+            break;
+        case 'o': output = optarg; break;
+        case OPT_SUMMARY: summary = optarg; break;
+        case OPT_BOOTSTRAP:
+            o.samples = (size_t)cli_long("--bootstrap", optarg, 1, 10000000);
+            break;
+        case OPT_LOW: low = optarg; break;
+        case OPT_HIGH: high = optarg; break;
+        case OPT_THRESHOLD: {
+            char *end;
+            errno = 0;
+            threshold = strtod(optarg, &end);
+            if (errno || end == optarg || *end || !isfinite(threshold))
+                cli_usage_error("invalid value '%s' for --threshold (expected a number)",
+                                optarg);
+            break;
+        }
+        case OPT_TOKENS: tokens = optarg; o.tokens = true; break;
+        case OPT_MIN_COUNT:
+            min_count = (size_t)cli_long("--min-count", optarg, 1, 1L << 40);
+            break;
+        case 'q': quiet = true; break;
+        case OPT_PROGRESS: forced = true; break;
+        case OPT_HELP: usage(); return 0;
+        case OPT_VERSION: cli_version(); return 0;
+        default: cli_try_help();
+        }
+    }
+    if (argc - optind != 1)
+        cli_usage_error(argc == optind ? "no input file (use - for stdin)"
+                                       : "only one input file");
+    if (cli_show_progress(quiet, forced))
+        o.progress = progress;
+
+    tells_error err;
+    tells_error_clear(&err);
+    dataset d = {0};
+    pvi_result r = {0};
+    int rc = dataset_load(&d, argv[optind], &err);
+    if (rc == 0)
+        rc = dataset_require_examples(&d, &err);
+    if (rc == 0)
+        rc = pvi_run(&d, &o, &r, &err);
+    if (rc == 0 && low)
+        rc = pvi_write_ids(low, &d, &r, threshold, true, &err);
+    if (rc == 0 && high)
+        rc = pvi_write_ids(high, &d, &r, threshold, false, &err);
+    out_set set = {0};
+    FILE *fp;
+    if (rc == 0 && summary) {
+        if (!(fp = out_set_open(&set, summary, &err)))
+            rc = -1;
+        else
+            pvi_write_summary(fp, &d, &r);
+    }
+    if (rc == 0 && tokens) {
+        if (!(fp = out_set_open(&set, tokens, &err)))
+            rc = -1;
+        else
+            rc = pvi_write_tokens(fp, &d, &r, min_count, 0, &err) < 0 && err.kind ? -1 : 0;
+    }
+    if (rc == 0) {
+        if (!(fp = out_set_open(&set, output, &err)))
+            rc = -1;
+        else
+            pvi_write_examples(fp, &d, &r);
+    }
+    if (rc == 0)
+        rc = out_set_commit(&set, &err);
+    else
+        out_set_abort(&set);
+    pvi_result_free(&r);
+    dataset_free(&d);
+    if (rc < 0)
+        cli_fail(&err);
+    return 0;
+}

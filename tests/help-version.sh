@@ -9,7 +9,7 @@ for f in "$top_builddir"/src/tells-* "$top_builddir/tools/tells-synth"; do
     case $f in *.c|*.cc|*.o|*.h) continue ;; esac
     [ -f "$f" ] && [ -x "$f" ] && progs="$progs ${f##*/}"
 done
-[ "$(echo $progs | wc -w)" -ge 6 ] || fail "only found:$progs"
+[ "$(echo $progs | wc -w)" -ge 17 ] || fail "only found:$progs"
 for prog in $progs; do
     what="$prog --help"
     run "$prog" --help

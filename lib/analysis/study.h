@@ -6,6 +6,8 @@
    Files in the folder (every table TSV with a header):
      prepared.tsv      the corpus as tells-prep writes it
      pmi.tsv           top 15 tokens per class by PMI (add-100, min count 5)
+     logodds.tsv       log-odds with an informative Dirichlet prior, class
+                       against the rest (stats/logodds.h)
      competency.tsv    the competency test of every token in 5 or more
                        hypotheses (stats/competency.h)
      len.tsv           hypothesis length by class
@@ -19,6 +21,14 @@
      aflite.tsv, aflite-scores.tsv, easy.ids, difficult.ids (+ .sha256)
      all.tsv, partitions.tsv    every row cross-validated, scored in full
                        and on each partition
+     pvi.tsv, pvi-summary.tsv, low-pvi.ids, high-pvi.ids   pointwise
+                       V-information from partitions.tsv's models
+                       (model/pvi.h)
+     carto.tsv, carto-easy.ids, carto-ambiguous.ids, carto-hard.ids
+                       dataset cartography (model/carto.h)
+     compare-partitions.tsv   each partition scheme's accuracy and the
+                       Jaccard overlaps of AFLite's, PVI's and
+                       cartography's partitions
      hypothesis.bin, hypothesis-baseline.tsv, heldout.tsv   with train and
                        test splits: one hypothesis-only model scored on
                        test in full and by partition

@@ -254,7 +254,7 @@ typedef struct pass {
     float *gt;              /* per task: cols x dim */
     double *ft;             /* per task: na losses */
     double *bt;             /* per task: cols intercept gradients */
-    float *z;               /* per thread: BLOCK_ROWS x (cols + outs) */
+    float *z;               /* per thread: BLOCK_ROWS x (cols + outs) + outs */
 } pass;
 
 /* Whether the logits z (intercepts included) of a model pick the class of
@@ -314,13 +314,59 @@ static double binary_residual(float *z, const float *wf, size_t D1, int y)
     return loss;
 }
 
+/* The rows r .. r + nb - 1 of a pass whose models are all at the same
+   point, from one model's logits zs: every model's residuals into z (nb x
+   cols), losses into f, intercept gradients into bsum, predictions into
+   right; the same numbers as one model at a time. */
+static void shared_rows(const pass *p, size_t r, size_t nb, float *zs, float *z, double *f,
+                        double *bsum)
+{
+    const logreg_data *d = p->d;
+    size_t D1 = d->dim + 1, cols = p->cols, outs = p->outs;
+    float *tmp = zs + BLOCK_ROWS * outs;
+    for (size_t i = 0; i < nb; i++) {
+        size_t row = r + i;
+        const unsigned char *tr = p->in_train + row * p->models;
+        uint64_t *right = p->right ? p->right + row * p->words : NULL;
+        int y = p->local[d->y[row]];
+        float *zr = zs + i * outs;
+        if (right) {
+            for (size_t c = 0; c < outs; c++)
+                tmp[c] = zr[c] + p->wf[c * D1 + D1 - 1];
+        }
+        bool pick = right && picks(tmp, outs, y), trained = false;
+        double loss = 0;
+        for (size_t a = 0; a < p->na; a++) {
+            float *za = z + i * cols + a * outs;
+            size_t j = p->gm[a];
+            if (!tr[j]) {
+                if (right && pick)
+                    right[j / 64] |= (uint64_t)1 << (j % 64);
+                else if (right)
+                    right[j / 64] &= ~((uint64_t)1 << (j % 64));
+                memset(za, 0, outs * sizeof *za);
+                continue;
+            }
+            if (!trained) {
+                loss = outs == 1 ? binary_residual(zr, p->wf, D1, y)
+                                 : softmax_residual(zr, p->wf, D1, outs, y);
+                trained = true;
+            }
+            memcpy(za, zr, outs * sizeof *za);
+            f[a] += loss;
+            for (size_t c = 0; c < outs; c++)
+                bsum[a * outs + c] += za[c];
+        }
+    }
+}
+
 static void pass_task(void *ctx, size_t t, size_t thread)
 {
     pass *p = ctx;
     const logreg_data *d = p->d;
     size_t dim = d->dim, D1 = dim + 1, cols = p->cols, outs = p->outs;
     size_t r0 = task_start(d->rows, p->ntasks, t), r1 = task_start(d->rows, p->ntasks, t + 1);
-    float *z = p->z + thread * BLOCK_ROWS * (cols + outs), *zs = z + BLOCK_ROWS * cols;
+    float *z = p->z + thread * (BLOCK_ROWS * (cols + outs) + outs), *zs = z + BLOCK_ROWS * cols;
     float *g = p->gt + t * cols * dim;
     double *f = p->ft + t * p->na, *bsum = p->bt + t * cols;
     memset(f, 0, p->na * sizeof *f);
@@ -330,17 +376,15 @@ static void pass_task(void *ctx, size_t t, size_t thread)
         size_t nb = r1 - r < BLOCK_ROWS ? r1 - r : BLOCK_ROWS;
         const float *xb = d->x + r * d->ld;
         if (p->shared) {
-            /* One model's logits, copied to every model's columns. */
+            /* One model's logits, residual and prediction serve them all. */
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, (int)outs, (int)dim,
                         1.0f, xb, (int)d->ld, p->wf, (int)D1, 0.0f, zs, (int)outs);
-            for (size_t i = 0; i < nb; i++)
-                for (size_t a = 0; a < p->na; a++)
-                    memcpy(z + i * cols + a * outs, zs + i * outs, outs * sizeof *z);
+            shared_rows(p, r, nb, zs, z, f, bsum);
         } else {
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, (int)cols, (int)dim,
                         1.0f, xb, (int)d->ld, p->wf, (int)D1, 0.0f, z, (int)cols);
         }
-        for (size_t i = 0; i < nb; i++) {
+        for (size_t i = 0; !p->shared && i < nb; i++) {
             size_t row = r + i;
             const unsigned char *tr = p->in_train + row * p->models;
             uint64_t *right = p->right ? p->right + row * p->words : NULL;
@@ -534,7 +578,7 @@ static int evaluate(solver *s, const batch *b, const int *local, const size_t *l
     p.gt = malloc(nt * cols * dim * sizeof *p.gt + 1);
     p.ft = malloc(nt * n * sizeof *p.ft);
     p.bt = malloc(nt * cols * sizeof *p.bt);
-    p.z = malloc(threads * BLOCK_ROWS * (cols + outs) * sizeof *p.z);
+    p.z = malloc(threads * (BLOCK_ROWS * (cols + outs) + outs) * sizeof *p.z);
     double *acc = array_new(cols * dim, sizeof *acc);
     int rc = gm && wf && p.gt && p.ft && p.bt && p.z && acc ? 0 : -1;
     if (rc == 0) {
@@ -818,11 +862,13 @@ static int train_batch(logreg_fit *fit, batch *b, const int *local, size_t nclas
     int rc = list && next ? 0 : tells_error_nomem(err, NULL, 0);
     s.lambda = 1.0 / b->o->c;
     s.tol = b->o->tol;
-    double m = 0;
-    for (size_t a = 0; a < nm; a++)
-        for (size_t i = 0; i < d->rows; i++)
-            m += b->in_train[i * b->models + b->gm[a]] != 0;
-    m /= (double)nm;
+    size_t count = 0;
+    for (size_t i = 0; i < d->rows; i++) {
+        const unsigned char *tr = b->in_train + i * b->models;
+        for (size_t a = 0; a < nm; a++)
+            count += tr[b->gm[a]] != 0;
+    }
+    double m = (double)count / (double)nm;
     /* The preconditioner: from a warm start, the Hessian there of an average
        training set, so that the first steps are nearly Newton's; else
        the Hessian at zero, a (m / N) [X 1]^T [X 1] + lambda diag(1, .., 1, 0)

@@ -875,6 +875,7 @@ static int train_batch(logreg_fit *fit, batch *b, const int *local, size_t nclas
        (one block for every output, a = p (1 - p) at p = 1/K). */
     const int *cls = fit->cls + b->gm[0] * fit->classes;
     int age = 0;
+    bool hessian = warmed;   /* else the cold one (with two classes, pw = D1 = P) */
     if (rc == 0 && warmed && warm->pre && warm->pre_p == P && warm->pre_nclass == nclass &&
         memcmp(warm->pre_cls, cls, nclass * sizeof *cls) == 0 && warm->pre_age + 1 < HESS_REUSE) {
         /* The data changed little since: the same curvature serves. */
@@ -883,10 +884,12 @@ static int train_batch(logreg_fit *fit, batch *b, const int *local, size_t nclas
     } else if (rc == 0 && warmed) {
         if (warm_hessian(d, start, outs, m, s.lambda, b->threads, s.chol, st) < 0)
             rc = tells_error_nomem(err, NULL, 0);
-        else if (cholesky(s.chol, P) < 0)
+        else if (cholesky(s.chol, P) < 0) {
             s.pw = D1;   /* rounding spoilt it: the cold one */
+            hessian = false;
+        }
     }
-    if (rc == 0 && s.pw == P && !fit->pre) {
+    if (rc == 0 && hessian && !fit->pre) {
         fit->pre = malloc(P * P * sizeof *fit->pre);
         fit->pre_cls = malloc(nclass * sizeof *fit->pre_cls);
         if (!fit->pre || !fit->pre_cls) {
@@ -899,7 +902,7 @@ static int train_batch(logreg_fit *fit, batch *b, const int *local, size_t nclas
             fit->pre_age = age;
         }
     }
-    if (rc == 0 && s.pw == D1) {
+    if (rc == 0 && !hessian) {
         if (!gc->ready && gram_matrix(d, b->threads, gc->gram, st) < 0)
             rc = tells_error_nomem(err, NULL, 0);
         gc->ready = rc == 0;

@@ -51,6 +51,8 @@ static void usage(void)
 "                           [the processors online]\n"
 "      --tol X              stopping tolerance of the solver [1e-6]\n"
 "      --max-iter N         most solver iterations per model [1000]\n"
+"      --cold-start         every round's models start from zero, not from\n"
+"                           the last round's (slower; for comparison)\n"
 "\n"
 "Output:\n"
 "  -o, --output FILE        the table of rounds, atomically [stdout]\n"
@@ -91,7 +93,7 @@ static void usage(void)
 enum {
     OPT_PAIR = 256, OPT_SKIP_OOV, OPT_TRAIN_FRAC, OPT_TAU, OPT_TARGET, OPT_ROUNDS,
     OPT_SEED, OPT_SPLITS, OPT_THREADS, OPT_TOL, OPT_MAX_ITER, OPT_EASY, OPT_DIFFICULT,
-    OPT_SCORES, OPT_WRITE_SPLITS, OPT_PROGRESS, OPT_HELP, OPT_VERSION
+    OPT_SCORES, OPT_WRITE_SPLITS, OPT_PROGRESS, OPT_COLD_START, OPT_HELP, OPT_VERSION
 };
 
 static const struct option long_options[] = {
@@ -112,6 +114,7 @@ static const struct option long_options[] = {
     {"threads", required_argument, NULL, OPT_THREADS},
     {"tol", required_argument, NULL, OPT_TOL},
     {"max-iter", required_argument, NULL, OPT_MAX_ITER},
+    {"cold-start", no_argument, NULL, OPT_COLD_START},
     {"output", required_argument, NULL, 'o'},
     {"easy", required_argument, NULL, OPT_EASY},
     {"difficult", required_argument, NULL, OPT_DIFFICULT},
@@ -191,6 +194,7 @@ static void parse_args(int argc, char **argv, config *cfg)
                                 optarg);
             break;
         case OPT_MAX_ITER: cfg->ao.lr.max_iter = (int)cli_long("--max-iter", optarg, 1, 1000000); break;
+        case OPT_COLD_START: cfg->ao.cold_start = true; break;
         case 'o': cfg->output = optarg; break;
         case OPT_EASY: cfg->easy = optarg; break;
         case OPT_DIFFICULT: cfg->difficult = optarg; break;
@@ -272,8 +276,9 @@ static int round_done(const aflite_round *r, void *user, tells_error *err)
     }
     if (st->cfg->show_progress) {
         char a[32];
-        cli_warn("round %zu: %s remain, removed %zu, %.1f s", r->round,
-                 grouped(r->examples, a, sizeof a), r->removed, r->seconds);
+        cli_warn("round %zu: %s remain, removed %zu, %.1f s (%.2f iterations per model, %ld "
+                 "passes)", r->round, grouped(r->examples, a, sizeof a), r->removed, r->seconds,
+                 (double)r->stats.iterations / (double)r->models, r->stats.passes);
     }
     return 0;
 }
@@ -335,11 +340,13 @@ int main(int argc, char **argv)
     }
     if (rc == 0 && cfg.show_progress) {
         double s = res->stats.seconds > 0 ? res->stats.seconds : 1e-9;
+        double fits = (double)cfg.ao.models * (double)(res->rounds ? res->rounds : 1);
         cli_warn("%zu easy, %zu difficult; solver: %.1f GFLOP in %.1f s (%.1f GFLOP/s, "
-                 "OpenBLAS %s kernels, %d threads), %ld passes, at most %ld iterations per "
-                 "model, %zu unconverged", res->easy, d.n - res->easy, res->stats.flops * 1e-9,
-                 res->stats.seconds, res->stats.flops * 1e-9 / s, logreg_blas_core(),
-                 cfg.ao.lr.threads, res->stats.passes, res->stats.max_iterations,
+                 "OpenBLAS %s kernels, %d threads), %ld passes, %.2f iterations per model "
+                 "per round (at most %ld), %zu unconverged", res->easy, d.n - res->easy,
+                 res->stats.flops * 1e-9, res->stats.seconds, res->stats.flops * 1e-9 / s,
+                 logreg_blas_core(), cfg.ao.lr.threads, res->stats.passes,
+                 (double)res->stats.iterations / fits, res->stats.max_iterations,
                  res->stats.unconverged);
     }
     /* Outputs: every file is complete before the next one is started. */

@@ -3,8 +3,8 @@
 # (tests/data/aflite-ref.tsv, from tests/ref/aflite_ref.py fixtures); every
 # round removes the top k scores at or above tau, ties by input order, and
 # stops as defined; the same seed gives the same bytes whatever the
-# threads; duplicated rows keep their own ids; the id files carry
-# sha256sum checksums.
+# threads, and the same partitions with --cold-start; duplicated rows keep
+# their own ids; the id files carry sha256sum checksums.
 . "${top_srcdir:-.}/tests/init.sh"
 
 x=$data/aflite-x.npy
@@ -91,6 +91,13 @@ for t in 1 3; do
     cmp -s "$tmp/e$t" "$tmp/easy.ids" && cmp -s "$tmp/d$t" "$tmp/difficult.ids" &&
         cmp -s "$tmp/s$t" "$tmp/scores.tsv" || fail "$what: --threads $t differs"
 done
+what="--cold-start: the same partitions from starts at zero"
+run tells-aflite -e "$x" -n 8 -m 240 -k 50 --seed 7 --cold-start --easy "$tmp/ec" \
+    --difficult "$tmp/dc" "$tsv"
+expect 0 ""
+expect_out "$tmp/rounds.tsv"
+cmp -s "$tmp/ec" "$tmp/easy.ids" && cmp -s "$tmp/dc" "$tmp/difficult.ids" ||
+    fail "$what: other partitions"
 what="another seed, other parts"
 run tells-aflite -e "$x" -n 8 -m 240 -k 50 --seed 8 --scores "$tmp/s8" "$tsv"
 expect 0 ""

@@ -132,18 +132,14 @@ int aflite_run(float *x, size_t rows, size_t dim, int *y, size_t classes,
         aflite_round r = {.round = round, .examples = nalive, .rows = alive,
                           .correct = correct, .held = held, .chosen = order,
                           .in_train = in_train, .models = n};
-        logreg_fit *fit = logreg_train(&d, in_train, n, warm, &o->lr, &r.stats, err);
+        logreg_fit *fit = logreg_train_held_out(&d, in_train, n, o->cold_start ? NULL : warm,
+                                                &o->lr, correct, held, &r.stats, err);
         if (!fit) {
             rc = -1;
             goto done;
         }
-        memset(correct, 0, nalive * sizeof *correct);
-        memset(held, 0, nalive * sizeof *held);
-        rc = logreg_held_out(fit, &d, in_train, correct, held, &r.stats, err);
         logreg_free(warm);
         warm = fit;
-        if (rc < 0)
-            goto done;
         for (size_t i = 0; i < nalive; i++) {
             order[i] = i;
             r.at_tau += score_of(correct[i], held[i]) >= o->tau;

@@ -46,6 +46,8 @@ typedef struct aflite_options {
     size_t target;             /* stop once at most this many remain; 0: m */
     size_t max_rounds;         /* 0: no limit */
     unsigned long seed;        /* of GSL's mt19937, which draws the splits */
+    bool cold_start;           /* every round's models start from zero, not
+                                  from the last round's (logreg_train) */
     /* The first round's training sets: models x train_size input rows,
        or NULL to draw them. */
     const size_t *first_splits;

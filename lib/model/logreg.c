@@ -5,6 +5,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -19,9 +20,15 @@ enum {
     MAX_BATCH = 64,        /* models trained together, at most */
     MEMORY = 10,           /* L-BFGS correction pairs (scipy's maxcor) */
     MAX_BACKTRACKS = 20,
-    MAX_THREADS = 256
+    MAX_THREADS = 256,
+    HESS_BLOCK = 256,      /* sampled rows per product of the warm Hessian */
+    HESS_TASKS = 8,        /* its tasks, at most */
+    HESS_ROWS = 1 << 20,   /* rows it samples, at most */
+    HESS_REUSE = 10        /* fits that share one, at most */
 };
 static const double ARMIJO = 1e-4;
+/* The objective's relative rounding, roughly: float32 logits. */
+static const double ROUNDING = 1e-8;
 
 struct logreg_fit {
     size_t models, dim, classes, threads;
@@ -29,6 +36,12 @@ struct logreg_fit {
     int *cls;           /* per model, `classes` slots, ascending */
     size_t *outs;       /* per model: 1 for two classes, else nclass */
     double **coef;      /* per model: outs x (dim + 1) */
+    /* The Cholesky factor of a warm Hessian (warm_hessian) that the next
+       fit may reuse: its size, classes and the fits it served. */
+    double *pre;
+    size_t pre_p, pre_nclass;
+    int *pre_cls;
+    int pre_age;
 };
 
 void logreg_options_default(logreg_options *o)
@@ -233,12 +246,29 @@ typedef struct pass {
     const int *local;       /* class -> index among the batch's classes, or -1 */
     size_t outs, cols;      /* outputs per model, na * outs */
     const float *wf;        /* cols x (dim + 1): weights, intercept */
+    bool shared;            /* every model's point is the same: one product */
+    uint64_t *right;        /* per row, a bit per model: held-out row predicted
+                               right at this point (NULL: not wanted) */
+    size_t words;           /* of right per row */
     size_t ntasks;
     float *gt;              /* per task: cols x dim */
     double *ft;             /* per task: na losses */
     double *bt;             /* per task: cols intercept gradients */
-    float *z;               /* per thread: BLOCK_ROWS x cols */
+    float *z;               /* per thread: BLOCK_ROWS x (cols + outs) + outs */
 } pass;
+
+/* Whether the logits z (intercepts included) of a model pick the class of
+   local index y (-1: a class the model does not know). */
+static bool picks(const float *z, size_t outs, int y)
+{
+    if (outs == 1)
+        return (z[0] > 0) == (y == 1);
+    size_t best = 0;
+    for (size_t c = 1; c < outs; c++)
+        if (z[c] > z[best])
+            best = c;
+    return (int)best == y;
+}
 
 /* Residuals (probability minus target) of one training row in place of
    its logits; returns the row's loss. */
@@ -284,13 +314,59 @@ static double binary_residual(float *z, const float *wf, size_t D1, int y)
     return loss;
 }
 
+/* The rows r .. r + nb - 1 of a pass whose models are all at the same
+   point, from one model's logits zs: every model's residuals into z (nb x
+   cols), losses into f, intercept gradients into bsum, predictions into
+   right; the same numbers as one model at a time. */
+static void shared_rows(const pass *p, size_t r, size_t nb, float *zs, float *z, double *f,
+                        double *bsum)
+{
+    const logreg_data *d = p->d;
+    size_t D1 = d->dim + 1, cols = p->cols, outs = p->outs;
+    float *tmp = zs + BLOCK_ROWS * outs;
+    for (size_t i = 0; i < nb; i++) {
+        size_t row = r + i;
+        const unsigned char *tr = p->in_train + row * p->models;
+        uint64_t *right = p->right ? p->right + row * p->words : NULL;
+        int y = p->local[d->y[row]];
+        float *zr = zs + i * outs;
+        if (right) {
+            for (size_t c = 0; c < outs; c++)
+                tmp[c] = zr[c] + p->wf[c * D1 + D1 - 1];
+        }
+        bool pick = right && picks(tmp, outs, y), trained = false;
+        double loss = 0;
+        for (size_t a = 0; a < p->na; a++) {
+            float *za = z + i * cols + a * outs;
+            size_t j = p->gm[a];
+            if (!tr[j]) {
+                if (right && pick)
+                    right[j / 64] |= (uint64_t)1 << (j % 64);
+                else if (right)
+                    right[j / 64] &= ~((uint64_t)1 << (j % 64));
+                memset(za, 0, outs * sizeof *za);
+                continue;
+            }
+            if (!trained) {
+                loss = outs == 1 ? binary_residual(zr, p->wf, D1, y)
+                                 : softmax_residual(zr, p->wf, D1, outs, y);
+                trained = true;
+            }
+            memcpy(za, zr, outs * sizeof *za);
+            f[a] += loss;
+            for (size_t c = 0; c < outs; c++)
+                bsum[a * outs + c] += za[c];
+        }
+    }
+}
+
 static void pass_task(void *ctx, size_t t, size_t thread)
 {
     pass *p = ctx;
     const logreg_data *d = p->d;
     size_t dim = d->dim, D1 = dim + 1, cols = p->cols, outs = p->outs;
     size_t r0 = task_start(d->rows, p->ntasks, t), r1 = task_start(d->rows, p->ntasks, t + 1);
-    float *z = p->z + thread * BLOCK_ROWS * cols;
+    float *z = p->z + thread * (BLOCK_ROWS * (cols + outs) + outs), *zs = z + BLOCK_ROWS * cols;
     float *g = p->gt + t * cols * dim;
     double *f = p->ft + t * p->na, *bsum = p->bt + t * cols;
     memset(f, 0, p->na * sizeof *f);
@@ -299,20 +375,37 @@ static void pass_task(void *ctx, size_t t, size_t thread)
     for (size_t r = r0; r < r1; r += BLOCK_ROWS) {
         size_t nb = r1 - r < BLOCK_ROWS ? r1 - r : BLOCK_ROWS;
         const float *xb = d->x + r * d->ld;
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, (int)cols, (int)dim,
-                    1.0f, xb, (int)d->ld, p->wf, (int)D1, 0.0f, z, (int)cols);
-        for (size_t i = 0; i < nb; i++) {
+        if (p->shared) {
+            /* One model's logits, residual and prediction serve them all. */
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, (int)outs, (int)dim,
+                        1.0f, xb, (int)d->ld, p->wf, (int)D1, 0.0f, zs, (int)outs);
+            shared_rows(p, r, nb, zs, z, f, bsum);
+        } else {
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, (int)cols, (int)dim,
+                        1.0f, xb, (int)d->ld, p->wf, (int)D1, 0.0f, z, (int)cols);
+        }
+        for (size_t i = 0; !p->shared && i < nb; i++) {
             size_t row = r + i;
             const unsigned char *tr = p->in_train + row * p->models;
+            uint64_t *right = p->right ? p->right + row * p->words : NULL;
             int y = p->local[d->y[row]];
             float *zi = z + i * cols;
             for (size_t a = 0; a < p->na; a++) {
                 float *za = zi + a * outs;
+                const float *w = p->wf + a * outs * D1;
                 if (!tr[p->gm[a]]) {
+                    if (right) {
+                        for (size_t c = 0; c < outs; c++)
+                            za[c] += w[c * D1 + dim];
+                        uint64_t bit = (uint64_t)1 << (p->gm[a] % 64);
+                        if (picks(za, outs, y))
+                            right[p->gm[a] / 64] |= bit;
+                        else
+                            right[p->gm[a] / 64] &= ~bit;
+                    }
                     memset(za, 0, outs * sizeof *za);
                     continue;
                 }
-                const float *w = p->wf + a * outs * D1;
                 f[a] += outs == 1 ? binary_residual(za, w, D1, y)
                                   : softmax_residual(za, w, D1, outs, y);
                 for (size_t c = 0; c < outs; c++)
@@ -337,6 +430,8 @@ typedef struct batch {
     size_t threads;
     size_t nm;              /* models in the batch */
     size_t *gm;             /* their indices */
+    uint64_t *right;        /* see pass, or NULL */
+    size_t words;
 } batch;
 
 typedef enum { ST_NEW_DIRECTION, ST_BACKTRACK, ST_DONE } model_state;
@@ -349,8 +444,10 @@ typedef struct solver {
     double *s, *yv, *rho, *alpha;     /* nm x MEMORY (x P) */
     int *hist, *head, *iter, *backtracks;
     model_state *state;
-    double *chol;                     /* D1 x D1 */
-    double *stack;                    /* 2 nm outs x D1 */
+    size_t pw;                        /* preconditioner width: D1 (one block shared
+                                         by every output) or P (all outputs) */
+    double *chol;                     /* pw x pw */
+    double *stack;                    /* 2 nm P */
 } solver;
 
 static void solver_free(solver *s)
@@ -362,7 +459,7 @@ static void solver_free(solver *s)
     free(s->state); free(s->chol); free(s->stack);
 }
 
-static int solver_alloc(solver *s, size_t nm, size_t outs, size_t dim)
+static int solver_alloc(solver *s, size_t nm, size_t outs, size_t dim, bool full)
 {
     memset(s, 0, sizeof *s);
     s->nm = nm;
@@ -370,6 +467,7 @@ static int solver_alloc(solver *s, size_t nm, size_t outs, size_t dim)
     s->dim = dim;
     s->D1 = dim + 1;
     s->P = outs * s->D1;
+    s->pw = full ? s->P : s->D1;
     size_t P = s->P;
 #define ALLOC(x, n) ((x) = array_new((n), sizeof *(x)))
     if (!ALLOC(s->w, nm * P) || !ALLOC(s->g, nm * P) || !ALLOC(s->dir, nm * P) ||
@@ -379,7 +477,7 @@ static int solver_alloc(solver *s, size_t nm, size_t outs, size_t dim)
         !ALLOC(s->rho, nm * MEMORY) || !ALLOC(s->alpha, nm * MEMORY) ||
         !ALLOC(s->hist, nm) || !ALLOC(s->head, nm) || !ALLOC(s->iter, nm) ||
         !ALLOC(s->backtracks, nm) || !ALLOC(s->state, nm) ||
-        !ALLOC(s->chol, s->D1 * s->D1) || !ALLOC(s->stack, 2 * nm * outs * s->D1)) {
+        !ALLOC(s->chol, s->pw * s->pw) || !ALLOC(s->stack, 2 * nm * P)) {
         solver_free(s);
         return -1;
     }
@@ -400,7 +498,7 @@ static double dot(const double *a, const double *b, size_t n)
    solves over the stacked rows. */
 static void directions(solver *s, const size_t *list, size_t n)
 {
-    size_t P = s->P, D1 = s->D1, outs = s->outs;
+    size_t P = s->P, pw = s->pw, per = P / pw;   /* rows of the stack per vector */
     size_t nrows = 0;
     for (size_t l = 0; l < n; l++) {
         size_t a = list[l];
@@ -415,34 +513,34 @@ static void directions(solver *s, const size_t *list, size_t n)
             for (size_t k = 0; k < P; k++)
                 q[k] -= al * yi[k];
         }
-        memcpy(s->stack + nrows * D1, q, P * sizeof *q);
-        nrows += outs;
+        memcpy(s->stack + nrows * pw, q, P * sizeof *q);
+        nrows += per;
         if (s->hist[a]) {
             int i = (s->head[a] - 1 + MEMORY) % MEMORY;
-            memcpy(s->stack + nrows * D1, s->yv + (a * MEMORY + (size_t)i) * P,
+            memcpy(s->stack + nrows * pw, s->yv + (a * MEMORY + (size_t)i) * P,
                    P * sizeof *q);
-            nrows += outs;
+            nrows += per;
         }
     }
     if (nrows) {
         cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit,
-                    (int)nrows, (int)D1, 1.0, s->chol, (int)D1, s->stack, (int)D1);
+                    (int)nrows, (int)pw, 1.0, s->chol, (int)pw, s->stack, (int)pw);
         cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasNoTrans, CblasNonUnit,
-                    (int)nrows, (int)D1, 1.0, s->chol, (int)D1, s->stack, (int)D1);
+                    (int)nrows, (int)pw, 1.0, s->chol, (int)pw, s->stack, (int)pw);
     }
     nrows = 0;
     for (size_t l = 0; l < n; l++) {
         size_t a = list[l];
         double *r = s->dir + a * P;
-        const double *mq = s->stack + nrows * D1;
-        nrows += outs;
+        const double *mq = s->stack + nrows * pw;
+        nrows += per;
         double gamma = 1.0;
         if (s->hist[a]) {
             int i = (s->head[a] - 1 + MEMORY) % MEMORY;
             const double *si = s->s + (a * MEMORY + (size_t)i) * P;
             const double *yi = s->yv + (a * MEMORY + (size_t)i) * P;
-            double yMy = dot(yi, s->stack + nrows * D1, P);
-            nrows += outs;
+            double yMy = dot(yi, s->stack + nrows * pw, P);
+            nrows += per;
             if (yMy > 0)
                 gamma = dot(si, yi, P) / yMy;
         }
@@ -467,19 +565,20 @@ static void directions(solver *s, const size_t *list, size_t n)
 /* Loss and gradient at wt of the models in list (positions in the
    batch). */
 static int evaluate(solver *s, const batch *b, const int *local, const size_t *list,
-                    size_t n, logreg_stats *st)
+                    size_t n, bool shared, logreg_stats *st)
 {
     const logreg_data *d = b->d;
     size_t P = s->P, D1 = s->D1, dim = s->dim, outs = s->outs, cols = n * outs;
     size_t nt = task_count(d->rows), threads = b->threads < nt ? b->threads : nt;
     pass p = {.d = d, .in_train = b->in_train, .models = b->models, .na = n,
-              .local = local, .outs = outs, .cols = cols, .ntasks = nt};
+              .local = local, .outs = outs, .cols = cols, .shared = shared,
+              .right = b->right, .words = b->words, .ntasks = nt};
     size_t *gm = malloc(n * sizeof *gm);
     float *wf = malloc(cols * D1 * sizeof *wf);
     p.gt = malloc(nt * cols * dim * sizeof *p.gt + 1);
     p.ft = malloc(nt * n * sizeof *p.ft);
     p.bt = malloc(nt * cols * sizeof *p.bt);
-    p.z = malloc(threads * BLOCK_ROWS * cols * sizeof *p.z);
+    p.z = malloc(threads * (BLOCK_ROWS * (cols + outs) + outs) * sizeof *p.z);
     double *acc = array_new(cols * dim, sizeof *acc);
     int rc = gm && wf && p.gt && p.ft && p.bt && p.z && acc ? 0 : -1;
     if (rc == 0) {
@@ -520,7 +619,7 @@ static int evaluate(solver *s, const batch *b, const int *local, const size_t *l
         }
         if (st) {
             st->passes++;
-            st->flops += 4.0 * (double)d->rows * (double)dim * (double)cols;
+            st->flops += 2.0 * (double)d->rows * (double)dim * (double)(cols + (shared ? outs : cols));
         }
     }
     free(gm);
@@ -577,50 +676,260 @@ static bool warm_start(const logreg_fit *warm, const int *cls, size_t nclass, do
     return count > 0;
 }
 
+/* ---- the preconditioner at a warm start ---- */
+
+/* The Hessian of the summed log loss at a point w, over an even sample of
+   the rows: rows floor(q N / S) for q < S. Per task (a fixed number, so
+   that the sums do not depend on the threads) its lower triangle in
+   float; for K outputs, sum_i (diag(p_i) - p_i p_i^T) (x) [x_i 1][x_i 1]^T
+   as K diagonal blocks of p_ic-weighted Gram matrices less one product
+   of the rows (p_i (x) [x_i 1]). */
+typedef struct hess_job {
+    const logreg_data *d;
+    size_t samples, ntasks, outs, P;
+    const float *wf;        /* outs x (dim + 1) */
+    float *h;               /* per task: P x P */
+    float *buf;             /* per thread: HESS_BLOCK x (D1 + P + outs) */
+} hess_job;
+
+static void hess_task(void *ctx, size_t t, size_t thread)
+{
+    hess_job *j = ctx;
+    const logreg_data *d = j->d;
+    size_t dim = d->dim, D1 = dim + 1, P = j->P, outs = j->outs;
+    size_t q0 = task_start(j->samples, j->ntasks, t), q1 = task_start(j->samples, j->ntasks, t + 1);
+    float *xt = j->buf + thread * HESS_BLOCK * (D1 + P + outs), *u = xt + HESS_BLOCK * D1;
+    float *z = u + HESS_BLOCK * P, *h = j->h + t * P * P;
+    memset(h, 0, P * P * sizeof *h);
+    for (size_t q = q0; q < q1; q += HESS_BLOCK) {
+        size_t nb = q1 - q < HESS_BLOCK ? q1 - q : HESS_BLOCK;
+        for (size_t i = 0; i < nb; i++) {
+            size_t row = (size_t)((unsigned long long)(q + i) * d->rows / j->samples);
+            memcpy(xt + i * D1, d->x + row * d->ld, dim * sizeof *xt);
+            xt[i * D1 + dim] = 1.0f;
+        }
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, (int)outs, (int)D1, 1.0f,
+                    xt, (int)D1, j->wf, (int)D1, 0.0f, z, (int)outs);
+        if (outs == 1) {
+            for (size_t i = 0; i < nb; i++) {
+                float pr = 1.0f / (1.0f + expf(-z[i]));
+                float r = sqrtf(pr * (1.0f - pr));
+                for (size_t k = 0; k < D1; k++)
+                    xt[i * D1 + k] *= r;
+            }
+            cblas_ssyrk(CblasRowMajor, CblasLower, CblasTrans, (int)D1, (int)nb, 1.0f, xt,
+                        (int)D1, 1.0f, h, (int)P);
+            continue;
+        }
+        for (size_t i = 0; i < nb; i++) {
+            float *zi = z + i * outs, zmax = -INFINITY, sum = 0;
+            for (size_t c = 0; c < outs; c++)
+                zmax = zi[c] > zmax ? zi[c] : zmax;
+            for (size_t c = 0; c < outs; c++)
+                sum += zi[c] = expf(zi[c] - zmax);
+            for (size_t c = 0; c < outs; c++)
+                zi[c] /= sum;
+        }
+        if (outs == 3) {
+            /* The blocks of a row's curvature sum to zero along every row
+               and column of classes (its probabilities sum to 1), so with
+               three classes the diagonal blocks, p_c (1 - p_c) [x 1][x 1]^T,
+               give the others (warm_hessian): three small products. */
+            for (size_t c = 0; c < outs; c++) {
+                for (size_t i = 0; i < nb; i++) {
+                    float pc = z[i * outs + c], r = sqrtf(pc * (1.0f - pc));
+                    for (size_t k = 0; k < D1; k++)
+                        u[i * D1 + k] = r * xt[i * D1 + k];
+                }
+                cblas_ssyrk(CblasRowMajor, CblasLower, CblasTrans, (int)D1, (int)nb, 1.0f, u,
+                            (int)D1, 1.0f, h + c * D1 * P + c * D1, (int)P);
+            }
+            continue;
+        }
+        for (size_t i = 0; i < nb; i++)
+            for (size_t c = 0; c < outs; c++)
+                for (size_t k = 0; k < D1; k++)
+                    u[i * P + c * D1 + k] = z[i * outs + c] * xt[i * D1 + k];
+        cblas_ssyrk(CblasRowMajor, CblasLower, CblasTrans, (int)P, (int)nb, -1.0f, u, (int)P,
+                    1.0f, h, (int)P);
+        for (size_t i = 0; i < nb; i++)
+            for (size_t c = 0; c < outs; c++) {
+                float r = sqrtf(z[i * outs + c]);
+                for (size_t k = 0; k < D1; k++)
+                    u[i * P + c * D1 + k] = r * xt[i * D1 + k];
+            }
+        for (size_t c = 0; c < outs; c++)
+            cblas_ssyrk(CblasRowMajor, CblasLower, CblasTrans, (int)D1, (int)nb, 1.0f,
+                        u + c * D1, (int)P, 1.0f, h + c * D1 * P + c * D1, (int)P);
+    }
+}
+
+/* h (P x P, lower triangle): m / S times the sampled Hessian at w (outs x
+   D1), plus the penalty; for K outputs, the direction that adds the same
+   number to every intercept (no change to any probability, so no
+   curvature, and no gradient along it ever) gets some, so that h is
+   positive definite. -1 when out of memory. */
+static int warm_hessian(const logreg_data *d, const double *w, size_t outs, double m,
+                        double lambda, size_t threads, double *h, logreg_stats *st)
+{
+    size_t dim = d->dim, D1 = dim + 1, P = outs * D1;
+    size_t S = d->rows < HESS_ROWS ? d->rows : HESS_ROWS;
+    size_t nt = (S + TASK_MIN_ROWS - 1) / TASK_MIN_ROWS;
+    nt = nt < 1 ? 1 : nt > HESS_TASKS ? HESS_TASKS : nt;
+    threads = threads < nt ? threads : nt;
+    hess_job j = {.d = d, .samples = S, .ntasks = nt, .outs = outs, .P = P};
+    float *wf = malloc(P * sizeof *wf);
+    j.h = malloc(nt * P * P * sizeof *j.h);
+    j.buf = malloc(threads * HESS_BLOCK * (D1 + P + outs) * sizeof *j.buf);
+    if (!wf || !j.h || !j.buf) {
+        free(wf);
+        free(j.h);
+        free(j.buf);
+        return -1;
+    }
+    for (size_t k = 0; k < P; k++)
+        wf[k] = (float)w[k];
+    j.wf = wf;
+    run_tasks(threads, nt, hess_task, &j);
+    double scale = m / (double)S;
+    for (size_t a = 0; a < P; a++)
+        for (size_t b = 0; b <= a; b++) {
+            if (outs == 3 && a / D1 != b / D1)
+                continue;
+            double v = 0;
+            for (size_t t = 0; t < nt; t++)
+                v += j.h[t * P * P + a * P + b];
+            h[a * P + b] = scale * v;
+        }
+    if (outs == 3) {
+        /* H12 = (H33 - H11 - H22) / 2, and so on: from H11 + H12 + H13 = 0
+           and its likes. The diagonal blocks hold their lower triangles. */
+#define HB(c, r, k) (r >= k ? h[((c) * D1 + (r)) * P + (c) * D1 + (k)] \
+                            : h[((c) * D1 + (k)) * P + (c) * D1 + (r)])
+        for (size_t c = 1; c < 3; c++)
+            for (size_t c2 = 0; c2 < c; c2++) {
+                size_t o = 3 - c - c2;   /* the third class */
+                for (size_t r = 0; r < D1; r++)
+                    for (size_t k = 0; k < D1; k++)
+                        h[(c * D1 + r) * P + c2 * D1 + k] =
+                            0.5 * (HB(o, r, k) - HB(c, r, k) - HB(c2, r, k));
+            }
+#undef HB
+    }
+    for (size_t c = 0; c < outs; c++)
+        for (size_t k = 0; k < dim; k++)
+            h[(c * D1 + k) * P + c * D1 + k] += lambda;
+    if (outs > 1) {
+        double trace = 0;
+        for (size_t c = 0; c < outs; c++)
+            trace += h[(c * D1 + dim) * P + c * D1 + dim];
+        double mu = trace / (double)(outs * (outs - 1));
+        for (size_t c = 0; c < outs; c++)
+            for (size_t c2 = 0; c2 <= c; c2++)
+                h[(c * D1 + dim) * P + c2 * D1 + dim] += mu;
+    }
+    free(wf);
+    free(j.h);
+    free(j.buf);
+    if (st)
+        st->flops += (double)S * (outs == 3 ? 3.0 * D1 * D1
+                                  : (double)P * P + (outs > 1 ? (double)outs * D1 * D1 : 0));
+    return 0;
+}
+
+/* The Gram matrix, computed when a batch first needs it. */
+typedef struct gram_cache {
+    double *gram;
+    bool ready;
+} gram_cache;
+
 static int train_batch(logreg_fit *fit, batch *b, const int *local, size_t nclass,
-                       const double *gram, const logreg_fit *warm, logreg_stats *st,
+                       gram_cache *gc, const logreg_fit *warm, bool *stale, logreg_stats *st,
                        tells_error *err)
 {
     const logreg_data *d = b->d;
     size_t outs = nclass == 2 ? 1 : nclass, nm = b->nm, dim = d->dim, D1 = dim + 1;
+    size_t P = outs * D1;
+    double *start = array_new(P, sizeof *start);
+    bool warmed = start && warm && warm_start(warm, fit->cls + b->gm[0] * fit->classes,
+                                              nclass, start, P);
     solver s;
-    if (solver_alloc(&s, nm, outs, dim) < 0)
+    if (!start || solver_alloc(&s, nm, outs, dim, warmed) < 0) {
+        free(start);
         return tells_error_nomem(err, NULL, 0);
+    }
     size_t *list = malloc(nm * sizeof *list), *next = malloc(nm * sizeof *next);
     int rc = list && next ? 0 : tells_error_nomem(err, NULL, 0);
     s.lambda = 1.0 / b->o->c;
     s.tol = b->o->tol;
-    /* The preconditioner: the Hessian at zero of an average training set. */
-    double m = 0;
-    for (size_t a = 0; a < nm; a++)
-        for (size_t i = 0; i < d->rows; i++)
-            m += b->in_train[i * b->models + b->gm[a]] != 0;
-    m /= (double)nm;
-    double curv = outs == 1 ? 0.25 : (1.0 / (double)nclass) * (1.0 - 1.0 / (double)nclass);
-    double scale = curv * m / (double)d->rows;
-    for (size_t k = 0; k < D1 * D1; k++)
-        s.chol[k] = scale * gram[k];
-    for (size_t k = 0; k < dim; k++)
-        s.chol[k * D1 + k] += s.lambda;
-    if (rc == 0 && cholesky(s.chol, D1) < 0)
-        rc = tells_error_set(err, NULL, 0, "the features are degenerate (no Cholesky "
-                             "factor of the preconditioner)");
-    size_t n = nm;
-    for (size_t a = 0; rc == 0 && a < nm; a++)
-        list[a] = a;
-    if (rc == 0 && warm &&
-        warm_start(warm, fit->cls + b->gm[0] * fit->classes, nclass, s.w, s.P))
-        for (size_t a = 0; a < nm; a++) {
-            memcpy(s.wt + a * s.P, s.w, s.P * sizeof *s.w);
-            if (a > 0)
-                memcpy(s.w + a * s.P, s.w, s.P * sizeof *s.w);
+    size_t count = 0;
+    for (size_t i = 0; i < d->rows; i++) {
+        const unsigned char *tr = b->in_train + i * b->models;
+        for (size_t a = 0; a < nm; a++)
+            count += tr[b->gm[a]] != 0;
+    }
+    double m = (double)count / (double)nm;
+    /* The preconditioner: from a warm start, the Hessian there of an average
+       training set, so that the first steps are nearly Newton's; else
+       the Hessian at zero, a (m / N) [X 1]^T [X 1] + lambda diag(1, .., 1, 0)
+       (one block for every output, a = p (1 - p) at p = 1/K). */
+    const int *cls = fit->cls + b->gm[0] * fit->classes;
+    int age = 0;
+    bool hessian = warmed;   /* else the cold one (with two classes, pw = D1 = P) */
+    if (rc == 0 && warmed && warm->pre && warm->pre_p == P && warm->pre_nclass == nclass &&
+        memcmp(warm->pre_cls, cls, nclass * sizeof *cls) == 0 && warm->pre_age + 1 < HESS_REUSE) {
+        /* The data changed little since: the same curvature serves. */
+        memcpy(s.chol, warm->pre, P * P * sizeof *s.chol);
+        age = warm->pre_age + 1;
+    } else if (rc == 0 && warmed) {
+        if (warm_hessian(d, start, outs, m, s.lambda, b->threads, s.chol, st) < 0)
+            rc = tells_error_nomem(err, NULL, 0);
+        else if (cholesky(s.chol, P) < 0) {
+            s.pw = D1;   /* rounding spoilt it: the cold one */
+            hessian = false;
         }
-    if (rc == 0 && (rc = evaluate(&s, b, local, list, n, st)) < 0)   /* at the start */
+    }
+    if (rc == 0 && hessian && !fit->pre) {
+        fit->pre = malloc(P * P * sizeof *fit->pre);
+        fit->pre_cls = malloc(nclass * sizeof *fit->pre_cls);
+        if (!fit->pre || !fit->pre_cls) {
+            rc = tells_error_nomem(err, NULL, 0);
+        } else {
+            memcpy(fit->pre, s.chol, P * P * sizeof *fit->pre);
+            memcpy(fit->pre_cls, cls, nclass * sizeof *cls);
+            fit->pre_p = P;
+            fit->pre_nclass = nclass;
+            fit->pre_age = age;
+        }
+    }
+    if (rc == 0 && !hessian) {
+        if (!gc->ready && gram_matrix(d, b->threads, gc->gram, st) < 0)
+            rc = tells_error_nomem(err, NULL, 0);
+        gc->ready = rc == 0;
+        double curv = outs == 1 ? 0.25 : (1.0 / (double)nclass) * (1.0 - 1.0 / (double)nclass);
+        double scale = curv * m / (double)d->rows;
+        for (size_t k = 0; rc == 0 && k < D1 * D1; k++)
+            s.chol[k] = scale * gc->gram[k];
+        for (size_t k = 0; rc == 0 && k < dim; k++)
+            s.chol[k * D1 + k] += s.lambda;
+        if (rc == 0 && cholesky(s.chol, D1) < 0)
+            rc = tells_error_set(err, NULL, 0, "the features are degenerate (no Cholesky "
+                                 "factor of the preconditioner)");
+    }
+    size_t n = nm;
+    for (size_t a = 0; rc == 0 && a < nm; a++) {
+        list[a] = a;
+        memcpy(s.w + a * P, start, P * sizeof *s.w);
+        memcpy(s.wt + a * P, start, P * sizeof *s.w);
+        stale[b->gm[a]] = false;
+    }
+    /* At the start every model is at the same point: one product of logits. */
+    if (rc == 0 && (rc = evaluate(&s, b, local, list, n, true, st)) < 0)
         tells_error_nomem(err, NULL, 0);
     if (rc == 0) {
         for (size_t a = 0; a < nm; a++) {
             s.f[a] = s.ft[a];
-            memcpy(s.g + a * s.P, s.gt + a * s.P, s.P * sizeof *s.g);
+            memcpy(s.g + a * P, s.gt + a * P, P * sizeof *s.g);
         }
         directions(&s, list, n);
     }
@@ -641,14 +950,14 @@ static int train_batch(logreg_fit *fit, batch *b, const int *local, size_t nclas
             }
             if (s.state[a] == ST_DONE)
                 continue;
-            for (size_t k = 0; k < s.P; k++)
-                s.wt[a * s.P + k] = s.w[a * s.P + k] + s.step[a] * s.dir[a * s.P + k];
+            for (size_t k = 0; k < P; k++)
+                s.wt[a * P + k] = s.w[a * P + k] + s.step[a] * s.dir[a * P + k];
             list[ne++] = a;
         }
         n = ne;
         if (n == 0)
             break;
-        if ((rc = evaluate(&s, b, local, list, n, st)) < 0) {
+        if ((rc = evaluate(&s, b, local, list, n, false, st)) < 0) {
             tells_error_nomem(err, NULL, 0);
             break;
         }
@@ -656,11 +965,23 @@ static int train_batch(logreg_fit *fit, batch *b, const int *local, size_t nclas
         for (size_t l = 0; l < n; l++) {
             size_t a = list[l];
             double t = s.step[a];
-            double slope = dot(s.gt + a * s.P, s.dir + a * s.P, s.P);
-            if (s.ft[a] <= s.f[a] + ARMIJO * t * s.gd[a] || slope <= 0) {
+            double slope = dot(s.gt + a * P, s.dir + a * P, P);
+            /* Held-out predictions were made at the trial point: they are
+               the model's only if it is accepted. */
+            /* A unit step whose promised decrease is within the rounding
+               of the objective (float32 logits summed over the rows) is
+               judged by the slopes instead: less than half the first one
+               at its end, the decrease they estimate is at least a
+               quarter of the promise. */
+            if (s.ft[a] <= s.f[a] + ARMIJO * t * s.gd[a] || slope <= 0 ||
+                (t == 1 && -s.gd[a] <= ROUNDING * fabs(s.f[a]) && slope <= -0.5 * s.gd[a])) {
                 accept(&s, a);
+                stale[b->gm[a]] = false;
                 next[nn++] = a;
-            } else if (++s.backtracks[a] > MAX_BACKTRACKS) {
+                continue;
+            }
+            stale[b->gm[a]] = true;
+            if (++s.backtracks[a] > MAX_BACKTRACKS) {
                 s.state[a] = ST_DONE;   /* rounding has the last word */
             } else {
                 /* Where the slope, interpolated linearly, is zero. */
@@ -679,13 +1000,14 @@ static int train_batch(logreg_fit *fit, batch *b, const int *local, size_t nclas
     }
     for (size_t a = 0; rc == 0 && a < nm; a++) {
         size_t j = b->gm[a];
-        memcpy(fit->coef[j], s.w + a * s.P, s.P * sizeof *s.w);
+        memcpy(fit->coef[j], s.w + a * P, P * sizeof *s.w);
         if (st) {
             st->iterations += s.iter[a];
             if (s.iter[a] > st->max_iterations)
                 st->max_iterations = s.iter[a];
         }
     }
+    free(start);
     free(list);
     free(next);
     solver_free(&s);
@@ -702,23 +1024,53 @@ void logreg_free(logreg_fit *f)
     free(f->nclass);
     free(f->cls);
     free(f->outs);
+    free(f->pre);
+    free(f->pre_cls);
     free(f);
 }
 
-logreg_fit *logreg_train(const logreg_data *d, const unsigned char *in_train,
-                         size_t models, const logreg_fit *warm, const logreg_options *o,
-                         logreg_stats *st, tells_error *err)
+/* Sets each held-out row's bit in right for the models js[0..nj). */
+static int predict_bits(const logreg_fit *f, const logreg_data *d,
+                        const unsigned char *in_train, const size_t *js, size_t nj,
+                        uint64_t *right, size_t words, logreg_stats *st);
+
+/* held[i] and correct[i] from the bits of the held-out predictions. */
+static void count_held_out(const unsigned char *in_train, size_t rows, size_t models,
+                           const uint64_t *right, size_t words, unsigned *correct,
+                           unsigned *held)
+{
+    for (size_t i = 0; i < rows; i++) {
+        const unsigned char *tr = in_train + i * models;
+        const uint64_t *r = right + i * words;
+        unsigned h = 0, c = 0;
+        for (size_t j = 0; j < models; j++)
+            if (!tr[j]) {
+                h++;
+                c += (unsigned)(r[j / 64] >> (j % 64)) & 1u;
+            }
+        held[i] = h;
+        correct[i] = c;
+    }
+}
+
+logreg_fit *logreg_train_held_out(const logreg_data *d, const unsigned char *in_train,
+                                  size_t models, const logreg_fit *warm,
+                                  const logreg_options *o, unsigned *correct,
+                                  unsigned *held, logreg_stats *st, tells_error *err)
 {
     double t0 = now();
     openblas_set_num_threads(1);   /* threads are ours: see logreg.h */
-    size_t K = d->classes, dim = d->dim, D1 = dim + 1;
+    size_t K = d->classes, dim = d->dim, D1 = dim + 1, words = (models + 63) / 64;
+    bool scored = correct && held;
     logreg_fit *f = calloc(1, sizeof *f);
     bool *present = array_new(models * K, sizeof *present);
-    double *gram = malloc(D1 * D1 * sizeof *gram);
+    gram_cache gc = {.gram = malloc(D1 * D1 * sizeof *gc.gram)};
     size_t *gm = malloc((models ? models : 1) * sizeof *gm);
     bool *done = array_new(models, sizeof *done);
+    bool *stale = array_new(models, sizeof *stale);
     int *local = malloc((K ? K : 1) * sizeof *local);
-    if (!f || !present || !gram || !gm || !done || !local)
+    uint64_t *right = scored ? array_new(d->rows * words, sizeof *right) : NULL;
+    if (!f || !present || !gc.gram || !gm || !done || !stale || !local || (scored && !right))
         goto oom;
     f->models = models;
     f->threads = clamp_threads(o->threads);
@@ -747,14 +1099,13 @@ logreg_fit *logreg_train(const logreg_data *d, const unsigned char *in_train,
         if (!(f->coef[j] = calloc(f->outs[j] * D1, sizeof *f->coef[j])))
             goto oom;
     }
-    if (gram_matrix(d, clamp_threads(o->threads), gram, st) < 0)
-        goto oom;
     /* Batches: models with the same classes, in model order. */
     for (size_t j = 0; j < models; j++) {
         if (done[j])
             continue;
         batch b = {.d = d, .in_train = in_train, .models = models, .o = o,
-                   .threads = clamp_threads(o->threads), .gm = gm};
+                   .threads = clamp_threads(o->threads), .gm = gm, .right = right,
+                   .words = words};
         for (size_t i = j; i < models && b.nm < MAX_BATCH; i++)
             if (!done[i] && memcmp(present + i * K, present + j * K, K * sizeof *present) == 0) {
                 gm[b.nm++] = i;
@@ -764,14 +1115,27 @@ logreg_fit *logreg_train(const logreg_data *d, const unsigned char *in_train,
             local[c] = -1;
         for (size_t c = 0; c < f->nclass[j]; c++)
             local[f->cls[j * K + c]] = (int)c;
-        if (train_batch(f, &b, local, f->nclass[j], gram, warm, st, err) < 0)
+        if (train_batch(f, &b, local, f->nclass[j], &gc, warm, stale, st, err) < 0)
             goto fail;
     }
+    if (scored) {
+        /* Models whose last pass was not at their final weights predict
+           anew (a line search that gave up). */
+        size_t ns = 0;
+        for (size_t j = 0; j < models; j++)
+            if (stale[j])
+                gm[ns++] = j;
+        if (ns && predict_bits(f, d, in_train, gm, ns, right, words, st) < 0)
+            goto oom;
+        count_held_out(in_train, d->rows, models, right, words, correct, held);
+    }
     free(present);
-    free(gram);
+    free(gc.gram);
     free(gm);
     free(done);
+    free(stale);
     free(local);
+    free(right);
     if (st)
         st->seconds += now() - t0;
     return f;
@@ -779,12 +1143,21 @@ oom:
     tells_error_nomem(err, NULL, 0);
 fail:
     free(present);
-    free(gram);
+    free(gc.gram);
     free(gm);
     free(done);
+    free(stale);
     free(local);
+    free(right);
     logreg_free(f);
     return NULL;
+}
+
+logreg_fit *logreg_train(const logreg_data *d, const unsigned char *in_train,
+                         size_t models, const logreg_fit *warm, const logreg_options *o,
+                         logreg_stats *st, tells_error *err)
+{
+    return logreg_train_held_out(d, in_train, models, warm, o, NULL, NULL, st, err);
 }
 
 size_t logreg_classes(const logreg_fit *f, size_t j, const int **cls)
@@ -830,11 +1203,13 @@ typedef struct predict_job {
     const logreg_fit *f;
     const logreg_data *d;
     const unsigned char *in_train;
-    size_t j0, nj, cols, ntasks;   /* models j0 .. j0 + nj - 1 */
+    const size_t *js;              /* the models */
+    size_t nj, cols, ntasks;
     const size_t *col0;            /* first column of each */
     const float *wf;               /* cols x (dim + 1) */
     float *z;                      /* per thread */
-    unsigned *correct, *held;
+    uint64_t *right;
+    size_t words;
 } predict_job;
 
 static void predict_task(void *ctx, size_t t, size_t thread)
@@ -852,19 +1227,59 @@ static void predict_task(void *ctx, size_t t, size_t thread)
         for (size_t i = 0; i < nb; i++) {
             size_t row = r + i;
             const unsigned char *tr = p->in_train + row * p->f->models;
+            uint64_t *right = p->right + row * p->words;
             float *zi = z + i * cols;
             for (size_t a = 0; a < p->nj; a++) {
-                size_t j = p->j0 + a;
+                size_t j = p->js[a];
                 if (tr[j])
                     continue;
                 float *za = zi + p->col0[a];
                 for (size_t c = 0; c < p->f->outs[j]; c++)
                     za[c] += p->wf[(p->col0[a] + c) * D1 + dim];
-                p->held[row]++;
-                p->correct[row] += decide(p->f, j, za) == d->y[row];
+                uint64_t bit = (uint64_t)1 << (j % 64);
+                if (decide(p->f, j, za) == d->y[row])
+                    right[j / 64] |= bit;
+                else
+                    right[j / 64] &= ~bit;
             }
         }
     }
+}
+
+static int predict_bits(const logreg_fit *f, const logreg_data *d,
+                        const unsigned char *in_train, const size_t *js, size_t nj,
+                        uint64_t *right, size_t words, logreg_stats *st)
+{
+    size_t dim = d->dim, D1 = dim + 1, nt = task_count(d->rows);
+    size_t threads = f->threads < nt ? f->threads : nt;
+    for (size_t a0 = 0; a0 < nj; a0 += MAX_BATCH) {
+        size_t na = nj - a0 < MAX_BATCH ? nj - a0 : MAX_BATCH;
+        size_t col0[MAX_BATCH], cols = 0;
+        for (size_t a = 0; a < na; a++) {
+            col0[a] = cols;
+            cols += f->outs[js[a0 + a]];
+        }
+        predict_job p = {.f = f, .d = d, .in_train = in_train, .js = js + a0, .nj = na,
+                         .cols = cols, .ntasks = nt, .col0 = col0, .right = right,
+                         .words = words};
+        float *wf = malloc(cols * D1 * sizeof *wf);
+        p.z = malloc(threads * BLOCK_ROWS * cols * sizeof *p.z);
+        if (!wf || !p.z) {
+            free(wf);
+            free(p.z);
+            return -1;
+        }
+        for (size_t a = 0; a < na; a++)
+            for (size_t k = 0; k < f->outs[js[a0 + a]] * D1; k++)
+                wf[col0[a] * D1 + k] = (float)f->coef[js[a0 + a]][k];
+        p.wf = wf;
+        run_tasks(threads, nt, predict_task, &p);
+        if (st)
+            st->flops += 2.0 * (double)d->rows * (double)dim * (double)cols;
+        free(wf);
+        free(p.z);
+    }
+    return 0;
 }
 
 int logreg_held_out(const logreg_fit *f, const logreg_data *d,
@@ -873,35 +1288,18 @@ int logreg_held_out(const logreg_fit *f, const logreg_data *d,
 {
     double t0 = now();
     openblas_set_num_threads(1);
-    size_t dim = d->dim, D1 = dim + 1, nt = task_count(d->rows);
-    size_t threads = f->threads < nt ? f->threads : nt;
-    int rc = 0;
-    for (size_t j0 = 0; rc == 0 && j0 < f->models; j0 += MAX_BATCH) {
-        size_t nj = f->models - j0 < MAX_BATCH ? f->models - j0 : MAX_BATCH;
-        size_t col0[MAX_BATCH], cols = 0;
-        for (size_t a = 0; a < nj; a++) {
-            col0[a] = cols;
-            cols += f->outs[j0 + a];
-        }
-        predict_job p = {.f = f, .d = d, .in_train = in_train, .j0 = j0, .nj = nj,
-                         .cols = cols, .ntasks = nt, .col0 = col0, .correct = correct,
-                         .held = held};
-        float *wf = malloc(cols * D1 * sizeof *wf);
-        p.z = malloc(threads * BLOCK_ROWS * cols * sizeof *p.z);
-        if (!wf || !p.z) {
-            rc = tells_error_nomem(err, NULL, 0);
-        } else {
-            for (size_t a = 0; a < nj; a++)
-                for (size_t k = 0; k < f->outs[j0 + a] * D1; k++)
-                    wf[col0[a] * D1 + k] = (float)f->coef[j0 + a][k];
-            p.wf = wf;
-            run_tasks(threads, nt, predict_task, &p);
-            if (st)
-                st->flops += 2.0 * (double)d->rows * (double)dim * (double)cols;
-        }
-        free(wf);
-        free(p.z);
-    }
+    size_t words = (f->models + 63) / 64;
+    uint64_t *right = array_new(d->rows * words, sizeof *right);
+    size_t *js = malloc((f->models ? f->models : 1) * sizeof *js);
+    int rc = right && js ? 0 : tells_error_nomem(err, NULL, 0);
+    for (size_t j = 0; rc == 0 && j < f->models; j++)
+        js[j] = j;
+    if (rc == 0 && predict_bits(f, d, in_train, js, f->models, right, words, st) < 0)
+        rc = tells_error_nomem(err, NULL, 0);
+    if (rc == 0)
+        count_held_out(in_train, d->rows, f->models, right, words, correct, held);
+    free(right);
+    free(js);
     if (st)
         st->seconds += now() - t0;
     return rc;

@@ -246,6 +246,44 @@ static void test_run_and_record(void)
     dataset_free(&d);
 }
 
+/* Warm starts (the default) and cold ones (--cold-start) reach the same
+   optima up to the solver's tolerance: the same rounds remove the same
+   examples. */
+static void test_warm_cold(void)
+{
+    tells_error err;
+    dataset d;
+    CHECK(dataset_load(&d, data_path("aflite.tsv"), &err) == 0);
+    int *y[2];
+    size_t classes, *removed[2] = {NULL, NULL}, rounds[2] = {0, 0};
+    for (int cold = 0; cold < 2; cold++) {
+        npy_matrix x;
+        embed_options eo = {0};
+        CHECK(aflite_matrix(&d, data_path("aflite-x.npy"), NULL, &eo, &x, &err) == 0);
+        CHECK(aflite_classes(&d, &y[cold], &classes, &err) == 0);
+        aflite_options o;
+        aflite_options_default(&o);
+        o.models = 8;
+        o.train_size = 240;
+        o.cutoff = 20;
+        o.seed = 3;
+        o.cold_start = cold;
+        o.lr.threads = 1 + cold;
+        aflite_result res;
+        CHECK(aflite_run(x.data, x.rows, x.cols, y[cold], classes, &o, &res, &err) == 0);
+        removed[cold] = res.removed_in;
+        rounds[cold] = res.rounds;
+        npy_free(&x);
+        free(y[cold]);
+    }
+    CHECK(rounds[0] > 3 && rounds[0] == rounds[1]);
+    CHECK(removed[0] && removed[1] &&
+          memcmp(removed[0], removed[1], d.n * sizeof *removed[0]) == 0);
+    free(removed[0]);
+    free(removed[1]);
+    dataset_free(&d);
+}
+
 static void test_record(void)
 {
     tells_error err;
@@ -279,6 +317,7 @@ int main(void)
     test_classes();
     test_check_matrix();
     test_run_and_record();
+    test_warm_cold();
     test_record();
     const char *names[] = {"three.tsv", "one.tsv", "none.tsv", "two.tsv", "easy.ids",
                            "easy.ids.sha256", "difficult.ids", "difficult.ids.sha256"};

@@ -179,6 +179,14 @@ int main(void)
             disagree += (unsigned)(pred == cases[c].y[i]) != correct[i];
         }
         CHECK(disagree == 0);
+        /* Trained and counted at once: the same counts. */
+        unsigned correct2[200], held2[200];
+        logreg_fit *fh = logreg_train_held_out(&d, in_train, M, NULL, &o, correct2, held2,
+                                               NULL, &err);
+        CHECK(fh != NULL);
+        CHECK(memcmp(correct, correct2, sizeof correct) == 0);
+        CHECK(memcmp(held, held2, sizeof held) == 0);
+        logreg_free(fh);
 
         /* Threads do not change a bit; a warm start reaches the same optimum
            in fewer iterations. */
@@ -234,6 +242,29 @@ int main(void)
         }
         logreg_free(fc);
     }
+
+    /* Four classes (the general warm Hessian): a warm start reaches the
+       same weights in fewer iterations. */
+    int y4[200];
+    for (int i = 0; i < 200; i++)
+        y4[i] = y3[i] == 2 && i % 2 ? 3 : y3[i];
+    logreg_data d4 = {x.data, 200, 5, 5, y4, 4};
+    logreg_stats sc = {0}, sw = {0};
+    logreg_fit *cold = logreg_train(&d4, in_train, M, NULL, &o, &sc, &err);
+    logreg_fit *hot = cold ? logreg_train(&d4, in_train, M, cold, &o, &sw, &err) : NULL;
+    CHECK(cold && hot);
+    if (cold && hot) {
+        size_t outs;
+        const double *a = logreg_coef(cold, 0, &outs), *b = logreg_coef(hot, 0, &outs);
+        CHECK(outs == 4);
+        double scale = max_abs(a, outs * 6), worst = 0;
+        for (size_t k = 0; k < outs * 6; k++)
+            worst = fmax(worst, fabs(a[k] - b[k]));
+        CHECK(worst <= 1e-4 * scale);
+        CHECK(sw.iterations < sc.iterations && sc.unconverged == 0 && sw.unconverged == 0);
+    }
+    logreg_free(cold);
+    logreg_free(hot);
 
     /* A training set of one class is refused. */
     int one[200] = {0};

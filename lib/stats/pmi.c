@@ -92,11 +92,11 @@ fail:
     return -1;
 }
 
-int pmi_write(const pmi_table *t, const token_counts *tc, size_t top,
-              bool header, FILE *fp)
+/* The rows of both tables: the last column is the class share, or the
+   published code's percentage of it. */
+static int write_rows(const pmi_table *t, const token_counts *tc, size_t top,
+                      bool percent, FILE *fp)
 {
-    if (header)
-        fputs("class\ttoken\tpmi\tcount\tclass_share\n", fp);
     for (size_t i = 0; i < t->nclasses; i++) {
         const pmi_class *pc = &t->classes[i];
         size_t n = top && top < pc->n ? top : pc->n;
@@ -105,12 +105,23 @@ int pmi_write(const pmi_table *t, const token_counts *tc, size_t top,
             const pmi_entry *e = &pc->entries[j];
             /* No "-0.000000" for values that round to zero. */
             double pmi = fabs(e->pmi) < 5e-7 ? 0.0 : e->pmi;
-            fprintf(fp, "%s\t%s\t%.6f\t%" PRIu64 "\t%.6f\n", cls,
-                    vocab_str(tc->tokens, e->token), pmi, e->count,
-                    e->class_share);
+            fprintf(fp, "%s\t%s\t%.6f\t%" PRIu64 "\t", cls,
+                    vocab_str(tc->tokens, e->token), pmi, e->count);
+            if (percent)
+                fprintf(fp, "%.2f%%\n", 100 * e->class_share);
+            else
+                fprintf(fp, "%.6f\n", e->class_share);
         }
     }
     return ferror(fp) ? -1 : 0;
+}
+
+int pmi_write(const pmi_table *t, const token_counts *tc, size_t top,
+              bool header, FILE *fp)
+{
+    if (header)
+        fputs("class\ttoken\tpmi\tcount\tclass_share\n", fp);
+    return write_rows(t, tc, top, false, fp);
 }
 
 /* scikit-learn's ENGLISH_STOP_WORDS as release 0.24 ships it (the
@@ -232,18 +243,7 @@ fail:
 int pmi_published_write(const pmi_table *t, const token_counts *tc, size_t top, FILE *fp)
 {
     fputs("class\ttoken\tpmi\tcount\tpercent\n", fp);
-    for (size_t i = 0; i < t->nclasses; i++) {
-        const pmi_class *pc = &t->classes[i];
-        size_t n = top && top < pc->n ? top : pc->n;
-        const char *cls = vocab_str(tc->classes, pc->class_id);
-        for (size_t j = 0; j < n; j++) {
-            const pmi_entry *e = &pc->entries[j];
-            double pmi = fabs(e->pmi) < 5e-7 ? 0.0 : e->pmi;
-            fprintf(fp, "%s\t%s\t%.6f\t%" PRIu64 "\t%.2f%%\n", cls,
-                    vocab_str(tc->tokens, e->token), pmi, e->count, 100 * e->class_share);
-        }
-    }
-    return ferror(fp) ? -1 : 0;
+    return write_rows(t, tc, top, true, fp);
 }
 
 int pmi_measure_parse(const char *name, pmi_measure *m)

@@ -83,9 +83,17 @@ int text_line_check(const char *line, size_t len, const char *file, long lineno,
 int header_names_check(char *const *name, const size_t *len, size_t n, const char *file,
                        long lineno, tells_error *err)
 {
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         if (text_line_check(name[i], len[i], file, lineno, err) < 0)
             return -1;
+        /* A carriage return or other control character in a name would
+           not survive being written back (a CR before the line end is
+           dropped on reading). */
+        for (size_t k = 0; k < len[i]; k++)
+            if ((unsigned char)name[i][k] < 0x20 || name[i][k] == 0x7f)
+                return tells_error_set(err, file, lineno, "a control character in the "
+                                       "name of column %zu", i + 1);
+    }
     /* A vocab, not pairwise comparisons: a hostile header may have half
        a million columns. first[id] is where each name first stood. */
     vocab *seen = vocab_new();

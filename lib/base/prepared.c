@@ -119,6 +119,10 @@ int prepared_next(prepared_reader *r, prepared_row *row, tells_error *err)
     long ln = r->lr.lineno;
     if (text_line_check(line, len, r->lr.name, ln, err) < 0)
         return -1;
+    /* CRLF is read as LF; a CR left inside the row would be lost when
+       the row is written and read again. */
+    if (memchr(line, '\r', len))
+        return tells_error_set(err, r->lr.name, ln, "a carriage return inside the row");
     char *field[PREP_NFIELDS + 1];
     size_t flen[PREP_NFIELDS + 1];
     size_t n = tab_split(line, len, field, flen, PREP_NFIELDS + 1);

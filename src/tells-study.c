@@ -164,10 +164,7 @@ typedef struct options {
     const char *output;
     const char **labels;
     bool quiet, show_progress;
-    char *data_mesh, *data_terms, *data_builtin;    /* the data folder's files */
-    const char *terms;
-    bool no_terms;
-    int stem;                          /* -1: the default */
+    cli_linking link;                  /* the heuristics' MeSH options */
     char name_buf[256];
 } options;
 
@@ -240,10 +237,10 @@ static void parse_args(int argc, char **argv, options *o)
             break;
         case OPT_PHRASES: o->phrases[c->nphrase_files++] = optarg; break;
         case OPT_MESH: c->mesh_terms = optarg; break;
-        case OPT_TERMS: o->terms = optarg; break;
-        case OPT_NO_TERMS: o->no_terms = true; break;
-        case OPT_STEM: o->stem = 1; break;
-        case OPT_NO_STEM: o->stem = 0; break;
+        case OPT_TERMS: o->link.terms = optarg; break;
+        case OPT_NO_TERMS: o->link.no_terms = true; break;
+        case OPT_STEM: o->link.stem = 1; break;
+        case OPT_NO_STEM: o->link.stem = 0; break;
         case OPT_BATCH: o->batches[c->nbatches++] = optarg; break;
         case OPT_VECTORS: c->vectors = optarg; break;
         case 'H': o->definitions[c->heur.ndefinitions++] = optarg; break;
@@ -284,8 +281,7 @@ static void parse_args(int argc, char **argv, options *o)
     }
     if (!*o->output)
         cli_usage_error("--output must not be empty");
-    if (o->terms && o->no_terms)
-        cli_usage_error("--terms and --no-terms exclude each other");
+    cli_linking_check(&o->link);
     if (c->ninputs == 0 && !c->prepared && (c->train || c->eval || c->nbatches))
         cli_usage_error("--train, --eval and --batch need a corpus");
     if (strcmp(c->name, "corpus") == 0) {
@@ -524,24 +520,13 @@ int main(int argc, char **argv)
 {
     cli_init(argv, "tells-study");
     cli_hint(TELLS_E_NOT_PREPARED, "--split NAME FILE for a corpus not yet prepared");
-    options o = {.stem = -1};
+    options o = {.link.stem = -1};
     parse_args(argc, argv, &o);
     study_config *c = &o.cfg;
-    /* The heuristics' MeSH tree, entry terms and built-in definitions:
-       MeSH 2024 on stems by default; --mesh FILE links as earlier runs
-       did, with the built-ins for MeSH 2017. */
-    o.data_builtin = data_path(c->mesh_terms ? CLI_HEURISTICS_FILE : CLI_HEURISTICS2024_FILE);
-    if (!c->mesh_terms)
-        o.data_mesh = data_path(CLI_MESH2024_FILE);
-    if (!c->mesh_terms && !o.terms && !o.no_terms)
-        o.data_terms = data_path(CLI_TERMS2024_FILE);
-    c->heur.mesh = c->mesh_terms ? c->mesh_terms : o.data_mesh;
-    c->heur.mesh_in_data = !c->mesh_terms;
-    c->heur.terms = o.terms ? o.terms : o.data_terms;
-    c->heur.terms_in_data = o.data_terms != NULL;
-    c->heur.stem = o.stem >= 0 ? o.stem : !c->mesh_terms;
-    c->heur.builtin = o.data_builtin;
-    c->heur.check_data = cli_check_data_file;
+    /* The heuristics' MeSH tree, entry terms and built-in definitions,
+       as tells-heur chooses them (--mesh also merges terms into tokens). */
+    o.link.mesh = c->mesh_terms;
+    cli_linking_sources(&o.link, true, &c->heur);
 
     tells_error err;
     tells_error_clear(&err);
@@ -563,9 +548,7 @@ int main(int argc, char **argv)
     free(o.batches);
     free(o.definitions);
     free(o.labels);
-    free(o.data_mesh);
-    free(o.data_terms);
-    free(o.data_builtin);
+    cli_linking_free(&o.link);
     if (rc < 0) {
         /* Messages about the temporary folder name the one asked for. */
         cli_fail(&err);

@@ -44,6 +44,11 @@ printf "$H\tx\r\r\n1\td\te\ta b\tc\ty\n" >"$tmp/cr.tsv"
 run tells-pmi --min-count 1 "$tmp/cr.tsv"
 expect 1 "tells-pmi: $tmp/cr.tsv:1: a control character in the name of column 6"
 
+what="a byte-order mark at a row's start"
+printf "$H\n\357\273\2771\td\te\ta b\tc\n" >"$tmp/bom.tsv"
+run tells-pmi --min-count 1 "$tmp/bom.tsv"
+expect 1 "tells-pmi: $tmp/bom.tsv:2: a byte-order mark at the start of the row"
+
 what="error in the second thread's range"
 tells-prep -q -t whitespace -o "$tmp/snli.tsv" --split dev "$corpora/snli/snli_1.0_dev.jsonl"
 { cat "$tmp/snli.tsv"; for i in 1 2 3; do tail -n +2 "$tmp/snli.tsv"; done; } >"$tmp/big.tsv"

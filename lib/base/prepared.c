@@ -123,6 +123,10 @@ int prepared_next(prepared_reader *r, prepared_row *row, tells_error *err)
        the row is written and read again. */
     if (memchr(line, '\r', len))
         return tells_error_set(err, r->lr.name, ln, "a carriage return inside the row");
+    /* The file's byte-order mark is dropped; another one at a row's
+       start would be dropped when the row is written first. */
+    if (len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0)
+        return tells_error_set(err, r->lr.name, ln, "a byte-order mark at the start of the row");
     char *field[PREP_NFIELDS + 1];
     size_t flen[PREP_NFIELDS + 1];
     size_t n = tab_split(line, len, field, flen, PREP_NFIELDS + 1);

@@ -218,7 +218,17 @@ int logodds_compute(const token_counts *tc, const logodds_options *o, logodds_ta
             row->delta = log((yc + a) / rest_c) - log((yr + a) / rest_r);
             row->var = 1.0 / (yc + a) + 1.0 / (yr + a);
             row->z = row->delta / sqrt(row->var);
+            /* Prior counts far below one (or near the largest double)
+               overflow the odds or their variance. */
+            if (!isfinite(row->delta) || !isfinite(row->var) || !isfinite(row->z)) {
+                rc = tells_error_set(err, NULL, 0, "the log-odds of token '%s' overflow: "
+                                     "prior counts too small or too large",
+                                     vocab_str(tc->tokens, t));
+                break;
+            }
         }
+        if (rc < 0)
+            break;
         qsort_r(rows, n, sizeof *rows, cmp_rows, (void *)tc->tokens);
         out->n += n;
     }

@@ -56,6 +56,8 @@ bad "label with a tab" '{"sentence1": "a", "sentence2": "b", "gold_label": "e\tx
     "label contains a tab or line break"
 bad "id with a newline" '{"sentence1": "a", "sentence2": "b", "gold_label": "e", "pairID": "a\nb"}' \
     "id contains a tab, line break or NUL"
+bad "label of spaces" '{"sentence1": "a", "sentence2": "b", "gold_label": "  "}' \
+    "label of spaces only"
 bad "empty id" '{"sentence1": "a", "sentence2": "b", "gold_label": "e", "pairID": ""}' \
     "empty id"
 bad "duplicate id" '{"sentence1": "a", "sentence2": "b", "gold_label": "e", "pairID": "g1"}' \

@@ -124,6 +124,9 @@ static int prep_example(prep_state *st, size_t input, const raw_example *ex,
         return 0;
     if (has_tab_or_newline(ex->label, ex->label_len))
         return tells_error_set(err, name, ln, "label contains a tab or line break");
+    /* The prepared TSV's readers refuse a label of spaces alone. */
+    if (strspn(ex->label, " ") == ex->label_len)
+        return tells_error_set(err, name, ln, "label of spaces only");
     if (!label_allowed(st->opt, ex->label))
         return tells_error_set(err, name, ln, "unknown label '%s'", ex->label);
     char idbuf[256];

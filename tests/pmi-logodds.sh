@@ -123,6 +123,12 @@ awk -F'\t' 'NR == FNR { if (FNR > 1) { y[$1 "\t" $2] = $3; tot[$2] += $3; n[$1] 
 [ -s "$tmp/diff" ] && fail "$what: $(head -n 3 "$tmp/diff")"
 [ "$(wc -l <"$tmp/out")" = 4 ] || fail "$what: $(cat "$tmp/out")"
 
+what="prior counts so far apart that the odds overflow (a fuzz finding)"
+printf 'man\t1e300\nsleeping\t1e-300\n' >"$tmp/apart.tsv"
+printf 'id\tsplit\tlabel\tpremise\thypothesis\n1\td\te\ta\ta man is sleeping\n2\td\tc\ta\tnobody is sleeping\n3\td\tn\ta\ta man\n' >"$tmp/apart-in.tsv"
+run tells-pmi --measure logodds --prior "$tmp/apart.tsv" --min-count 1 "$tmp/apart-in.tsv"
+expect 1 "tells-pmi: the log-odds of token 'sleeping' overflow: prior counts too small or too large"
+
 what="prior with a negative count"
 printf 'token\tcount\nthe\t10\ndog\t-1\n' >"$tmp/neg.tsv"
 run tells-pmi --measure logodds --prior "$tmp/neg.tsv" "$tmp/snli.tsv"

@@ -58,6 +58,8 @@ bad "id with a newline" '{"sentence1": "a", "sentence2": "b", "gold_label": "e",
     "id contains a tab, line break or NUL"
 bad "label of spaces" '{"sentence1": "a", "sentence2": "b", "gold_label": "  "}' \
     "label of spaces only"
+bad "id with a byte-order mark" '{"sentence1": "a", "sentence2": "b", "gold_label": "e", "pairID": "\ufeffx"}' \
+    "id starts with a byte-order mark"
 bad "empty id" '{"sentence1": "a", "sentence2": "b", "gold_label": "e", "pairID": ""}' \
     "empty id"
 bad "duplicate id" '{"sentence1": "a", "sentence2": "b", "gold_label": "e", "pairID": "g1"}' \

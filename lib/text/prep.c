@@ -141,6 +141,9 @@ static int prep_example(prep_state *st, size_t input, const raw_example *ex,
     } else if (id_len == 0) {
         /* Every reader of the prepared TSV refuses an empty id. */
         return tells_error_set(err, name, ln, "empty id");
+    } else if (id_len >= 3 && memcmp(id, "\xEF\xBB\xBF", 3) == 0) {
+        /* ... and one that starts with a byte-order mark. */
+        return tells_error_set(err, name, ln, "id starts with a byte-order mark");
     }
     const token_list *prem = prepare_text(st->opt, &st->premise, ex->premise,
                                           ex->premise_len);

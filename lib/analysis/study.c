@@ -96,7 +96,10 @@ static char *in_dir(const run *u, const char *name, tells_error *err)
 
 /* A prepared TSV given as it is: copied into the folder, so that the
    folder holds all the study read. */
-static int copy_file(const char *from, const char *to, tells_error *err)
+/* Copies from into to line by line; with split_all, the split column of
+   every row after the header becomes "all". A write error is out_commit's
+   to report. */
+static int copy_lines(const char *from, const char *to, bool split_all, tells_error *err)
 {
     line_reader lr;
     if (line_reader_open(&lr, from, 0, err) < 0)
@@ -109,15 +112,25 @@ static int copy_file(const char *from, const char *to, tells_error *err)
     char *line;
     size_t len;
     int rc;
-    while ((rc = line_reader_next(&lr, &line, &len, err)) == 1)
-        if (fwrite(line, 1, len, o.fp) != len || putc('\n', o.fp) == EOF)
+    while ((rc = line_reader_next(&lr, &line, &len, err)) == 1) {
+        char *tab = split_all && lr.lineno > 1 ? memchr(line, '\t', len) : NULL;
+        char *tab2 = tab ? memchr(tab + 1, '\t', len - (size_t)(tab + 1 - line)) : NULL;
+        if (tab2)
+            fprintf(o.fp, "%.*s\tall%s\n", (int)(tab - line), line, tab2);
+        else if (fwrite(line, 1, len, o.fp) != len || putc('\n', o.fp) == EOF)
             break;
+    }
     line_reader_close(&lr);
     if (rc < 0) {
         out_abort(&o);
         return -1;
     }
     return out_commit(&o, err);
+}
+
+static int copy_file(const char *from, const char *to, tells_error *err)
+{
+    return copy_lines(from, to, false, err);
 }
 
 /* Prepares inputs (as tells-prep does with the study's options) into
@@ -674,31 +687,7 @@ static int partition_scores(run *u, tells_error *err)
    row as the MedNLI study scored AFLite's partitions. */
 static int write_all(const char *from, const char *to, tells_error *err)
 {
-    line_reader lr;
-    if (line_reader_open(&lr, from, 0, err) < 0)
-        return -1;
-    out_file o;
-    if (out_open(&o, to, err) < 0) {
-        line_reader_close(&lr);
-        return -1;
-    }
-    char *line;
-    size_t len;
-    int rc;
-    while ((rc = line_reader_next(&lr, &line, &len, err)) == 1) {
-        char *tab = lr.lineno > 1 ? memchr(line, '\t', len) : NULL;
-        char *tab2 = tab ? memchr(tab + 1, '\t', len - (size_t)(tab + 1 - line)) : NULL;
-        if (tab2)
-            fprintf(o.fp, "%.*s\tall%s\n", (int)(tab - line), line, tab2);
-        else
-            fprintf(o.fp, "%s\n", line);
-    }
-    line_reader_close(&lr);
-    if (rc < 0) {
-        out_abort(&o);
-        return -1;
-    }
-    return out_commit(&o, err);
+    return copy_lines(from, to, true, err);
 }
 
 /* Keeps the cross-validated hypothesis-only predictions of every row

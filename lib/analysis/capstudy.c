@@ -242,21 +242,7 @@ static int write_page(FILE *fp, void *ctx, tells_error *err)
         }
     }
     if (svg) {
-        char buf[1 << 14];
-        size_t n;
-        bool started = false;
-        while ((n = fread(buf, 1, sizeof buf - 1, svg)) > 0) {
-            buf[n] = '\0';
-            char *from = buf;
-            if (!started) {
-                char *at = strstr(buf, "<svg");
-                if (!at)
-                    continue;
-                from = at;
-                started = true;
-            }
-            fwrite(from, 1, n - (size_t)(from - buf), fp);
-        }
+        svg_inline(fp, svg);
         fclose(svg);
     } else {
         fputs("<p class=\"nofig\">(figure not drawn: ", fp);

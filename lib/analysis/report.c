@@ -20,6 +20,27 @@ extern char **environ;
 
 enum { TOP_TOKENS_DRAWN = 10, SCORE_BINS = 20, MAX_FIGURES = 16 };
 
+void svg_inline(FILE *fp, FILE *svg)
+{
+    /* From the <svg element on: the XML declaration and DOCTYPE have no
+       place inside HTML. */
+    char buf[1 << 14];
+    size_t n;
+    bool started = false;
+    while ((n = fread(buf, 1, sizeof buf - 1, svg)) > 0) {
+        buf[n] = '\0';
+        char *from = buf;
+        if (!started) {
+            char *at = strstr(buf, "<svg");
+            if (!at)
+                continue;
+            from = at;
+            started = true;
+        }
+        fwrite(from, 1, n - (size_t)(from - buf), fp);
+    }
+}
+
 void html_escape(FILE *fp, const char *s)
 {
     for (; *s; s++)
@@ -798,23 +819,7 @@ static void put_figure(page *pg, const char *name, const char *caption)
         }
     }
     if (svg) {
-        /* From the <svg element on: the XML declaration and DOCTYPE have
-           no place inside HTML. */
-        char buf[1 << 14];
-        size_t n;
-        bool started = false;
-        while ((n = fread(buf, 1, sizeof buf - 1, svg)) > 0) {
-            buf[n] = '\0';
-            char *from = buf;
-            if (!started) {
-                char *at = strstr(buf, "<svg");
-                if (!at)
-                    continue;
-                from = at;
-                started = true;
-            }
-            fwrite(from, 1, n - (size_t)(from - buf), fp);
-        }
+        svg_inline(fp, svg);
         fclose(svg);
     } else {
         fputs("<p class=\"nofig\">(figure not drawn: ", fp);

@@ -25,6 +25,8 @@ int study_report(study_result *r, const char *dir, tells_error *err);
 
 /* Writes s to fp with &, <, >, " and ' as character references. */
 void html_escape(FILE *fp, const char *s);
+/* Copies the SVG file svg into the page from its <svg element on. */
+void svg_inline(FILE *fp, FILE *svg);
 
 /* Draws the scripts names[0..n) (NAME.gp in dir, each writing NAME.svg)
    with one gnuplot process run in dir; its messages end up in

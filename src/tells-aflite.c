@@ -332,8 +332,12 @@ int main(int argc, char **argv)
     if (rc == 0)
         rc = aflite_record_init(&st.rec, &d, cfg.scores, &err);
     const aflite_result *res = &st.rec.result;
+    uint64_t *keys = NULL;
+    if (rc == 0 && !(keys = aflite_row_keys(&d)))
+        rc = tells_error_nomem(&err, NULL, 0);
     if (rc == 0) {
         cfg.ao.first_splits = splits;
+        cfg.ao.row_keys = keys;
         cfg.ao.round_done = round_done;
         cfg.ao.user = &st;
         rc = aflite_run(x.data, x.rows, x.cols, y, classes, &cfg.ao, &st.rec.result, &err);
@@ -366,6 +370,7 @@ int main(int argc, char **argv)
         out_abort(&st.splits);
     aflite_record_free(&st.rec);
     free(splits);
+    free(keys);
     free(y);
     npy_free(&x);
     dataset_free(&d);

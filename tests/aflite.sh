@@ -149,4 +149,41 @@ what="--vectors computes the matrix as tells-embed does"
 run tells-aflite -v "$tmp/v.bin" --train-frac 0.4 -k 50 --easy "$tmp/ve" "$tmp/dup.tsv"
 expect 0 ""
 cmp -s "$tmp/ve" "$tmp/de" || fail "$what: other partitions"
+# --- the draws follow each example's id, not its place ---
+# A part is the m examples whose hash of (id, seed, round, model) is
+# smallest: the same ids in whatever order, and an example fewer changes
+# each part by at most that one and the next.
+parts() {  # parts TSV SPLITS: "model id" for each id of each model's part, sorted
+    awk -F'\t' 'FNR == NR { if (FNR > 1) id[FNR - 2] = $1; next }
+                { for (i = 1; i <= NF; i++) print FNR, id[$i] }' "$1" FS=' ' "$2" | LC_ALL=C sort
+}
+what="the same parts by id in reverse order"
+run tells-aflite -v "$tmp/v.bin" --train-frac 0.4 -k 50 --rounds 1 --seed 3 \
+    --write-splits "$tmp/p-fwd" "$tmp/dup.tsv"
+expect 0 ""
+{ head -n 1 "$tmp/dup.tsv"; tail -n +2 "$tmp/dup.tsv" | tac; } >"$tmp/rev.tsv"
+run tells-aflite -v "$tmp/v.bin" --train-frac 0.4 -k 50 --rounds 1 --seed 3 \
+    --write-splits "$tmp/p-rev" "$tmp/rev.tsv"
+expect 0 ""
+parts "$tmp/dup.tsv" "$tmp/p-fwd" >"$tmp/ids-fwd"
+parts "$tmp/rev.tsv" "$tmp/p-rev" >"$tmp/ids-rev"
+[ "$(cut -d' ' -f1 "$tmp/ids-fwd" | uniq -c | awk '{ print $1 }' | sort -u)" = 360 ] &&
+    [ "$(cut -d' ' -f1 "$tmp/ids-fwd" | sort -u | wc -l)" = 64 ] || fail "$what: not 64 parts of 360"
+cmp -s "$tmp/ids-fwd" "$tmp/ids-rev" || fail "$what: the parts differ"
+what="an example fewer: each part keeps all but one"
+# -m 360 as before (--train-frac would round 40% of 899 to 360 too)
+sed '/^copy-.*/{x;s/^/x/;/^x\{7\}$/{x;d};x}' "$tmp/dup.tsv" >"$tmp/fewer.tsv"
+[ "$(($(wc -l <"$tmp/dup.tsv") - $(wc -l <"$tmp/fewer.tsv")))" = 1 ] || fail "$what: no row deleted"
+run tells-aflite -v "$tmp/v.bin" -m 360 -k 50 --rounds 1 --seed 3 \
+    --write-splits "$tmp/p-fewer" "$tmp/fewer.tsv"
+expect 0 ""
+parts "$tmp/fewer.tsv" "$tmp/p-fewer" >"$tmp/ids-fewer"
+LC_ALL=C comm -23 "$tmp/ids-fwd" "$tmp/ids-fewer" | cut -d' ' -f1 | uniq -c |
+    awk '$1 > 1 { print "model " $2 ": " $1 " ids left" } END { if (NR == 0) print "no part changed" }' >"$tmp/bad"
+[ -s "$tmp/bad" ] && fail "$what: $(head -3 "$tmp/bad")"
+what="another seed, other parts by id"
+run tells-aflite -v "$tmp/v.bin" --train-frac 0.4 -k 50 --rounds 1 --seed 4 \
+    --write-splits "$tmp/p-4" "$tmp/dup.tsv"
+expect 0 ""
+parts "$tmp/dup.tsv" "$tmp/p-4" | cmp -s - "$tmp/ids-fwd" && fail "$what: seed 4 gives seed 3's parts"
 finish

@@ -2,7 +2,6 @@
 #include "analysis/aflite.h"
 
 #include <errno.h>
-#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include "base/alloc.h"
 #include "base/idfile.h"
 #include "base/lineio.h"
+#include "stats/subsample.h"
 
 void aflite_options_default(aflite_options *o)
 {
@@ -74,21 +74,20 @@ int aflite_run(float *x, size_t rows, size_t dim, int *y, size_t classes,
     res->rows = rows;
     res->removed_in = array_new(rows, sizeof *res->removed_in);
     size_t *alive = malloc(rows * sizeof *alive);          /* input row of each example */
-    size_t *perm = malloc(rows * sizeof *perm);
+    uint64_t *key = malloc(rows * sizeof *key);            /* its key for the draws */
+    subsample_work draw = {0};
     size_t *order = malloc(rows * sizeof *order);
     unsigned *correct = malloc(rows * sizeof *correct);
     unsigned *held = malloc(rows * sizeof *held);
     unsigned char *in_train = malloc(rows * n);
     bool *drop = malloc(rows * sizeof *drop);
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     logreg_fit *warm = NULL;   /* the last round's models, to start from */
     int rc = 0;
-    if (!res->removed_in || !alive || !perm || !order || !correct || !held || !in_train ||
-        !drop || !rng) {
+    if (!res->removed_in || !alive || !key || !order || !correct || !held || !in_train ||
+        !drop) {
         rc = tells_error_nomem(err, NULL, 0);
         goto done;
     }
-    gsl_rng_set(rng, o->seed);
     /* Centre the columns: the intercept absorbs the shift, so the models
        and their predictions are the same, but float32 products no longer
        lose digits to large common offsets. */
@@ -104,28 +103,29 @@ int aflite_run(float *x, size_t rows, size_t dim, int *y, size_t classes,
         for (size_t k = 0; k < dim; k++)
             x[i * dim + k] = (float)((double)x[i * dim + k] - mean[k] / (double)rows);
     free(mean);
-    for (size_t i = 0; i < rows; i++)
-        alive[i] = perm[i] = i;
+    for (size_t i = 0; i < rows; i++) {
+        alive[i] = i;
+        key[i] = o->row_keys ? o->row_keys[i] : i;
+    }
     size_t nalive = rows;
     while (nalive > stop && (o->max_rounds == 0 || res->rounds < o->max_rounds)) {
         double t0 = now();
         size_t round = ++res->rounds;
         /* Training sets: the given ones, or m of the examples drawn for
-           each model by a partial Fisher-Yates shuffle. */
-        memset(in_train, 0, nalive * n);
-        for (size_t j = 0; j < n; j++) {
-            if (round == 1 && o->first_splits) {
+           each model by their keys (stats/subsample.h), so that a draw
+           does not change when another example was removed before it. */
+        if (round == 1 && o->first_splits) {
+            memset(in_train, 0, nalive * n);
+            for (size_t j = 0; j < n; j++)
                 for (size_t i = 0; i < m; i++)
                     in_train[o->first_splits[j * m + i] * n + j] = 1;
-                continue;
-            }
-            for (size_t i = 0; i < m; i++) {
-                size_t r = i + (size_t)gsl_rng_uniform_int(rng, nalive - i);
-                size_t t = perm[i];
-                perm[i] = perm[r];
-                perm[r] = t;
-                in_train[perm[i] * n + j] = 1;
-            }
+        } else {
+            for (size_t j = 0; j < n; j++)
+                if (subsample_pick(key, nalive, m, subsample_stream(o->seed, round, j),
+                                   in_train + j, n, &draw) < 0) {
+                    rc = tells_error_nomem(err, NULL, 0);
+                    goto done;
+                }
         }
         logreg_data d = {.x = x, .rows = nalive, .dim = dim, .ld = dim, .y = y,
                          .classes = classes};
@@ -176,26 +176,24 @@ int aflite_run(float *x, size_t rows, size_t dim, int *y, size_t classes,
                 memmove(x + w * dim, x + i * dim, dim * sizeof *x);
                 y[w] = y[i];
                 alive[w] = alive[i];
+                key[w] = key[i];
             }
             w++;
         }
         nalive = w;
-        for (size_t i = 0; i < nalive; i++)
-            perm[i] = i;
         if (k < o->cutoff || nalive < m)
             break;
     }
 done:
     logreg_free(warm);
     free(alive);
-    free(perm);
+    free(key);
+    subsample_work_free(&draw);
     free(order);
     free(correct);
     free(held);
     free(in_train);
     free(drop);
-    if (rng)
-        gsl_rng_free(rng);
     if (rc != 0) {
         aflite_result_free(res);
         return -1;
@@ -325,6 +323,14 @@ int aflite_classes(const dataset *d, int **y, size_t *classes, tells_error *err)
     free(byte_rank);
     free(rank_of);
     return rc;
+}
+
+uint64_t *aflite_row_keys(const dataset *d)
+{
+    uint64_t *k = array_new(d->n, sizeof *k);
+    for (size_t i = 0; k && i < d->n; i++)
+        k[i] = subsample_id_key(d->ex[i].id, strlen(d->ex[i].id));
+    return k;
 }
 
 int aflite_check_matrix(const npy_matrix *x, const char *name, const dataset *d,

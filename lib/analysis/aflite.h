@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "base/dataset.h"
@@ -45,12 +46,15 @@ typedef struct aflite_options {
     double tau;                /* [0.75] */
     size_t target;             /* stop once at most this many remain; 0: m */
     size_t max_rounds;         /* 0: no limit */
-    unsigned long seed;        /* of GSL's mt19937, which draws the splits */
+    unsigned long seed;        /* of the draws of the training parts */
     bool cold_start;           /* every round's models start from zero, not
                                   from the last round's (logreg_train) */
     /* The first round's training sets: models x train_size input rows,
        or NULL to draw them. */
     const size_t *first_splits;
+    /* Per input row, its key for the draws (subsample_id_key of its id,
+       aflite_row_keys), or NULL to key rows by their position. */
+    const uint64_t *row_keys;
     logreg_options lr;
     /* Called after each round (may be NULL); a nonzero return stops the
        run with that status, err set by the callback. */
@@ -99,6 +103,10 @@ size_t aflite_train_size(double fraction, size_t n);
    scikit-learn sorts class names. A data error when d has no examples or
    one class only. */
 int aflite_classes(const dataset *d, int **y, size_t *classes, tells_error *err);
+
+/* Each example's key for the draws of the training parts, from its id
+   (subsample_id_key); the caller frees. NULL when out of memory. */
+uint64_t *aflite_row_keys(const dataset *d);
 
 /* Whether the matrix x, read from the file `name`, fits d: a row per
    example, at least one column, every value finite. */

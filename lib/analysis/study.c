@@ -610,7 +610,11 @@ static int step_aflite(run *u, npy_matrix *x, tells_error *err)
     aflite_watch w = {&rec, r};
     ao.round_done = watch_round;
     ao.user = &w;
-    rc = aflite_run(x->data, x->rows, x->cols, y, classes, &ao, &rec.result, err);
+    uint64_t *keys = aflite_row_keys(d);
+    ao.row_keys = keys;
+    rc = keys ? aflite_run(x->data, x->rows, x->cols, y, classes, &ao, &rec.result, err)
+              : tells_error_nomem(err, NULL, 0);
+    free(keys);
     if (rc == 0)
         rc = write_ids(u, "easy.ids", &rec, true, err);
     if (rc == 0)

@@ -12,6 +12,7 @@
 
 #include "analysis/aflite.h"
 #include "base/outfile.h"
+#include "stats/subsample.h"
 #include "check.h"
 
 static char *data_path(const char *rel)
@@ -305,6 +306,74 @@ static void test_record(void)
     aflite_record_free(&rec);
 }
 
+/* The keyed draws: exactly m rows; the same rows by key whatever their
+   order; one row fewer changes a draw by at most that row and one other;
+   every row equally likely; equal keys fall back on position. */
+static size_t pick(const uint64_t *keys, size_t n, size_t m, uint64_t stream,
+                   unsigned char *mark, subsample_work *w)
+{
+    memset(mark, 7, n);
+    CHECK(subsample_pick(keys, n, m, stream, mark, 1, w) == 0);
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++) {
+        CHECK(mark[i] <= 1);
+        c += mark[i];
+    }
+    return c;
+}
+
+static void test_subsample(void)
+{
+    enum { N = 2000 };
+    static uint64_t keys[N], shuffled[N], fewer[N];
+    static unsigned char a[N], b[N];
+    subsample_work w = {0};
+    for (size_t i = 0; i < N; i++)
+        keys[i] = subsample_id_key("row", 3) + i * 1000003u;
+    CHECK(subsample_id_key("a", 1) != subsample_id_key("b", 1));
+    CHECK(subsample_stream(1, 2, 3) != subsample_stream(1, 3, 2));
+    size_t sizes[] = {0, 1, 2, 799, 800, 1999, 2000, 2500};
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++)
+        CHECK(pick(keys, N, sizes[s], 42, a, &w) == (sizes[s] < N ? sizes[s] : N));
+    /* reversed order: the same keys chosen */
+    for (size_t i = 0; i < N; i++)
+        shuffled[i] = keys[N - 1 - i];
+    pick(keys, N, 800, 42, a, &w);
+    pick(shuffled, N, 800, 42, b, &w);
+    size_t same = 0;
+    for (size_t i = 0; i < N; i++)
+        same += a[i] == b[N - 1 - i];
+    CHECK(same == N);
+    /* row 17 gone: the others keep their fate but for one */
+    for (size_t i = 0, k = 0; i < N; i++)
+        if (i != 17)
+            fewer[k++] = keys[i];
+    for (uint64_t stream = 0; stream < 50; stream++) {
+        pick(keys, N, 800, stream, a, &w);
+        CHECK(pick(fewer, N - 1, 800, stream, b, &w) == 800);
+        size_t changed = 0;
+        for (size_t i = 0, k = 0; i < N; i++)
+            if (i != 17)
+                changed += a[i] != b[k++];
+        CHECK(changed == (a[17] ? 1u : 0u));
+    }
+    /* 20 of 50 in 20,000 draws: each row about 8,000 times (sd 69) */
+    static unsigned hits[50];
+    for (uint64_t stream = 0; stream < 20000; stream++) {
+        pick(keys, 50, 20, subsample_stream(9, stream, 0), a, &w);
+        for (size_t i = 0; i < 50; i++)
+            hits[i] += a[i];
+    }
+    for (size_t i = 0; i < 50; i++)
+        CHECK(hits[i] > 8000 - 6 * 69 && hits[i] < 8000 + 6 * 69);
+    /* equal keys: equal hashes, by position (the window is widened) */
+    for (size_t i = 0; i < N; i++)
+        shuffled[i] = 5;
+    CHECK(pick(shuffled, N, 300, 42, a, &w) == 300);
+    CHECK(a[0] && a[299] && !a[300]);
+    subsample_work_free(&w);
+}
+
 int main(void)
 {
     const char *t = getenv("TMPDIR");
@@ -318,6 +387,7 @@ int main(void)
     test_check_matrix();
     test_run_and_record();
     test_warm_cold();
+    test_subsample();
     test_record();
     const char *names[] = {"three.tsv", "one.tsv", "none.tsv", "two.tsv", "easy.ids",
                            "easy.ids.sha256", "difficult.ids", "difficult.ids.sha256"};

@@ -1,5 +1,6 @@
 #include <config.h>
 #include "model/logreg.h"
+#include "model/vmath.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -211,27 +212,22 @@ static int gram_matrix(const logreg_data *d, size_t threads, double *gram, logre
     return 0;
 }
 
-/* In-place Cholesky factor (lower triangle) of a positive definite n x n
-   matrix; -1 when it is not. */
+/* LAPACK's Cholesky factorisation, from OpenBLAS (configure checks it);
+   OpenBLAS installs no LAPACK header. */
+extern void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info);
+
+/* In-place Cholesky factor L (lower triangle, A = L L^T, the upper
+   triangle zeroed) of a positive definite n x n row-major matrix; -1 when
+   it is not. Row-major lower is LAPACK's column-major upper. */
 static int cholesky(double *a, size_t n)
 {
-    for (size_t j = 0; j < n; j++) {
-        double s = a[j * n + j];
-        for (size_t k = 0; k < j; k++)
-            s -= a[j * n + k] * a[j * n + k];
-        if (!(s > 0))
-            return -1;
-        double l = sqrt(s);
-        a[j * n + j] = l;
-        for (size_t i = j + 1; i < n; i++) {
-            double v = a[i * n + j];
-            for (size_t k = 0; k < j; k++)
-                v -= a[i * n + k] * a[j * n + k];
-            a[i * n + j] = v / l;
-        }
+    int nn = (int)n, info = 0;
+    dpotrf_("U", &nn, a, &nn, &info);
+    if (info != 0)
+        return -1;
+    for (size_t j = 0; j < n; j++)
         for (size_t k = j + 1; k < n; k++)
             a[j * n + k] = 0;
-    }
     return 0;
 }
 
@@ -246,6 +242,7 @@ typedef struct pass {
     const int *local;       /* class -> index among the batch's classes, or -1 */
     size_t outs, cols;      /* outputs per model, na * outs */
     const float *wf;        /* cols x (dim + 1): weights, intercept */
+    float *bias;            /* cols: the intercepts, together */
     bool shared;            /* every model's point is the same: one product */
     uint64_t *right;        /* per row, a bit per model: held-out row predicted
                                right at this point (NULL: not wanted) */
@@ -254,7 +251,8 @@ typedef struct pass {
     float *gt;              /* per task: cols x dim */
     double *ft;             /* per task: na losses */
     double *bt;             /* per task: cols intercept gradients */
-    float *z;               /* per thread: BLOCK_ROWS x (cols + outs) + outs */
+    float *z;               /* per thread: thread_floats */
+    uint32_t *idx;          /* per thread: thread_indices */
 } pass;
 
 /* Whether the logits z (intercepts included) of a model pick the class of
@@ -263,10 +261,14 @@ static bool picks(const float *z, size_t outs, int y)
 {
     if (outs == 1)
         return (z[0] > 0) == (y == 1);
+    /* Without branches: which class wins is as good as random. */
     size_t best = 0;
-    for (size_t c = 1; c < outs; c++)
-        if (z[c] > z[best])
-            best = c;
+    float top = z[0];
+    for (size_t c = 1; c < outs; c++) {
+        bool more = z[c] > top;
+        best = more ? c : best;
+        top = more ? z[c] : top;
+    }
     return (int)best == y;
 }
 
@@ -360,13 +362,110 @@ static void shared_rows(const pass *p, size_t r, size_t nb, float *zs, float *z,
     }
 }
 
+/* A thread's scratch of a pass: a block's logits (BLOCK_ROWS x cols),
+   the shared model's (BLOCK_ROWS x outs, then outs), and, for the softmax
+   of the training pairs (row, model), their shifted logits, sums and
+   true-class logits gathered (BLOCK_ROWS x (cols + 2 na)). */
+static size_t thread_floats(size_t cols, size_t outs, size_t na)
+{
+    return BLOCK_ROWS * (cols + outs) + outs + BLOCK_ROWS * (cols + 2 * na);
+}
+
+/* ... and its lists: a row's models in and out of training (2 na), the
+   gathered pairs' logit offsets, models and classes (3 BLOCK_ROWS na). */
+static size_t thread_indices(size_t na)
+{
+    return 2 * na + 3 * BLOCK_ROWS * na;
+}
+
+/* The softmax residuals and losses of a block's training pairs (row,
+   model), for two or more outputs, as softmax_residual computes them one
+   pair at a time: the logits of the pairs are shifted by their maximum
+   and gathered, so that e^x and log x run over whole arrays (vmath.h),
+   then scattered back as residuals. Which pairs train is random (m / N
+   of them): the pairs are listed without branching on it, which would
+   be mispredicted half the time. Held-out pairs get zero residuals and,
+   when asked for, their predictions. */
+static void softmax_block(const pass *p, size_t r, size_t nb, float *z, float *gather,
+                          uint32_t *idx, double *f, double *bsum)
+{
+    const logreg_data *d = p->d;
+    size_t cols = p->cols, outs = p->outs, na = p->na;
+    float *ev = gather, *sums = ev + BLOCK_ROWS * cols, *zy = sums + BLOCK_ROWS * na;
+    uint32_t *in = idx, *out = in + na, *pos = out + na, *model = pos + BLOCK_ROWS * na,
+             *cls = model + BLOCK_ROWS * na;
+    size_t ne = 0;
+    for (size_t i = 0; i < nb; i++) {
+        size_t row = r + i;
+        const unsigned char *tr = p->in_train + row * p->models;
+        uint64_t *right = p->right ? p->right + row * p->words : NULL;
+        int y = p->local[d->y[row]];
+        float *zr = z + i * cols;   /* intercepts included */
+        size_t nin = 0, nout = 0;
+        for (size_t a = 0; a < na; a++) {
+            size_t t = tr[p->gm[a]] != 0;
+            in[nin] = out[nout] = (uint32_t)a;
+            nin += t;
+            nout += 1 - t;
+        }
+        for (size_t h = 0; h < nout; h++) {
+            size_t a = out[h];
+            float *za = zr + a * outs;
+            if (right) {
+                uint64_t bit = (uint64_t)1 << (p->gm[a] % 64);
+                if (picks(za, outs, y))
+                    right[p->gm[a] / 64] |= bit;
+                else
+                    right[p->gm[a] / 64] &= ~bit;
+            }
+            for (size_t c = 0; c < outs; c++)   /* a loop: outs is small */
+                za[c] = 0;
+        }
+        for (size_t t = 0; t < nin; t++) {
+            size_t a = in[t];
+            float *za = zr + a * outs;
+            float zmax = za[0];
+            for (size_t c = 1; c < outs; c++)
+                zmax = za[c] > zmax ? za[c] : zmax;
+            float *e = ev + ne * outs;
+            for (size_t c = 0; c < outs; c++)
+                e[c] = za[c] - zmax;
+            zy[ne] = za[y] - zmax;
+            pos[ne] = (uint32_t)(i * cols + a * outs);
+            model[ne] = (uint32_t)a;
+            cls[ne++] = (uint32_t)y;
+        }
+    }
+    vmath_exp(ev, ne * outs);
+    for (size_t k = 0; k < ne; k++) {
+        float *e = ev + k * outs, sum = 0;
+        for (size_t c = 0; c < outs; c++)
+            sum += e[c];
+        float inv = 1.0f / sum;
+        for (size_t c = 0; c < outs; c++)
+            e[c] *= inv;
+        sums[k] = sum;
+    }
+    vmath_log(sums, ne);
+    for (size_t k = 0; k < ne; k++) {
+        float *za = z + pos[k];
+        size_t a = model[k];
+        for (size_t c = 0; c < outs; c++)
+            za[c] = ev[k * outs + c];
+        za[cls[k]] -= 1.0f;
+        f[a] += (double)sums[k] - (double)zy[k];
+        for (size_t c = 0; c < outs; c++)
+            bsum[a * outs + c] += za[c];
+    }
+}
+
 static void pass_task(void *ctx, size_t t, size_t thread)
 {
     pass *p = ctx;
     const logreg_data *d = p->d;
     size_t dim = d->dim, D1 = dim + 1, cols = p->cols, outs = p->outs;
     size_t r0 = task_start(d->rows, p->ntasks, t), r1 = task_start(d->rows, p->ntasks, t + 1);
-    float *z = p->z + thread * (BLOCK_ROWS * (cols + outs) + outs), *zs = z + BLOCK_ROWS * cols;
+    float *z = p->z + thread * thread_floats(cols, outs, p->na), *zs = z + BLOCK_ROWS * cols;
     float *g = p->gt + t * cols * dim;
     double *f = p->ft + t * p->na, *bsum = p->bt + t * cols;
     memset(f, 0, p->na * sizeof *f);
@@ -381,10 +480,18 @@ static void pass_task(void *ctx, size_t t, size_t thread)
                         1.0f, xb, (int)d->ld, p->wf, (int)D1, 0.0f, zs, (int)outs);
             shared_rows(p, r, nb, zs, z, f, bsum);
         } else {
+            /* With softmax, the GEMM adds the logits to the intercepts. */
+            if (outs > 1)
+                for (size_t i = 0; i < nb; i++)
+                    memcpy(z + i * cols, p->bias, cols * sizeof *z);
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, (int)cols, (int)dim,
-                        1.0f, xb, (int)d->ld, p->wf, (int)D1, 0.0f, z, (int)cols);
+                        1.0f, xb, (int)d->ld, p->wf, (int)D1, outs > 1 ? 1.0f : 0.0f, z,
+                        (int)cols);
         }
-        for (size_t i = 0; !p->shared && i < nb; i++) {
+        if (!p->shared && outs > 1)
+            softmax_block(p, r, nb, z, zs + BLOCK_ROWS * outs + outs,
+                          p->idx + thread * thread_indices(p->na), f, bsum);
+        for (size_t i = 0; !p->shared && outs == 1 && i < nb; i++) {
             size_t row = r + i;
             const unsigned char *tr = p->in_train + row * p->models;
             uint64_t *right = p->right ? p->right + row * p->words : NULL;
@@ -494,12 +601,13 @@ static double dot(const double *a, const double *b, size_t n)
 }
 
 /* New L-BFGS directions for the models in list: the two-loop recursion
-   with H0 = gamma M^-1, M^-1 applied to all of them in two triangular
-   solves over the stacked rows. */
+   with H0 = gamma M^-1, M = L L^T. The models' q vectors, then their
+   last y vectors, are stacked as rows: one triangular solve by L^T for
+   all, a second by L for the q rows only, as y M^-1 y = |y L^-T|^2. */
 static void directions(solver *s, const size_t *list, size_t n)
 {
     size_t P = s->P, pw = s->pw, per = P / pw;   /* rows of the stack per vector */
-    size_t nrows = 0;
+    size_t nq = n * per, ny = 0;
     for (size_t l = 0; l < n; l++) {
         size_t a = list[l];
         double *q = s->dir + a * P;
@@ -513,34 +621,33 @@ static void directions(solver *s, const size_t *list, size_t n)
             for (size_t k = 0; k < P; k++)
                 q[k] -= al * yi[k];
         }
-        memcpy(s->stack + nrows * pw, q, P * sizeof *q);
-        nrows += per;
+        memcpy(s->stack + l * per * pw, q, P * sizeof *q);
         if (s->hist[a]) {
             int i = (s->head[a] - 1 + MEMORY) % MEMORY;
-            memcpy(s->stack + nrows * pw, s->yv + (a * MEMORY + (size_t)i) * P,
+            memcpy(s->stack + (nq + ny) * pw, s->yv + (a * MEMORY + (size_t)i) * P,
                    P * sizeof *q);
-            nrows += per;
+            ny += per;
         }
     }
-    if (nrows) {
+    if (nq) {
         cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit,
-                    (int)nrows, (int)pw, 1.0, s->chol, (int)pw, s->stack, (int)pw);
+                    (int)(nq + ny), (int)pw, 1.0, s->chol, (int)pw, s->stack, (int)pw);
         cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasNoTrans, CblasNonUnit,
-                    (int)nrows, (int)pw, 1.0, s->chol, (int)pw, s->stack, (int)pw);
+                    (int)nq, (int)pw, 1.0, s->chol, (int)pw, s->stack, (int)pw);
     }
-    nrows = 0;
+    ny = 0;
     for (size_t l = 0; l < n; l++) {
         size_t a = list[l];
         double *r = s->dir + a * P;
-        const double *mq = s->stack + nrows * pw;
-        nrows += per;
+        const double *mq = s->stack + l * per * pw;
         double gamma = 1.0;
         if (s->hist[a]) {
             int i = (s->head[a] - 1 + MEMORY) % MEMORY;
             const double *si = s->s + (a * MEMORY + (size_t)i) * P;
             const double *yi = s->yv + (a * MEMORY + (size_t)i) * P;
-            double yMy = dot(yi, s->stack + nrows * pw, P);
-            nrows += per;
+            const double *ly = s->stack + (nq + ny) * pw;   /* y L^-T */
+            double yMy = dot(ly, ly, P);
+            ny += per;
             if (yMy > 0)
                 gamma = dot(si, yi, P) / yMy;
         }
@@ -578,9 +685,11 @@ static int evaluate(solver *s, const batch *b, const int *local, const size_t *l
     p.gt = malloc(nt * cols * dim * sizeof *p.gt + 1);
     p.ft = malloc(nt * n * sizeof *p.ft);
     p.bt = malloc(nt * cols * sizeof *p.bt);
-    p.z = malloc(threads * (BLOCK_ROWS * (cols + outs) + outs) * sizeof *p.z);
+    p.z = malloc(threads * thread_floats(cols, outs, n) * sizeof *p.z);
+    p.idx = malloc(threads * thread_indices(n) * sizeof *p.idx);
+    p.bias = malloc(cols * sizeof *p.bias);
     double *acc = array_new(cols * dim, sizeof *acc);
-    int rc = gm && wf && p.gt && p.ft && p.bt && p.z && acc ? 0 : -1;
+    int rc = gm && wf && p.gt && p.ft && p.bt && p.z && p.idx && p.bias && acc ? 0 : -1;
     if (rc == 0) {
         for (size_t l = 0; l < n; l++) {
             gm[l] = b->gm[list[l]];
@@ -588,6 +697,8 @@ static int evaluate(solver *s, const batch *b, const int *local, const size_t *l
             for (size_t k = 0; k < P; k++)
                 wf[l * P + k] = (float)w[k];
         }
+        for (size_t k = 0; k < cols; k++)
+            p.bias[k] = wf[k * D1 + dim];
         p.gm = gm;
         p.wf = wf;
         run_tasks(threads, nt, pass_task, &p);
@@ -628,6 +739,8 @@ static int evaluate(solver *s, const batch *b, const int *local, const size_t *l
     free(p.ft);
     free(p.bt);
     free(p.z);
+    free(p.idx);
+    free(p.bias);
     free(acc);
     return rc;
 }

@@ -12,8 +12,8 @@
    -ffast-math, for the vectoriser; they are called directly here. */
 __m128 _ZGVbN4v_expf(__m128);
 __m128 _ZGVbN4v_logf(__m128);
-__m256 _ZGVdN8v_expf(__m256);
-__m256 _ZGVdN8v_logf(__m256);
+__attribute__((target("avx2"))) __m256 _ZGVdN8v_expf(__m256);
+__attribute__((target("avx2"))) __m256 _ZGVdN8v_logf(__m256);
 
 enum { FN_EXP, FN_LOG };
 

@@ -23,6 +23,7 @@ enum {
     MAX_BACKTRACKS = 20,
     MAX_THREADS = 256,
     HESS_BLOCK = 256,      /* sampled rows per product of the warm Hessian */
+    SOLVE_ROWS = 32,       /* rows of the stack per task of the preconditioner */
     HESS_TASKS = 8,        /* its tasks, at most */
     HESS_ROWS = 1 << 20,   /* rows it samples, at most */
     HESS_REUSE = 10        /* fits that share one, at most */
@@ -603,8 +604,32 @@ static double dot(const double *a, const double *b, size_t n)
 /* New L-BFGS directions for the models in list: the two-loop recursion
    with H0 = gamma M^-1, M = L L^T. The models' q vectors, then their
    last y vectors, are stacked as rows: one triangular solve by L^T for
-   all, a second by L for the q rows only, as y M^-1 y = |y L^-T|^2. */
-static void directions(solver *s, const size_t *list, size_t n)
+   all, a second by L for the q rows only, as y M^-1 y = |y L^-T|^2; the
+   rows are solved by the threads in chunks. */
+typedef struct solve_job {
+    solver *s;
+    size_t nq, rows;
+} solve_job;
+
+/* Rows t * SOLVE_ROWS .. of the stack: times L^-T, and the q rows among
+   them times L^-1 too. Each row is solved on its own, in chunks of a
+   fixed size, so the bits do not depend on the threads. */
+static void solve_task(void *ctx, size_t t, size_t thread)
+{
+    (void)thread;
+    const solve_job *j = ctx;
+    const solver *s = j->s;
+    size_t r0 = t * SOLVE_ROWS, r1 = r0 + SOLVE_ROWS < j->rows ? r0 + SOLVE_ROWS : j->rows;
+    double *b = s->stack + r0 * s->pw;
+    cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit,
+                (int)(r1 - r0), (int)s->pw, 1.0, s->chol, (int)s->pw, b, (int)s->pw);
+    if (r0 < j->nq)
+        cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasNoTrans, CblasNonUnit,
+                    (int)((r1 < j->nq ? r1 : j->nq) - r0), (int)s->pw, 1.0, s->chol,
+                    (int)s->pw, b, (int)s->pw);
+}
+
+static void directions(solver *s, const size_t *list, size_t n, size_t threads)
 {
     size_t P = s->P, pw = s->pw, per = P / pw;   /* rows of the stack per vector */
     size_t nq = n * per, ny = 0;
@@ -629,12 +654,10 @@ static void directions(solver *s, const size_t *list, size_t n)
             ny += per;
         }
     }
-    if (nq) {
-        cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit,
-                    (int)(nq + ny), (int)pw, 1.0, s->chol, (int)pw, s->stack, (int)pw);
-        cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasNoTrans, CblasNonUnit,
-                    (int)nq, (int)pw, 1.0, s->chol, (int)pw, s->stack, (int)pw);
-    }
+    solve_job j = {s, nq, nq + ny};
+    size_t tasks = (nq + ny + SOLVE_ROWS - 1) / SOLVE_ROWS;
+    if (tasks)
+        run_tasks(threads < tasks ? threads : tasks, tasks, solve_task, &j);
     ny = 0;
     for (size_t l = 0; l < n; l++) {
         size_t a = list[l];
@@ -1044,7 +1067,7 @@ static int train_batch(logreg_fit *fit, batch *b, const int *local, size_t nclas
             s.f[a] = s.ft[a];
             memcpy(s.g + a * P, s.gt + a * P, P * sizeof *s.g);
         }
-        directions(&s, list, n);
+        directions(&s, list, n, b->threads);
     }
     while (rc == 0 && n > 0) {
         /* Trial points of the models still running. */
@@ -1103,7 +1126,7 @@ static int train_batch(logreg_fit *fit, batch *b, const int *local, size_t nclas
                 s.state[a] = ST_BACKTRACK;
             }
         }
-        directions(&s, next, nn);
+        directions(&s, next, nn, b->threads);
         /* Keep the order of the batch. */
         size_t k = 0;
         for (size_t l = 0; l < n; l++)

@@ -28,11 +28,8 @@ static void check_loaded(const pred_data *d, size_t nfiles)
 FUZZ_TARGET(pred)
 {
     fuzz_part part[3];
-    size_t n = fuzz_split(data, size, part, 3);
-    static const char *const names[3] = {"a.tsv", "b.tsv", "c.tsv"};
     char *files[3];
-    for (size_t k = 0; k < n; k++)
-        files[k] = (char *)fuzz_file(names[k], part[k].data, part[k].size);
+    size_t n = fuzz_split_files(data, size, part, files, 3);
     tells_error err;
     tells_error_clear(&err);
     for (int multi = 0; multi < 2; multi++) {

@@ -120,6 +120,18 @@ size_t fuzz_split(const uint8_t *data, size_t size, fuzz_part *parts, size_t max
     return n;
 }
 
+size_t fuzz_split_files(const uint8_t *data, size_t size, fuzz_part *parts, char **files,
+                        size_t max)
+{
+    size_t n = fuzz_split(data, size, parts, max);
+    for (size_t k = 0; k < n; k++) {
+        char name[16];
+        snprintf(name, sizeof name, "%c.tsv", (char)('a' + k));
+        files[k] = (char *)fuzz_file(name, parts[k].data, parts[k].size);
+    }
+    return n;
+}
+
 void fuzz_first_line(const fuzz_part *p, char *buf, size_t size, fuzz_part *rest)
 {
     const uint8_t *nl = memchr(p->data, '\n', p->size);

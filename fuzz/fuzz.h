@@ -54,6 +54,10 @@ typedef struct fuzz_part {
 /* Cuts data into at most max parts (the last one takes the rest,
    separators included); returns how many. */
 size_t fuzz_split(const uint8_t *data, size_t size, fuzz_part *parts, size_t max);
+/* fuzz_split, each part written to a file: a.tsv, b.tsv, ... (max <= 26);
+   files[k] is part k's path. */
+size_t fuzz_split_files(const uint8_t *data, size_t size, fuzz_part *parts, char **files,
+                        size_t max);
 /* The first line of a part (without its newline) copied into buf as a
    string, cut at size - 1 bytes; *rest gets what follows it. */
 void fuzz_first_line(const fuzz_part *p, char *buf, size_t size, fuzz_part *rest);

@@ -135,6 +135,13 @@ static void shuffle_rows(size_t *rows, size_t n, unsigned long seed, gsl_rng *rn
     gsl_ran_shuffle(rng, rows, n, sizeof *rows);
 }
 
+void cv_deal(size_t *perm, size_t n, unsigned long seed, gsl_rng *rng)
+{
+    for (size_t i = 0; i < n; i++)
+        perm[i] = i;
+    shuffle_rows(perm, n, seed, rng);
+}
+
 int cv_folds(size_t n, size_t K, unsigned long seed, size_t *fold, tells_error *err)
 {
     size_t *perm = array_new(n, sizeof *perm);
@@ -145,9 +152,7 @@ int cv_folds(size_t n, size_t K, unsigned long seed, size_t *fold, tells_error *
             gsl_rng_free(rng);
         return tells_error_nomem(err, NULL, 0);
     }
-    for (size_t i = 0; i < n; i++)
-        perm[i] = i;
-    shuffle_rows(perm, n, seed, rng);
+    cv_deal(perm, n, seed, rng);
     for (size_t i = 0; i < n; i++)
         fold[perm[i]] = i % K;
     free(perm);

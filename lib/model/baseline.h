@@ -4,6 +4,7 @@
 #ifndef TELLS_BASELINE_H
 #define TELLS_BASELINE_H
 
+#include <gsl/gsl_rng.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -85,6 +86,9 @@ int baseline_fit_predict(const dataset *d, const size_t *train, size_t ntrain,
 /* The fold of each of n rows as baseline_cross_validate deals them for
    K and seed: fold[i] for the i-th row it is given. */
 int cv_folds(size_t n, size_t K, unsigned long seed, size_t *fold, tells_error *err);
+/* The deal itself: perm gets the n positions 0 .. n-1 shuffled (rng
+   seeded with seed); position i of perm goes to fold i % K. */
+void cv_deal(size_t *perm, size_t n, unsigned long seed, gsl_rng *rng);
 int baseline_cross_validate(const dataset *d, const size_t *rows, size_t n, size_t K,
                             unsigned long seed, const baseline_config *c,
                             predictions *out, tells_error *err);

@@ -235,16 +235,6 @@ static int collect_tokens(drop_sums *s, pvi_result *r, tells_error *err)
     return 0;
 }
 
-/* The folds as baseline_cross_validate deals them: perm (n) is every
-   row shuffled; position i is in fold i % K. */
-static void deal(size_t *perm, size_t n, unsigned long seed, gsl_rng *rng)
-{
-    for (size_t i = 0; i < n; i++)
-        perm[i] = i;
-    gsl_rng_set(rng, seed);
-    gsl_ran_shuffle(rng, perm, n, sizeof *perm);
-}
-
 /* Fold k's label counts of the other folds, and whether each of its
    examples' gold labels is among them. */
 static int fold_labels(const dataset *d, const size_t *perm, size_t K, size_t k,
@@ -300,7 +290,7 @@ int pvi_from_probabilities(const dataset *d, const double *prob, const size_t *p
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     int rc = perm && label_n && rng ? 0 : tells_error_nomem(err, NULL, 0);
     if (rc == 0)
-        deal(perm, n, o->seed, rng);
+        cv_deal(perm, n, o->seed, rng);  /* folds as baseline_cross_validate's */
     for (size_t k = 0; rc == 0 && k < K; k++) {
         size_t ntr;
         rc = fold_labels(d, perm, K, k, label_n, &ntr, err);
@@ -337,7 +327,7 @@ int pvi_run(const dataset *d, const pvi_options *o, pvi_result *r, tells_error *
     if (rc == 0 && o->tokens && !(s.tokens = vocab_new()))
         rc = tells_error_nomem(err, NULL, 0);
     if (rc == 0)
-        deal(perm, n, o->seed, rng);
+        cv_deal(perm, n, o->seed, rng);  /* folds as baseline_cross_validate's */
     for (size_t k = 0; rc == 0 && k < K; k++) {
         size_t ntr = 0, nte = 0;
         for (size_t i = 0; i < n; i++) {

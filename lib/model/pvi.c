@@ -1,7 +1,6 @@
 #include <config.h>
 #include "model/pvi.h"
 
-#include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>

@@ -319,3 +319,60 @@ void cli_linking_free(cli_linking *l)
         l->owned[i] = NULL;
     }
 }
+
+/* A comma-separated list as a NULL-terminated array (in place). */
+static const char **split_list(char *s)
+{
+    size_t n = 2;
+    for (char *p = s; *p; p++)
+        n += *p == ',';
+    const char **v = calloc(n, sizeof *v);
+    if (!v)
+        cli_die("out of memory");
+    size_t k = 0;
+    for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ","))
+        v[k++] = tok;
+    return v;
+}
+
+bool cli_corpus_option(int c, int argc, char **argv, cli_corpus *cc)
+{
+    prep_options *p = cc->prep;
+    switch (c) {
+    case 's':
+        if (optind >= argc)
+            cli_usage_error("option '--split' needs a NAME and a FILE");
+        if (optarg[0] == '\0' || strpbrk(optarg, "\t\n\r"))
+            cli_usage_error("invalid split name '%s'", optarg);
+        cc->inputs[cc->ninputs].split = optarg;
+        cc->inputs[cc->ninputs++].path = argv[optind++];
+        return true;
+    case 'f':
+        if (corpus_format_parse(optarg, &p->format) < 0)
+            cli_usage_error("invalid format '%s' (jsonl, csv, tsv or auto)", optarg);
+        return true;
+    case CLI_OPT_ID_FIELD: p->fields.id = optarg; return true;
+    case CLI_OPT_LABEL_FIELD: p->fields.label = optarg; return true;
+    case CLI_OPT_PREMISE_FIELD: p->fields.premise = optarg; return true;
+    case CLI_OPT_HYPOTHESIS_FIELD: p->fields.hypothesis = optarg; return true;
+    case CLI_OPT_LABELS:
+        free((void *)p->labels);
+        p->labels = split_list(optarg);
+        if (!p->labels[0])
+            cli_usage_error("invalid label list '%s'", optarg);
+        return true;
+    case CLI_OPT_SKIP_INVALID: p->skip_invalid = true; return true;
+    case 't':
+        if (tokenizer_parse(optarg, &p->tok.kind) < 0)
+            cli_usage_error("invalid tokenizer '%s' (default or whitespace)", optarg);
+        return true;
+    default:
+        return false;
+    }
+}
+
+void cli_corpus_free(cli_corpus *cc)
+{
+    free((void *)cc->prep->labels);
+    cc->prep->labels = NULL;
+}

@@ -9,6 +9,7 @@
 
 #include "base/error.h"
 #include "analysis/heuristics.h"
+#include "text/prep.h"
 
 enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
 
@@ -94,6 +95,38 @@ void cli_linking_free(cli_linking *l);
 char *cli_data_file(const char *rel);
 /* 0 when path exists, else an error with a hint on how to find it. */
 int cli_check_data_file(const char *path, tells_error *err);
+
+/* How a corpus is read, the options tells-prep and tells-study share:
+   --split NAME FILE, --format, the four --*-field options, --labels,
+   --skip-invalid and --tokenizer. Put CLI_CORPUS_OPTIONS in the long
+   options and "+s:f:t:" in the short ones ('+': FILE after --split NAME
+   is the option's), and pass every option to cli_corpus_option first. */
+enum {
+    CLI_OPT_ID_FIELD = 1000, CLI_OPT_LABEL_FIELD, CLI_OPT_PREMISE_FIELD,
+    CLI_OPT_HYPOTHESIS_FIELD, CLI_OPT_LABELS, CLI_OPT_SKIP_INVALID
+};
+#define CLI_CORPUS_OPTIONS                                                   \
+    {"split", required_argument, NULL, 's'},                                 \
+    {"format", required_argument, NULL, 'f'},                                \
+    {"id-field", required_argument, NULL, CLI_OPT_ID_FIELD},                 \
+    {"label-field", required_argument, NULL, CLI_OPT_LABEL_FIELD},           \
+    {"premise-field", required_argument, NULL, CLI_OPT_PREMISE_FIELD},       \
+    {"hypothesis-field", required_argument, NULL, CLI_OPT_HYPOTHESIS_FIELD}, \
+    {"labels", required_argument, NULL, CLI_OPT_LABELS},                     \
+    {"skip-invalid", no_argument, NULL, CLI_OPT_SKIP_INVALID},               \
+    {"tokenizer", required_argument, NULL, 't'}
+
+typedef struct cli_corpus {
+    prep_options *prep;        /* gets the fields, format, labels, ... */
+    prep_input *inputs;        /* gets the --split inputs: room for argc */
+    size_t ninputs;
+} cli_corpus;
+/* Takes option c (getopt_long's, with optarg; --split's FILE is
+   argv[optind++]) when it is one of those; false when it is not. Usage
+   errors exit. */
+bool cli_corpus_option(int c, int argc, char **argv, cli_corpus *cc);
+/* Frees the label list that --labels made. */
+void cli_corpus_free(cli_corpus *cc);
 
 /* Whether progress should be shown: -q wins, then --progress, else
    only when stderr is a terminal. */

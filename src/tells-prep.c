@@ -67,22 +67,13 @@ static void usage(void)
 }
 
 enum {
-    OPT_ID_FIELD = 256, OPT_LABEL_FIELD, OPT_PREMISE_FIELD, OPT_HYPOTHESIS_FIELD,
-    OPT_LABELS, OPT_SKIP_INVALID, OPT_MAX_LINE, OPT_KEEP_CASE, OPT_KEEP_PUNCT,
-    OPT_PHRASES, OPT_MESH, OPT_HELP, OPT_VERSION
+    OPT_MAX_LINE = 256, OPT_KEEP_CASE, OPT_KEEP_PUNCT, OPT_PHRASES, OPT_MESH, OPT_HELP,
+    OPT_VERSION
 };
 
 static const struct option long_options[] = {
-    {"split", required_argument, NULL, 's'},
-    {"format", required_argument, NULL, 'f'},
-    {"id-field", required_argument, NULL, OPT_ID_FIELD},
-    {"label-field", required_argument, NULL, OPT_LABEL_FIELD},
-    {"premise-field", required_argument, NULL, OPT_PREMISE_FIELD},
-    {"hypothesis-field", required_argument, NULL, OPT_HYPOTHESIS_FIELD},
-    {"labels", required_argument, NULL, OPT_LABELS},
-    {"skip-invalid", no_argument, NULL, OPT_SKIP_INVALID},
+    CLI_CORPUS_OPTIONS,
     {"max-line", required_argument, NULL, OPT_MAX_LINE},
-    {"tokenizer", required_argument, NULL, 't'},
     {"keep-case", no_argument, NULL, OPT_KEEP_CASE},
     {"keep-punct", no_argument, NULL, OPT_KEEP_PUNCT},
     {"phrases", required_argument, NULL, OPT_PHRASES},
@@ -93,21 +84,6 @@ static const struct option long_options[] = {
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0}
 };
-
-/* Splits a comma-separated list into a NULL-terminated array (in place). */
-static const char **split_list(char *s)
-{
-    size_t n = 2;
-    for (char *p = s; *p; p++)
-        n += *p == ',';
-    const char **v = calloc(n, sizeof *v);
-    if (!v)
-        return NULL;
-    size_t k = 0;
-    for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ","))
-        v[k++] = tok;
-    return v;
-}
 
 static void report_counts(const prep_input *in, const prep_file_stats *st, void *user)
 {
@@ -126,49 +102,24 @@ int main(int argc, char **argv)
     cli_init(argv, "tells-prep");
     prep_options opt = {.fields = CORPUS_FIELDS_DEFAULT,
                         .max_line = LINE_MAX_DEFAULT};
-    prep_input *inputs = calloc((size_t)argc, sizeof *inputs);
+    cli_corpus corpus = {.prep = &opt, .inputs = calloc((size_t)argc, sizeof *corpus.inputs)};
     const char **phrase_files = calloc((size_t)argc, sizeof *phrase_files);
-    size_t ninputs = 0, nphrase_files = 0;
+    size_t nphrase_files = 0;
     const char *output = NULL, *mesh_file = NULL;
     bool quiet = false;
     int rc = 0;
     tells_error err;
     tells_error_clear(&err);
-    if (!inputs || !phrase_files)
+    if (!corpus.inputs || !phrase_files)
         cli_die("out of memory");
     int c;
     /* '+': stop at the first non-option, so FILE after --split NAME is ours. */
     while ((c = getopt_long(argc, argv, "+s:f:t:o:q", long_options, NULL)) != -1) {
+        if (cli_corpus_option(c, argc, argv, &corpus))
+            continue;
         switch (c) {
-        case 's':
-            if (optind >= argc)
-                cli_usage_error("option '--split' needs a NAME and a FILE");
-            if (optarg[0] == '\0' || strpbrk(optarg, "\t\n\r"))
-                cli_usage_error("invalid split name '%s'", optarg);
-            inputs[ninputs].split = optarg;
-            inputs[ninputs].path = argv[optind++];
-            ninputs++;
-            break;
-        case 'f':
-            if (corpus_format_parse(optarg, &opt.format) < 0)
-                cli_usage_error("invalid format '%s' (jsonl, csv, tsv or auto)", optarg);
-            break;
-        case OPT_ID_FIELD: opt.fields.id = optarg; break;
-        case OPT_LABEL_FIELD: opt.fields.label = optarg; break;
-        case OPT_PREMISE_FIELD: opt.fields.premise = optarg; break;
-        case OPT_HYPOTHESIS_FIELD: opt.fields.hypothesis = optarg; break;
-        case OPT_LABELS:
-            opt.labels = split_list(optarg);
-            if (!opt.labels || !opt.labels[0])
-                cli_usage_error("invalid label list '%s'", optarg);
-            break;
-        case OPT_SKIP_INVALID: opt.skip_invalid = true; break;
         case OPT_MAX_LINE:
             opt.max_line = (size_t)cli_long("--max-line", optarg, 1, 1L << 40);
-            break;
-        case 't':
-            if (tokenizer_parse(optarg, &opt.tok.kind) < 0)
-                cli_usage_error("invalid tokenizer '%s' (default or whitespace)", optarg);
             break;
         case OPT_KEEP_CASE: opt.tok.keep_case = true; break;
         case OPT_KEEP_PUNCT: opt.tok.keep_punct = true; break;
@@ -184,19 +135,19 @@ int main(int argc, char **argv)
     if (optind < argc)
         cli_usage_error("unexpected argument '%s' (inputs are given as "
                         "--split NAME FILE)", argv[optind]);
-    if (ninputs == 0)
+    if (corpus.ninputs == 0)
         cli_usage_error("no input: give at least one --split NAME FILE");
 
     phrase_set *phrases;
     rc = prep_load_phrases(phrase_files, nphrase_files, mesh_file, &opt.tok, &phrases, &err);
     opt.phrases = phrases;
     if (rc == 0)
-        rc = prep_run(&opt, inputs, ninputs, output, report_counts, &quiet, &err);
+        rc = prep_run(&opt, corpus.inputs, corpus.ninputs, output, report_counts, &quiet, &err);
     phrase_set_free(phrases);
 done:
-    free(inputs);
+    free(corpus.inputs);
     free(phrase_files);
-    free((void *)opt.labels);
+    cli_corpus_free(&corpus);
     if (rc < 0)
         cli_fail(&err);
     return 0;

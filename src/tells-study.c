@@ -112,23 +112,14 @@ static void usage(void)
 }
 
 enum {
-    OPT_ID_FIELD = 256, OPT_LABEL_FIELD, OPT_PREMISE_FIELD, OPT_HYPOTHESIS_FIELD, OPT_LABELS,
-    OPT_SKIP_INVALID, OPT_PHRASES, OPT_MESH, OPT_BATCH, OPT_VECTORS, OPT_FOLDS, OPT_ALPHA,
+    OPT_PHRASES = 256, OPT_MESH, OPT_BATCH, OPT_VECTORS, OPT_FOLDS, OPT_ALPHA,
     OPT_TOKEN_ALPHA, OPT_CLASS_PRIOR, OPT_THREADS, OPT_SEED, OPT_NO_FIGURES, OPT_GNUPLOT,
     OPT_PROGRESS, OPT_TRAIN, OPT_EVAL, OPT_NAME, OPT_TERMS, OPT_NO_TERMS, OPT_STEM,
     OPT_NO_STEM, OPT_HELP, OPT_VERSION
 };
 
 static const struct option long_options[] = {
-    {"split", required_argument, NULL, 's'},
-    {"format", required_argument, NULL, 'f'},
-    {"id-field", required_argument, NULL, OPT_ID_FIELD},
-    {"label-field", required_argument, NULL, OPT_LABEL_FIELD},
-    {"premise-field", required_argument, NULL, OPT_PREMISE_FIELD},
-    {"hypothesis-field", required_argument, NULL, OPT_HYPOTHESIS_FIELD},
-    {"labels", required_argument, NULL, OPT_LABELS},
-    {"skip-invalid", no_argument, NULL, OPT_SKIP_INVALID},
-    {"tokenizer", required_argument, NULL, 't'},
+    CLI_CORPUS_OPTIONS,
     {"phrases", required_argument, NULL, OPT_PHRASES},
     {"mesh", required_argument, NULL, OPT_MESH},
     {"terms", required_argument, NULL, OPT_TERMS},
@@ -159,29 +150,13 @@ static const struct option long_options[] = {
 
 typedef struct options {
     study_config cfg;
-    prep_input *inputs;
+    cli_corpus corpus;                 /* the --split inputs, how they are read */
     char **phrases, **batches, **definitions;
     const char *output;
-    const char **labels;
     bool quiet, show_progress;
     cli_linking link;                  /* the heuristics' MeSH options */
     char name_buf[256];
 } options;
-
-/* A comma-separated list as a NULL-terminated array (in place). */
-static const char **split_list(char *s)
-{
-    size_t n = 2;
-    for (char *p = s; *p; p++)
-        n += *p == ',';
-    const char **v = calloc(n, sizeof *v);
-    if (!v)
-        cli_die("out of memory");
-    size_t k = 0;
-    for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ","))
-        v[k++] = tok;
-    return v;
-}
 
 static void progress(const char *msg, void *user)
 {
@@ -196,45 +171,20 @@ static void parse_args(int argc, char **argv, options *o)
     c->prep.max_line = 0;
     o->output = "study";
     /* Room for every repeatable option's values. */
-    o->inputs = calloc((size_t)argc, sizeof *o->inputs);
+    o->corpus = (cli_corpus){.prep = &c->prep,
+                             .inputs = calloc((size_t)argc, sizeof *o->corpus.inputs)};
     o->phrases = calloc((size_t)argc, sizeof *o->phrases);
     o->batches = calloc((size_t)argc, sizeof *o->batches);
     o->definitions = calloc((size_t)argc, sizeof *o->definitions);
-    if (!o->inputs || !o->phrases || !o->batches || !o->definitions)
+    if (!o->corpus.inputs || !o->phrases || !o->batches || !o->definitions)
         cli_die("out of memory");
     bool forced = false;
     int ch;
     /* '+': stop at the first non-option, so FILE after --split NAME is ours. */
     while ((ch = getopt_long(argc, argv, "+s:f:t:H:o:q", long_options, NULL)) != -1) {
+        if (cli_corpus_option(ch, argc, argv, &o->corpus))
+            continue;
         switch (ch) {
-        case 's':
-            if (optind >= argc)
-                cli_usage_error("option '--split' needs a NAME and a FILE");
-            if (optarg[0] == '\0' || strpbrk(optarg, "\t\n\r"))
-                cli_usage_error("invalid split name '%s'", optarg);
-            o->inputs[c->ninputs].split = optarg;
-            o->inputs[c->ninputs++].path = argv[optind++];
-            break;
-        case 'f':
-            if (corpus_format_parse(optarg, &c->prep.format) < 0)
-                cli_usage_error("invalid format '%s' (jsonl, csv, tsv or auto)", optarg);
-            break;
-        case OPT_ID_FIELD: c->prep.fields.id = optarg; break;
-        case OPT_LABEL_FIELD: c->prep.fields.label = optarg; break;
-        case OPT_PREMISE_FIELD: c->prep.fields.premise = optarg; break;
-        case OPT_HYPOTHESIS_FIELD: c->prep.fields.hypothesis = optarg; break;
-        case OPT_LABELS:
-            free(o->labels);
-            o->labels = split_list(optarg);
-            if (!o->labels[0])
-                cli_usage_error("invalid label list '%s'", optarg);
-            c->prep.labels = o->labels;
-            break;
-        case OPT_SKIP_INVALID: c->prep.skip_invalid = true; break;
-        case 't':
-            if (tokenizer_parse(optarg, &c->prep.tok.kind) < 0)
-                cli_usage_error("invalid tokenizer '%s' (default or whitespace)", optarg);
-            break;
         case OPT_PHRASES: o->phrases[c->nphrase_files++] = optarg; break;
         case OPT_MESH: c->mesh_terms = optarg; break;
         case OPT_TERMS: o->link.terms = optarg; break;
@@ -272,6 +222,7 @@ static void parse_args(int argc, char **argv, options *o)
         default: cli_try_help();
         }
     }
+    c->ninputs = o->corpus.ninputs;
     if (optind < argc) {
         if (c->ninputs)
             cli_usage_error("a prepared TSV '%s' and --split: give one corpus", argv[optind]);
@@ -299,7 +250,7 @@ static void parse_args(int argc, char **argv, options *o)
             c->name = o->name_buf;
         }
     }
-    c->inputs = o->inputs;
+    c->inputs = o->corpus.inputs;
     c->phrase_files = o->phrases;
     c->batches = o->batches;
     c->heur.definitions = o->definitions;
@@ -543,11 +494,11 @@ int main(int argc, char **argv)
     if (rc < 0 && tmp)
         temp_remove_dir(tmp);
     free(tmp);
-    free(o.inputs);
+    free(o.corpus.inputs);
     free(o.phrases);
     free(o.batches);
     free(o.definitions);
-    free(o.labels);
+    cli_corpus_free(&o.corpus);
     cli_linking_free(&o.link);
     if (rc < 0) {
         /* Messages about the temporary folder name the one asked for. */

@@ -313,8 +313,11 @@ static long u_escape(const char *s)
 static size_t lone_surrogate(const char *s, size_t len)
 {
     for (size_t i = 0; i + 1 < len; i++) {
-        if (s[i] != '\\')
-            continue;
+        /* memchr: most lines have no backslash, and it skips them fast */
+        const char *b = memchr(s + i, '\\', len - 1 - i);
+        if (!b)
+            break;
+        i = (size_t)(b - s);
         long v = i + 6 <= len ? u_escape(s + i) : -1;
         if (v < 0xD800 || v > 0xDFFF) {
             i++;  /* the escaped character, which may be a backslash */

@@ -282,6 +282,17 @@ int cli_check_data_file(const char *path, tells_error *err)
                            "source tree, or name the file)");
 }
 
+bool cli_linking_option(int c, cli_linking *l)
+{
+    switch (c) {
+    case CLI_OPT_TERMS: l->terms = optarg; return true;
+    case CLI_OPT_NO_TERMS: l->no_terms = true; return true;
+    case CLI_OPT_STEM: l->stem = 1; return true;
+    case CLI_OPT_NO_STEM: l->stem = 0; return true;
+    default: return false;
+    }
+}
+
 void cli_linking_check(const cli_linking *l)
 {
     if (l->terms && l->no_terms)

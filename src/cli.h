@@ -82,6 +82,17 @@ typedef struct cli_linking {
     int stem;
     char *owned[3];
 } cli_linking;
+/* --terms, --no-terms, --stem and --no-stem (--mesh, whose short form
+   differs between programs, is each program's own): CLI_LINKING_OPTIONS
+   in the long options, and each option passed to cli_linking_option,
+   which takes those four (false for any other). Start with stem -1. */
+enum { CLI_OPT_TERMS = 1010, CLI_OPT_NO_TERMS, CLI_OPT_STEM, CLI_OPT_NO_STEM };
+#define CLI_LINKING_OPTIONS                                  \
+    {"terms", required_argument, NULL, CLI_OPT_TERMS},       \
+    {"no-terms", no_argument, NULL, CLI_OPT_NO_TERMS},       \
+    {"stem", no_argument, NULL, CLI_OPT_STEM},               \
+    {"no-stem", no_argument, NULL, CLI_OPT_NO_STEM}
+bool cli_linking_option(int c, cli_linking *l);
 /* The usage errors of those options (--terms with --no-terms). */
 void cli_linking_check(const cli_linking *l);
 /* Sets src's tree file, entry terms, stemming and (when builtin) built-in

@@ -105,7 +105,7 @@ static void usage(void)
 enum {
     OPT_MODEL = 256, OPT_SAVE, OPT_FOLDS, OPT_SEED, OPT_THREADS, OPT_ALPHA, OPT_MIN,
     OPT_PSEUDO, OPT_PREDICTABLE, OPT_TOP, OPT_FLAGS, OPT_FAIL, OPT_PROGRESS,
-    OPT_NO_HEURISTICS, OPT_TERMS, OPT_NO_TERMS, OPT_STEM, OPT_NO_STEM, OPT_HELP, OPT_VERSION
+    OPT_NO_HEURISTICS, OPT_HELP, OPT_VERSION
 };
 
 static const struct option long_options[] = {
@@ -124,10 +124,7 @@ static const struct option long_options[] = {
     {"mesh", required_argument, NULL, 'm'},
     {"heuristics", required_argument, NULL, 'H'},
     {"no-heuristics", no_argument, NULL, OPT_NO_HEURISTICS},
-    {"terms", required_argument, NULL, OPT_TERMS},
-    {"no-terms", no_argument, NULL, OPT_NO_TERMS},
-    {"stem", no_argument, NULL, OPT_STEM},
-    {"no-stem", no_argument, NULL, OPT_NO_STEM},
+    CLI_LINKING_OPTIONS,
     {"flags", required_argument, NULL, OPT_FLAGS},
     {"fail-on", required_argument, NULL, OPT_FAIL},
     {"output", required_argument, NULL, 'o'},
@@ -189,6 +186,8 @@ static void parse_args(int argc, char **argv, run *r)
     bool quiet = false, forced = false;
     int c;
     while ((c = getopt_long(argc, argv, "r:g:o:qm:H:", long_options, NULL)) != -1) {
+        if (cli_linking_option(c, &r->link))
+            continue;
         switch (c) {
         case 'r': r->reference = optarg; break;
         case 'g': r->group_column = optarg; break;
@@ -212,10 +211,6 @@ static void parse_args(int argc, char **argv, run *r)
         case OPT_TOP: r->opt.top_pmi = (size_t)cli_long("--top", optarg, 1, LONG_MAX); break;
         case OPT_FLAGS: r->flags = optarg; break;
         case 'm': r->link.mesh = optarg; break;
-        case OPT_TERMS: r->link.terms = optarg; break;
-        case OPT_NO_TERMS: r->link.no_terms = true; break;
-        case OPT_STEM: r->link.stem = 1; break;
-        case OPT_NO_STEM: r->link.stem = 0; break;
         case 'H': r->heur_files[r->nheur_files++] = optarg; break;
         case OPT_NO_HEURISTICS: r->no_heuristics = true; break;
         case OPT_FAIL: r->gates = parse_gates(optarg); break;

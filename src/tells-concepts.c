@@ -74,16 +74,13 @@ static void usage(void)
 }
 
 enum {
-    OPT_TERMS = 256, OPT_NO_TERMS, OPT_STEM, OPT_NO_STEM, OPT_SYNONYMS, OPT_STATS,
+    OPT_SYNONYMS = 256, OPT_STATS,
     OPT_HELP, OPT_VERSION
 };
 
 static const struct option long_options[] = {
     {"mesh", required_argument, NULL, 'm'},
-    {"terms", required_argument, NULL, OPT_TERMS},
-    {"no-terms", no_argument, NULL, OPT_NO_TERMS},
-    {"stem", no_argument, NULL, OPT_STEM},
-    {"no-stem", no_argument, NULL, OPT_NO_STEM},
+    CLI_LINKING_OPTIONS,
     {"synonyms", required_argument, NULL, OPT_SYNONYMS},
     {"text", no_argument, NULL, 'T'},
     {"field", required_argument, NULL, 'F'},
@@ -198,9 +195,9 @@ static int write_stats(FILE *fp, void *ctx, tells_error *err)
 int main(int argc, char **argv)
 {
     cli_init(argv, "tells-concepts");
-    const char *mesh = NULL, *terms = NULL, *output = NULL;
-    bool no_terms = false, stats = false;
-    int stem = -1;
+    const char *output = NULL;
+    bool stats = false;
+    cli_linking link = {.stem = -1};
     char **synonyms = calloc((size_t)argc, sizeof *synonyms);
     if (!synonyms)
         cli_die("out of memory");
@@ -208,12 +205,10 @@ int main(int argc, char **argv)
     job j = {.field = FIELD_BOTH};
     int c;
     while ((c = getopt_long(argc, argv, "m:TF:o:", long_options, NULL)) != -1) {
+        if (cli_linking_option(c, &link))
+            continue;
         switch (c) {
-        case 'm': mesh = optarg; break;
-        case OPT_TERMS: terms = optarg; break;
-        case OPT_NO_TERMS: no_terms = true; break;
-        case OPT_STEM: stem = 1; break;
-        case OPT_NO_STEM: stem = 0; break;
+        case 'm': link.mesh = optarg; break;
         case OPT_SYNONYMS: synonyms[nsynonyms++] = optarg; break;
         case 'T': j.text = true; break;
         case 'F':
@@ -228,7 +223,6 @@ int main(int argc, char **argv)
         default: cli_try_help();
         }
     }
-    cli_linking link = {.mesh = mesh, .terms = terms, .no_terms = no_terms, .stem = stem};
     cli_linking_check(&link);
     if (j.text && j.field != FIELD_BOTH)
         cli_usage_error("--field is for prepared TSVs, not --text");

@@ -97,17 +97,14 @@ static void usage(void)
 }
 
 enum {
-    OPT_SYNONYMS = 256, OPT_TERMS, OPT_NO_TERMS, OPT_STEM, OPT_NO_STEM, OPT_NO_BUILTIN, OPT_DIRECTION, OPT_EXPECTED, OPT_DIGITS,
+    OPT_SYNONYMS = 256, OPT_NO_BUILTIN, OPT_DIRECTION, OPT_EXPECTED, OPT_DIGITS,
     OPT_HELP, OPT_VERSION
 };
 
 static const struct option long_options[] = {
     {"mesh", required_argument, NULL, 'm'},
     {"synonyms", required_argument, NULL, OPT_SYNONYMS},
-    {"terms", required_argument, NULL, OPT_TERMS},
-    {"no-terms", no_argument, NULL, OPT_NO_TERMS},
-    {"stem", no_argument, NULL, OPT_STEM},
-    {"no-stem", no_argument, NULL, OPT_NO_STEM},
+    CLI_LINKING_OPTIONS,
     {"heuristics", required_argument, NULL, 'H'},
     {"no-builtin", no_argument, NULL, OPT_NO_BUILTIN},
     {"hypernym-direction", required_argument, NULL, OPT_DIRECTION},
@@ -124,9 +121,8 @@ static const struct option long_options[] = {
 int main(int argc, char **argv)
 {
     cli_init(argv, "tells-heur");
-    const char *mesh = NULL, *terms = NULL, *output = NULL, *pairs = NULL;
-    bool no_terms = false;
-    int stem = -1;
+    const char *output = NULL, *pairs = NULL;
+    cli_linking link = {.stem = -1};
     /* The values of the repeatable options, each list with room for argc. */
     char **values = calloc(3 * (size_t)argc, sizeof *values);
     if (!values)
@@ -138,13 +134,11 @@ int main(int argc, char **argv)
     int digits = 2;
     int c;
     while ((c = getopt_long(argc, argv, "m:H:s:p:o:", long_options, NULL)) != -1) {
+        if (cli_linking_option(c, &link))
+            continue;
         switch (c) {
-        case 'm': mesh = optarg; break;
+        case 'm': link.mesh = optarg; break;
         case OPT_SYNONYMS: synonyms[nsynonyms++] = optarg; break;
-        case OPT_TERMS: terms = optarg; break;
-        case OPT_NO_TERMS: no_terms = true; break;
-        case OPT_STEM: stem = 1; break;
-        case OPT_NO_STEM: stem = 0; break;
         case 'H': heur_files[nheur_files++] = optarg; break;
         case OPT_NO_BUILTIN: builtin = false; break;
         case OPT_DIRECTION:
@@ -170,7 +164,7 @@ int main(int argc, char **argv)
         default: cli_try_help();
         }
     }
-    cli_linking_check(&(cli_linking){.terms = terms, .no_terms = no_terms});
+    cli_linking_check(&link);
     if (!builtin && nheur_files == 0)
         cli_usage_error("--no-builtin needs --heuristics FILE");
     bool pairs_stdout = pairs && strcmp(pairs, "-") == 0;
@@ -181,7 +175,6 @@ int main(int argc, char **argv)
     int nfiles;
     char **files = cli_operands(argc, argv, &nfiles);
 
-    cli_linking link = {.mesh = mesh, .terms = terms, .no_terms = no_terms, .stem = stem};
     heur_sources src = {
         .synonyms = synonyms, .nsynonyms = nsynonyms,
         .definitions = heur_files, .ndefinitions = nheur_files, .general = general,

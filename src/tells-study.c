@@ -114,18 +114,15 @@ static void usage(void)
 enum {
     OPT_PHRASES = 256, OPT_MESH, OPT_BATCH, OPT_VECTORS, OPT_FOLDS, OPT_ALPHA,
     OPT_TOKEN_ALPHA, OPT_CLASS_PRIOR, OPT_THREADS, OPT_SEED, OPT_NO_FIGURES, OPT_GNUPLOT,
-    OPT_PROGRESS, OPT_TRAIN, OPT_EVAL, OPT_NAME, OPT_TERMS, OPT_NO_TERMS, OPT_STEM,
-    OPT_NO_STEM, OPT_HELP, OPT_VERSION
+    OPT_PROGRESS, OPT_TRAIN, OPT_EVAL, OPT_NAME,
+    OPT_HELP, OPT_VERSION
 };
 
 static const struct option long_options[] = {
     CLI_CORPUS_OPTIONS,
     {"phrases", required_argument, NULL, OPT_PHRASES},
     {"mesh", required_argument, NULL, OPT_MESH},
-    {"terms", required_argument, NULL, OPT_TERMS},
-    {"no-terms", no_argument, NULL, OPT_NO_TERMS},
-    {"stem", no_argument, NULL, OPT_STEM},
-    {"no-stem", no_argument, NULL, OPT_NO_STEM},
+    CLI_LINKING_OPTIONS,
     {"batch", required_argument, NULL, OPT_BATCH},
     {"vectors", required_argument, NULL, OPT_VECTORS},
     {"heuristics", required_argument, NULL, 'H'},
@@ -182,15 +179,11 @@ static void parse_args(int argc, char **argv, options *o)
     int ch;
     /* '+': stop at the first non-option, so FILE after --split NAME is ours. */
     while ((ch = getopt_long(argc, argv, "+s:f:t:H:o:q", long_options, NULL)) != -1) {
-        if (cli_corpus_option(ch, argc, argv, &o->corpus))
+        if (cli_corpus_option(ch, argc, argv, &o->corpus) || cli_linking_option(ch, &o->link))
             continue;
         switch (ch) {
         case OPT_PHRASES: o->phrases[c->nphrase_files++] = optarg; break;
         case OPT_MESH: c->mesh_terms = optarg; break;
-        case OPT_TERMS: o->link.terms = optarg; break;
-        case OPT_NO_TERMS: o->link.no_terms = true; break;
-        case OPT_STEM: o->link.stem = 1; break;
-        case OPT_NO_STEM: o->link.stem = 0; break;
         case OPT_BATCH: o->batches[c->nbatches++] = optarg; break;
         case OPT_VECTORS: c->vectors = optarg; break;
         case 'H': o->definitions[c->heur.ndefinitions++] = optarg; break;

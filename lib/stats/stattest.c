@@ -281,7 +281,9 @@ void mcnemar_exact(long b, long c, test_result *r)
                                                          (unsigned long)(b + c)), 2.0);
 }
 
-void mcnemar_chi2(long b, long c, test_result *r)
+/* McNemar's chi-squared, |b - c| less `correction` (Edwards': 1, at
+   least 0 after it), squared over b + c, against chi-squared with 1 df. */
+static void mcnemar_chi2_with(long b, long c, double correction, test_result *r)
 {
     r->df = 1.0;
     if (b + c == 0) {
@@ -289,24 +291,21 @@ void mcnemar_chi2(long b, long c, test_result *r)
         r->p = pvalue_from_p(1.0);
         return;
     }
-    double d = fabs((double)(b - c)) - 1.0;
+    double d = fabs((double)(b - c)) - correction;
     if (d < 0.0)
         d = 0.0;
     r->statistic = d * d / (double)(b + c);
     r->p = stat_chi2_sf(r->statistic, 1.0);
 }
 
+void mcnemar_chi2(long b, long c, test_result *r)
+{
+    mcnemar_chi2_with(b, c, 1.0, r);
+}
+
 void mcnemar_chi2_uncorrected(long b, long c, test_result *r)
 {
-    r->df = 1.0;
-    if (b + c == 0) {
-        r->statistic = 0.0;
-        r->p = pvalue_from_p(1.0);
-        return;
-    }
-    double d = (double)(b - c);
-    r->statistic = d * d / (double)(b + c);
-    r->p = stat_chi2_sf(r->statistic, 1.0);
+    mcnemar_chi2_with(b, c, 0.0, r);
 }
 
 int welch_test(const double *x, size_t nx, const double *y, size_t ny,

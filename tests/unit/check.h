@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int check_failures;
@@ -40,5 +41,17 @@ static int check_failures;
     } while (0)
 
 #define CHECK_DONE() return check_failures ? 1 : 0
+
+/* tests/data/REL under $top_srcdir (the build runs tests from the build
+   tree); four calls' results stay valid at once. */
+static inline const char *data_path(const char *rel)
+{
+    static char buf[4][4096];
+    static int k;
+    const char *top = getenv("top_srcdir");
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "%s/tests/data/%s", top ? top : ".", rel);
+    return buf[k];
+}
 
 #endif

@@ -15,13 +15,6 @@
 #include "stats/subsample.h"
 #include "check.h"
 
-static char *data_path(const char *rel)
-{
-    static char buf[4096];
-    const char *top = getenv("top_srcdir");
-    snprintf(buf, sizeof buf, "%s/tests/data/%s", top ? top : ".", rel);
-    return buf;
-}
 
 /* A scratch folder for the test's files. */
 static char tmpdir[1024];

@@ -362,15 +362,6 @@ static void selection(void)
 }
 
 
-static char *data_path(const char *rel)
-{
-    static char buf[4][4096];
-    static int k;
-    const char *top = getenv("top_srcdir");
-    k = (k + 1) % 4;
-    snprintf(buf[k], sizeof buf[k], "%s/tests/data/%s", top ? top : ".", rel);
-    return buf[k];
-}
 
 /* Whether the set holds exactly the ids of ids-u10.npy. */
 static bool holds_mixed_ids(id_set *s)

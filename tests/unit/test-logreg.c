@@ -15,15 +15,6 @@
 #include "model/vmath.h"
 #include "base/npy.h"
 
-static char *data_path(const char *rel)
-{
-    static char buf[4][4096];
-    static int k;
-    const char *top = getenv("top_srcdir");
-    k = (k + 1) % 4;
-    snprintf(buf[k], sizeof buf[k], "%s/tests/data/%s", top ? top : ".", rel);
-    return buf[k];
-}
 
 /* The reference coefficients of one case: outputs x 6 numbers. */
 static int read_ref(const char *want_case, double *coef)

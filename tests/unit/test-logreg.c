@@ -83,7 +83,7 @@ static void test_vmath(void)
     for (size_t n = 0; n <= 37; n++) {
         for (size_t i = 0; i < n; i++)
             x[i] = -30.0f + 1.7f * (float)i + 0.013f * (float)n;
-        memcpy(e, x, sizeof x);
+        memcpy(e, x, n * sizeof *x);
         vmath_exp(e, n);
         for (size_t i = 0; i < n; i++) {
             CHECK(fabs(e[i] - expf(x[i])) <= 4e-7 * expf(x[i]));

@@ -284,11 +284,16 @@ static double softmax_residual(float *z, const float *wf, size_t D1, size_t outs
             zmax = z[c];
     }
     float s = 0, zy = z[y] - zmax;
-    for (size_t c = 0; c < outs; c++) {
-        z[c] = expf(z[c] - zmax);
+    /* e^x and log x as softmax_block computes them, so that a shared
+       pass gives the numbers of a pass of every model */
+    for (size_t c = 0; c < outs; c++)
+        z[c] -= zmax;
+    vmath_exp(z, outs);
+    for (size_t c = 0; c < outs; c++)
         s += z[c];
-    }
-    double loss = (double)logf(s) - (double)zy;
+    float log_s = s;
+    vmath_log(&log_s, 1);
+    double loss = (double)log_s - (double)zy;
     float inv = 1.0f / s;
     for (size_t c = 0; c < outs; c++)
         z[c] *= inv;
@@ -401,7 +406,9 @@ static void softmax_block(const pass *p, size_t r, size_t nb, float *z, float *g
         const unsigned char *tr = p->in_train + row * p->models;
         uint64_t *right = p->right ? p->right + row * p->words : NULL;
         int y = p->local[d->y[row]];
-        float *zr = z + i * cols;   /* intercepts included */
+        float *zr = z + i * cols;
+        for (size_t k = 0; k < cols; k++)   /* the intercepts, after the product as in */
+            zr[k] += p->bias[k];            /* softmax_residual: the same bits */
         size_t nin = 0, nout = 0;
         for (size_t a = 0; a < na; a++) {
             size_t t = tr[p->gm[a]] != 0;
@@ -481,43 +488,35 @@ static void pass_task(void *ctx, size_t t, size_t thread)
                         1.0f, xb, (int)d->ld, p->wf, (int)D1, 0.0f, zs, (int)outs);
             shared_rows(p, r, nb, zs, z, f, bsum);
         } else {
-            /* With softmax, the GEMM adds the logits to the intercepts. */
-            if (outs > 1)
-                for (size_t i = 0; i < nb; i++)
-                    memcpy(z + i * cols, p->bias, cols * sizeof *z);
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, (int)cols, (int)dim,
-                        1.0f, xb, (int)d->ld, p->wf, (int)D1, outs > 1 ? 1.0f : 0.0f, z,
-                        (int)cols);
+                        1.0f, xb, (int)d->ld, p->wf, (int)D1, 0.0f, z, (int)cols);
         }
         if (!p->shared && outs > 1)
             softmax_block(p, r, nb, z, zs + BLOCK_ROWS * outs + outs,
                           p->idx + thread * thread_indices(p->na), f, bsum);
+        /* Two classes: one sigmoid output per model. */
         for (size_t i = 0; !p->shared && outs == 1 && i < nb; i++) {
             size_t row = r + i;
             const unsigned char *tr = p->in_train + row * p->models;
             uint64_t *right = p->right ? p->right + row * p->words : NULL;
             int y = p->local[d->y[row]];
-            float *zi = z + i * cols;
             for (size_t a = 0; a < p->na; a++) {
-                float *za = zi + a * outs;
-                const float *w = p->wf + a * outs * D1;
+                float *za = z + i * cols + a;
+                const float *w = p->wf + a * D1;
                 if (!tr[p->gm[a]]) {
                     if (right) {
-                        for (size_t c = 0; c < outs; c++)
-                            za[c] += w[c * D1 + dim];
+                        *za += w[dim];
                         uint64_t bit = (uint64_t)1 << (p->gm[a] % 64);
-                        if (picks(za, outs, y))
+                        if (picks(za, 1, y))
                             right[p->gm[a] / 64] |= bit;
                         else
                             right[p->gm[a] / 64] &= ~bit;
                     }
-                    memset(za, 0, outs * sizeof *za);
+                    *za = 0;
                     continue;
                 }
-                f[a] += outs == 1 ? binary_residual(za, w, D1, y)
-                                  : softmax_residual(za, w, D1, outs, y);
-                for (size_t c = 0; c < outs; c++)
-                    bsum[a * outs + c] += za[c];
+                f[a] += binary_residual(za, w, D1, y);
+                bsum[a] += *za;
             }
         }
         cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)cols, (int)dim, (int)nb,

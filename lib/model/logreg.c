@@ -26,7 +26,8 @@ enum {
     SOLVE_ROWS = 32,       /* rows of the stack per task of the preconditioner */
     HESS_TASKS = 8,        /* its tasks, at most */
     HESS_ROWS = 1 << 20,   /* rows it samples, at most */
-    HESS_REUSE = 10        /* fits that share one, at most */
+    HESS_REUSE = 10,       /* fits that share one, at most */
+    SUM_TASKS = 16         /* slices of the sum of a pass's partial gradients */
 };
 static const double ARMIJO = 1e-4;
 /* The objective's relative rounding, roughly: float32 logits. */
@@ -38,9 +39,9 @@ struct logreg_fit {
     int *cls;           /* per model, `classes` slots, ascending */
     size_t *outs;       /* per model: 1 for two classes, else nclass */
     double **coef;      /* per model: outs x (dim + 1) */
-    /* The Cholesky factor of a warm Hessian (warm_hessian) that the next
-       fit may reuse: its size, classes and the fits it served. */
-    double *pre;
+    /* The inverse of a warm Hessian (warm_hessian) that the next fit may
+       reuse: its size, classes and the fits it served. */
+    float *pre;
     size_t pre_p, pre_nclass;
     int *pre_cls;
     int pre_age;
@@ -232,6 +233,23 @@ static int cholesky(double *a, size_t n)
     return 0;
 }
 
+extern void dpotri_(const char *uplo, const int *n, double *a, const int *lda, int *info);
+
+/* The inverse of A, in float (a preconditioner: its float rounding only
+   perturbs the first guess of each step), from A's factor by cholesky()
+   (destroyed); -1 when LAPACK refuses it. */
+static int spd_inverse(double *l, size_t n, float *inv)
+{
+    int nn = (int)n, info = 0;
+    dpotri_("U", &nn, l, &nn, &info);
+    if (info != 0)
+        return -1;
+    for (size_t j = 0; j < n; j++)
+        for (size_t k = 0; k <= j; k++)
+            inv[j * n + k] = inv[k * n + j] = (float)l[j * n + k];
+    return 0;
+}
+
 /* ---- one pass: loss and gradient of several models ---- */
 
 typedef struct pass {
@@ -258,7 +276,7 @@ typedef struct pass {
 
 /* Whether the logits z (intercepts included) of a model pick the class of
    local index y (-1: a class the model does not know). */
-static bool picks(const float *z, size_t outs, int y)
+static inline bool picks(const float *z, size_t outs, int y)
 {
     if (outs == 1)
         return (z[0] > 0) == (y == 1);
@@ -392,11 +410,18 @@ static size_t thread_indices(size_t na)
    of them): the pairs are listed without branching on it, which would
    be mispredicted half the time. Held-out pairs get zero residuals and,
    when asked for, their predictions. */
-static void softmax_block(const pass *p, size_t r, size_t nb, float *z, float *gather,
-                          uint32_t *idx, double *f, double *bsum)
+static void add_bias(float *restrict z, const float *restrict bias, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        z[k] += bias[k];
+}
+
+static inline __attribute__((always_inline)) void
+softmax_block_outs(const pass *p, size_t r, size_t nb, float *z, float *gather, uint32_t *idx,
+                   double *f, double *bsum, size_t outs)
 {
     const logreg_data *d = p->d;
-    size_t cols = p->cols, outs = p->outs, na = p->na;
+    size_t cols = p->cols, na = p->na;
     float *ev = gather, *sums = ev + BLOCK_ROWS * cols, *zy = sums + BLOCK_ROWS * na;
     uint32_t *in = idx, *out = in + na, *pos = out + na, *model = pos + BLOCK_ROWS * na,
              *cls = model + BLOCK_ROWS * na;
@@ -407,8 +432,7 @@ static void softmax_block(const pass *p, size_t r, size_t nb, float *z, float *g
         uint64_t *right = p->right ? p->right + row * p->words : NULL;
         int y = p->local[d->y[row]];
         float *zr = z + i * cols;
-        for (size_t k = 0; k < cols; k++)   /* the intercepts, after the product as in */
-            zr[k] += p->bias[k];            /* softmax_residual: the same bits */
+        add_bias(zr, p->bias, cols);   /* after the product, as softmax_residual: the same bits */
         size_t nin = 0, nout = 0;
         for (size_t a = 0; a < na; a++) {
             size_t t = tr[p->gm[a]] != 0;
@@ -465,6 +489,16 @@ static void softmax_block(const pass *p, size_t r, size_t nb, float *z, float *g
         for (size_t c = 0; c < outs; c++)
             bsum[a * outs + c] += za[c];
     }
+}
+
+/* Three classes, the usual case, with the class loops unrolled. */
+static void softmax_block(const pass *p, size_t r, size_t nb, float *z, float *gather,
+                          uint32_t *idx, double *f, double *bsum)
+{
+    if (p->outs == 3)
+        softmax_block_outs(p, r, nb, z, gather, idx, f, bsum, 3);
+    else
+        softmax_block_outs(p, r, nb, z, gather, idx, f, bsum, p->outs);
 }
 
 static void pass_task(void *ctx, size_t t, size_t thread)
@@ -539,6 +573,7 @@ typedef struct batch {
     size_t *gm;             /* their indices */
     uint64_t *right;        /* see pass, or NULL */
     size_t words;
+    const size_t *trained;  /* per model (all of them): its training rows */
 } batch;
 
 typedef enum { ST_NEW_DIRECTION, ST_BACKTRACK, ST_DONE } model_state;
@@ -553,8 +588,10 @@ typedef struct solver {
     model_state *state;
     size_t pw;                        /* preconditioner width: D1 (one block shared
                                          by every output) or P (all outputs) */
-    double *chol;                     /* pw x pw */
-    double *stack;                    /* 2 nm P */
+    double *chol;                     /* pw x pw: the Cholesky factor's work */
+    float *minv;                      /* pw x pw: the preconditioner, M^-1 */
+    float *stack, *prod;              /* 2 nm P: vectors as rows, and times M^-1 */
+    size_t *yrow;                     /* nm: see directions */
 } solver;
 
 static void solver_free(solver *s)
@@ -563,7 +600,8 @@ static void solver_free(solver *s)
     free(s->f); free(s->ft); free(s->gd); free(s->step);
     free(s->s); free(s->yv); free(s->rho); free(s->alpha);
     free(s->hist); free(s->head); free(s->iter); free(s->backtracks);
-    free(s->state); free(s->chol); free(s->stack);
+    free(s->state); free(s->chol); free(s->minv); free(s->stack); free(s->prod);
+    free(s->yrow);
 }
 
 static int solver_alloc(solver *s, size_t nm, size_t outs, size_t dim, bool full)
@@ -584,7 +622,9 @@ static int solver_alloc(solver *s, size_t nm, size_t outs, size_t dim, bool full
         !ALLOC(s->rho, nm * MEMORY) || !ALLOC(s->alpha, nm * MEMORY) ||
         !ALLOC(s->hist, nm) || !ALLOC(s->head, nm) || !ALLOC(s->iter, nm) ||
         !ALLOC(s->backtracks, nm) || !ALLOC(s->state, nm) ||
-        !ALLOC(s->chol, s->pw * s->pw) || !ALLOC(s->stack, 2 * nm * P)) {
+        !ALLOC(s->chol, s->pw * s->pw) || !ALLOC(s->minv, s->pw * s->pw) ||
+        !ALLOC(s->stack, 2 * nm * P) || !ALLOC(s->prod, 2 * nm * P) ||
+        !ALLOC(s->yrow, nm)) {
         solver_free(s);
         return -1;
     }
@@ -601,93 +641,137 @@ static double dot(const double *a, const double *b, size_t n)
 }
 
 /* New L-BFGS directions for the models in list: the two-loop recursion
-   with H0 = gamma M^-1, M = L L^T. The models' q vectors, then their
-   last y vectors, are stacked as rows: one triangular solve by L^T for
-   all, a second by L for the q rows only, as y M^-1 y = |y L^-T|^2; the
-   rows are solved by the threads in chunks. */
+   with H0 = gamma M^-1. The models' q vectors, then their last y
+   vectors, are stacked as rows and multiplied by M^-1 at once (one GEMM
+   in float, the rows in chunks on the threads): y M^-1 y gives gamma. */
 typedef struct solve_job {
     solver *s;
-    size_t nq, rows;
+    size_t rows;
 } solve_job;
 
-/* Rows t * SOLVE_ROWS .. of the stack: times L^-T, and the q rows among
-   them times L^-1 too. Each row is solved on its own, in chunks of a
-   fixed size, so the bits do not depend on the threads. */
+/* Rows t * SOLVE_ROWS .. of the stack times M^-1, in chunks of a fixed
+   size, so that the bits do not depend on the threads. */
 static void solve_task(void *ctx, size_t t, size_t thread)
 {
     (void)thread;
     const solve_job *j = ctx;
     const solver *s = j->s;
     size_t r0 = t * SOLVE_ROWS, r1 = r0 + SOLVE_ROWS < j->rows ? r0 + SOLVE_ROWS : j->rows;
-    double *b = s->stack + r0 * s->pw;
-    cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit,
-                (int)(r1 - r0), (int)s->pw, 1.0, s->chol, (int)s->pw, b, (int)s->pw);
-    if (r0 < j->nq)
-        cblas_dtrsm(CblasRowMajor, CblasRight, CblasLower, CblasNoTrans, CblasNonUnit,
-                    (int)((r1 < j->nq ? r1 : j->nq) - r0), (int)s->pw, 1.0, s->chol,
-                    (int)s->pw, b, (int)s->pw);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)(r1 - r0), (int)s->pw,
+                (int)s->pw, 1.0f, s->stack + r0 * s->pw, (int)s->pw, s->minv, (int)s->pw,
+                0.0f, s->prod + r0 * s->pw, (int)s->pw);
+}
+
+/* The two loops of the recursion run on the threads, a model per task:
+   each model's numbers are its own, whatever the threads. */
+typedef struct direction_job {
+    solver *s;
+    const size_t *list;
+    const size_t *yrow;   /* per model: its y row in the stack, or SIZE_MAX */
+    size_t per;
+} direction_job;
+
+static void first_loop_task(void *ctx, size_t l, size_t thread)
+{
+    (void)thread;
+    const direction_job *j = ctx;
+    solver *s = j->s;
+    size_t P = s->P, pw = s->pw, a = j->list[l];
+    double *q = s->dir + a * P;
+    memcpy(q, s->g + a * P, P * sizeof *q);
+    for (int h = 0; h < s->hist[a]; h++) {   /* newest first */
+        int i = (s->head[a] - 1 - h + MEMORY) % MEMORY;
+        const double *si = s->s + (a * MEMORY + (size_t)i) * P;
+        const double *yi = s->yv + (a * MEMORY + (size_t)i) * P;
+        double al = s->rho[a * MEMORY + (size_t)i] * dot(si, q, P);
+        s->alpha[a * MEMORY + (size_t)i] = al;
+        for (size_t k = 0; k < P; k++)
+            q[k] -= al * yi[k];
+    }
+    float *row = s->stack + l * j->per * pw;
+    for (size_t k = 0; k < P; k++)
+        row[k] = (float)q[k];
+    if (s->hist[a]) {
+        int i = (s->head[a] - 1 + MEMORY) % MEMORY;
+        const double *y = s->yv + (a * MEMORY + (size_t)i) * P;
+        row = s->stack + j->yrow[l] * pw;
+        for (size_t k = 0; k < P; k++)
+            row[k] = (float)y[k];
+    }
+}
+
+static void second_loop_task(void *ctx, size_t l, size_t thread)
+{
+    (void)thread;
+    const direction_job *j = ctx;
+    solver *s = j->s;
+    size_t P = s->P, pw = s->pw, a = j->list[l];
+    double *r = s->dir + a * P;
+    const float *mq = s->prod + l * j->per * pw;
+    double gamma = 1.0;
+    if (s->hist[a]) {
+        int i = (s->head[a] - 1 + MEMORY) % MEMORY;
+        const double *si = s->s + (a * MEMORY + (size_t)i) * P;
+        const double *yi = s->yv + (a * MEMORY + (size_t)i) * P;
+        const float *my = s->prod + j->yrow[l] * pw;   /* M^-1 y */
+        double yMy = 0;
+        for (size_t k = 0; k < P; k++)
+            yMy += yi[k] * (double)my[k];
+        if (yMy > 0)
+            gamma = dot(si, yi, P) / yMy;
+    }
+    for (size_t k = 0; k < P; k++)
+        r[k] = gamma * (double)mq[k];
+    for (int h = s->hist[a] - 1; h >= 0; h--) {   /* oldest first */
+        int i = (s->head[a] - 1 - h + MEMORY) % MEMORY;
+        const double *si = s->s + (a * MEMORY + (size_t)i) * P;
+        const double *yi = s->yv + (a * MEMORY + (size_t)i) * P;
+        double be = s->rho[a * MEMORY + (size_t)i] * dot(yi, r, P);
+        double c = s->alpha[a * MEMORY + (size_t)i] - be;
+        for (size_t k = 0; k < P; k++)
+            r[k] += c * si[k];
+    }
+    for (size_t k = 0; k < P; k++)
+        r[k] = -r[k];
+    s->gd[a] = dot(s->g + a * P, r, P);
+    s->state[a] = ST_NEW_DIRECTION;
 }
 
 static void directions(solver *s, const size_t *list, size_t n, size_t threads)
 {
-    size_t P = s->P, pw = s->pw, per = P / pw;   /* rows of the stack per vector */
+    if (n == 0)
+        return;
+    size_t pw = s->pw, per = s->P / pw;   /* rows of the stack per vector */
     size_t nq = n * per, ny = 0;
     for (size_t l = 0; l < n; l++) {
-        size_t a = list[l];
-        double *q = s->dir + a * P;
-        memcpy(q, s->g + a * P, P * sizeof *q);
-        for (int h = 0; h < s->hist[a]; h++) {   /* newest first */
-            int i = (s->head[a] - 1 - h + MEMORY) % MEMORY;
-            const double *si = s->s + (a * MEMORY + (size_t)i) * P;
-            const double *yi = s->yv + (a * MEMORY + (size_t)i) * P;
-            double al = s->rho[a * MEMORY + (size_t)i] * dot(si, q, P);
-            s->alpha[a * MEMORY + (size_t)i] = al;
-            for (size_t k = 0; k < P; k++)
-                q[k] -= al * yi[k];
-        }
-        memcpy(s->stack + l * per * pw, q, P * sizeof *q);
-        if (s->hist[a]) {
-            int i = (s->head[a] - 1 + MEMORY) % MEMORY;
-            memcpy(s->stack + (nq + ny) * pw, s->yv + (a * MEMORY + (size_t)i) * P,
-                   P * sizeof *q);
-            ny += per;
-        }
+        s->yrow[l] = s->hist[list[l]] ? nq + ny : SIZE_MAX;
+        ny += s->hist[list[l]] ? per : 0;
     }
-    solve_job j = {s, nq, nq + ny};
+    direction_job dj = {s, list, s->yrow, per};
+    run_tasks(threads, n, first_loop_task, &dj);
+    solve_job j = {s, nq + ny};
     size_t tasks = (nq + ny + SOLVE_ROWS - 1) / SOLVE_ROWS;
-    if (tasks)
-        run_tasks(threads < tasks ? threads : tasks, tasks, solve_task, &j);
-    ny = 0;
-    for (size_t l = 0; l < n; l++) {
-        size_t a = list[l];
-        double *r = s->dir + a * P;
-        const double *mq = s->stack + l * per * pw;
-        double gamma = 1.0;
-        if (s->hist[a]) {
-            int i = (s->head[a] - 1 + MEMORY) % MEMORY;
-            const double *si = s->s + (a * MEMORY + (size_t)i) * P;
-            const double *yi = s->yv + (a * MEMORY + (size_t)i) * P;
-            const double *ly = s->stack + (nq + ny) * pw;   /* y L^-T */
-            double yMy = dot(ly, ly, P);
-            ny += per;
-            if (yMy > 0)
-                gamma = dot(si, yi, P) / yMy;
-        }
-        for (size_t k = 0; k < P; k++)
-            r[k] = gamma * mq[k];
-        for (int h = s->hist[a] - 1; h >= 0; h--) {   /* oldest first */
-            int i = (s->head[a] - 1 - h + MEMORY) % MEMORY;
-            const double *si = s->s + (a * MEMORY + (size_t)i) * P;
-            const double *yi = s->yv + (a * MEMORY + (size_t)i) * P;
-            double be = s->rho[a * MEMORY + (size_t)i] * dot(yi, r, P);
-            double c = s->alpha[a * MEMORY + (size_t)i] - be;
-            for (size_t k = 0; k < P; k++)
-                r[k] += c * si[k];
-        }
-        for (size_t k = 0; k < P; k++)
-            r[k] = -r[k];
-        s->gd[a] = dot(s->g + a * P, r, P);
-        s->state[a] = ST_NEW_DIRECTION;
+    run_tasks(threads < tasks ? threads : tasks, tasks, solve_task, &j);
+    run_tasks(threads, n, second_loop_task, &dj);
+}
+
+/* The tasks' partial gradients summed in task order, so the same bits
+   for any thread count; the threads take slices of the sum. */
+typedef struct sum_job {
+    const float *parts;   /* ntasks x len */
+    double *acc;          /* len */
+    size_t ntasks, len;
+} sum_job;
+
+static void sum_task(void *ctx, size_t t, size_t thread)
+{
+    (void)thread;
+    const sum_job *j = ctx;
+    size_t k0 = task_start(j->len, SUM_TASKS, t), k1 = task_start(j->len, SUM_TASKS, t + 1);
+    for (size_t p = 0; p < j->ntasks; p++) {
+        const float *g = j->parts + p * j->len;
+        for (size_t k = k0; k < k1; k++)
+            j->acc[k] += g[k];
     }
 }
 
@@ -724,12 +808,8 @@ static int evaluate(solver *s, const batch *b, const int *local, const size_t *l
         p.gm = gm;
         p.wf = wf;
         run_tasks(threads, nt, pass_task, &p);
-        /* Partial sums in task order: the same bits for any thread count. */
-        for (size_t t = 0; t < nt; t++) {
-            const float *g = p.gt + t * cols * dim;
-            for (size_t k = 0; k < cols * dim; k++)
-                acc[k] += g[k];
-        }
+        sum_job sj = {p.gt, acc, nt, cols * dim};
+        run_tasks(b->threads, SUM_TASKS, sum_task, &sj);
         for (size_t l = 0; l < n; l++) {
             size_t a = list[l];
             const double *w = s->wt + a * P;
@@ -998,11 +1078,8 @@ static int train_batch(logreg_fit *fit, batch *b, const int *local, size_t nclas
     s.lambda = 1.0 / b->o->c;
     s.tol = b->o->tol;
     size_t count = 0;
-    for (size_t i = 0; i < d->rows; i++) {
-        const unsigned char *tr = b->in_train + i * b->models;
-        for (size_t a = 0; a < nm; a++)
-            count += tr[b->gm[a]] != 0;
-    }
+    for (size_t a = 0; a < nm; a++)
+        count += b->trained[b->gm[a]];
     double m = (double)count / (double)nm;
     /* The preconditioner: from a warm start, the Hessian there of an average
        training set, so that the first steps are nearly Newton's; else
@@ -1014,12 +1091,12 @@ static int train_batch(logreg_fit *fit, batch *b, const int *local, size_t nclas
     if (rc == 0 && warmed && warm->pre && warm->pre_p == P && warm->pre_nclass == nclass &&
         memcmp(warm->pre_cls, cls, nclass * sizeof *cls) == 0 && warm->pre_age + 1 < HESS_REUSE) {
         /* The data changed little since: the same curvature serves. */
-        memcpy(s.chol, warm->pre, P * P * sizeof *s.chol);
+        memcpy(s.minv, warm->pre, P * P * sizeof *s.minv);
         age = warm->pre_age + 1;
     } else if (rc == 0 && warmed) {
         if (warm_hessian(d, start, outs, m, s.lambda, b->threads, s.chol, st) < 0)
             rc = tells_error_nomem(err, NULL, 0);
-        else if (cholesky(s.chol, P) < 0) {
+        else if (cholesky(s.chol, P) < 0 || spd_inverse(s.chol, P, s.minv) < 0) {
             s.pw = D1;   /* rounding spoilt it: the cold one */
             hessian = false;
         }
@@ -1030,7 +1107,7 @@ static int train_batch(logreg_fit *fit, batch *b, const int *local, size_t nclas
         if (!fit->pre || !fit->pre_cls) {
             rc = tells_error_nomem(err, NULL, 0);
         } else {
-            memcpy(fit->pre, s.chol, P * P * sizeof *fit->pre);
+            memcpy(fit->pre, s.minv, P * P * sizeof *fit->pre);
             memcpy(fit->pre_cls, cls, nclass * sizeof *cls);
             fit->pre_p = P;
             fit->pre_nclass = nclass;
@@ -1047,7 +1124,7 @@ static int train_batch(logreg_fit *fit, batch *b, const int *local, size_t nclas
             s.chol[k] = scale * gc->gram[k];
         for (size_t k = 0; rc == 0 && k < dim; k++)
             s.chol[k * D1 + k] += s.lambda;
-        if (rc == 0 && cholesky(s.chol, D1) < 0)
+        if (rc == 0 && (cholesky(s.chol, D1) < 0 || spd_inverse(s.chol, D1, s.minv) < 0))
             rc = tells_error_set(err, NULL, 0, "the features are degenerate (no Cholesky "
                                  "factor of the preconditioner)");
     }
@@ -1178,11 +1255,11 @@ static void count_held_out(const unsigned char *in_train, size_t rows, size_t mo
         const unsigned char *tr = in_train + i * models;
         const uint64_t *r = right + i * words;
         unsigned h = 0, c = 0;
-        for (size_t j = 0; j < models; j++)
-            if (!tr[j]) {
-                h++;
-                c += (unsigned)(r[j / 64] >> (j % 64)) & 1u;
-            }
+        for (size_t j = 0; j < models; j++) {   /* no branch: held out is random */
+            unsigned out = tr[j] == 0;
+            h += out;
+            c += out & (unsigned)(r[j / 64] >> (j % 64));
+        }
         held[i] = h;
         correct[i] = c;
     }
@@ -1199,13 +1276,15 @@ logreg_fit *logreg_train_held_out(const logreg_data *d, const unsigned char *in_
     bool scored = correct && held;
     logreg_fit *f = calloc(1, sizeof *f);
     bool *present = array_new(models * K, sizeof *present);
+    unsigned char *seen_by_class = array_new(models * K, 1);
+    size_t *trained = array_new(models, sizeof *trained);
     gram_cache gc = {.gram = malloc(D1 * D1 * sizeof *gc.gram)};
     size_t *gm = malloc((models ? models : 1) * sizeof *gm);
     bool *done = array_new(models, sizeof *done);
     bool *stale = array_new(models, sizeof *stale);
     int *local = malloc((K ? K : 1) * sizeof *local);
     uint64_t *right = scored ? array_new(d->rows * words, sizeof *right) : NULL;
-    if (!f || !present || !gc.gram || !gm || !done || !stale || !local || (scored && !right))
+    if (!f || !present || !seen_by_class || !trained || !gc.gram || !gm || !done || !stale || !local || (scored && !right))
         goto oom;
     f->models = models;
     f->threads = clamp_threads(o->threads);
@@ -1217,10 +1296,19 @@ logreg_fit *logreg_train_held_out(const logreg_data *d, const unsigned char *in_
     f->coef = array_new(models, sizeof *f->coef);
     if (!f->nclass || !f->cls || !f->outs || !f->coef)
         goto oom;
-    for (size_t i = 0; i < d->rows; i++)
-        for (size_t j = 0; j < models; j++)
-            if (in_train[i * models + j])
-                present[j * K + (size_t)d->y[i]] = true;
+    /* Which classes each model's training rows have, and how many rows
+       (loops over whole rows of in_train, which vectorize). */
+    for (size_t i = 0; i < d->rows; i++) {
+        const unsigned char *tr = in_train + i * models;
+        unsigned char *seen = seen_by_class + (size_t)d->y[i] * models;
+        for (size_t j = 0; j < models; j++) {
+            seen[j] |= tr[j];
+            trained[j] += tr[j] != 0;
+        }
+    }
+    for (size_t j = 0; j < models; j++)
+        for (size_t c = 0; c < K; c++)
+            present[j * K + c] = seen_by_class[c * models + j] != 0;
     for (size_t j = 0; j < models; j++) {
         for (size_t c = 0; c < K; c++)
             if (present[j * K + c])
@@ -1240,7 +1328,7 @@ logreg_fit *logreg_train_held_out(const logreg_data *d, const unsigned char *in_
             continue;
         batch b = {.d = d, .in_train = in_train, .models = models, .o = o,
                    .threads = clamp_threads(o->threads), .gm = gm, .right = right,
-                   .words = words};
+                   .words = words, .trained = trained};
         for (size_t i = j; i < models && b.nm < MAX_BATCH; i++)
             if (!done[i] && memcmp(present + i * K, present + j * K, K * sizeof *present) == 0) {
                 gm[b.nm++] = i;
@@ -1265,6 +1353,8 @@ logreg_fit *logreg_train_held_out(const logreg_data *d, const unsigned char *in_
         count_held_out(in_train, d->rows, models, right, words, correct, held);
     }
     free(present);
+    free(seen_by_class);
+    free(trained);
     free(gc.gram);
     free(gm);
     free(done);
@@ -1278,6 +1368,8 @@ oom:
     tells_error_nomem(err, NULL, 0);
 fail:
     free(present);
+    free(seen_by_class);
+    free(trained);
     free(gc.gram);
     free(gm);
     free(done);

@@ -592,6 +592,12 @@ typedef struct solver {
     float *minv;                      /* pw x pw: the preconditioner, M^-1 */
     float *stack, *prod;              /* 2 nm P: vectors as rows, and times M^-1 */
     size_t *yrow;                     /* nm: see directions */
+    /* evaluate's buffers, made at its first call (the most models) and
+       reused: fresh ones every pass cost page faults. */
+    size_t *pass_gm;
+    float *pass_wf, *pass_gt, *pass_z, *pass_bias;
+    double *pass_ft, *pass_bt, *pass_acc;
+    uint32_t *pass_idx;
 } solver;
 
 static void solver_free(solver *s)
@@ -602,6 +608,9 @@ static void solver_free(solver *s)
     free(s->hist); free(s->head); free(s->iter); free(s->backtracks);
     free(s->state); free(s->chol); free(s->minv); free(s->stack); free(s->prod);
     free(s->yrow);
+    free(s->pass_gm); free(s->pass_wf); free(s->pass_gt); free(s->pass_z);
+    free(s->pass_bias); free(s->pass_ft); free(s->pass_bt); free(s->pass_acc);
+    free(s->pass_idx);
 }
 
 static int solver_alloc(solver *s, size_t nm, size_t outs, size_t dim, bool full)
@@ -786,17 +795,29 @@ static int evaluate(solver *s, const batch *b, const int *local, const size_t *l
     pass p = {.d = d, .in_train = b->in_train, .models = b->models, .na = n,
               .local = local, .outs = outs, .cols = cols, .shared = shared,
               .right = b->right, .words = b->words, .ntasks = nt};
-    size_t *gm = malloc(n * sizeof *gm);
-    float *wf = malloc(cols * D1 * sizeof *wf);
-    p.gt = malloc(nt * cols * dim * sizeof *p.gt + 1);
-    p.ft = malloc(nt * n * sizeof *p.ft);
-    p.bt = malloc(nt * cols * sizeof *p.bt);
-    p.z = malloc(threads * thread_floats(cols, outs, n) * sizeof *p.z);
-    p.idx = malloc(threads * thread_indices(n) * sizeof *p.idx);
-    p.bias = malloc(cols * sizeof *p.bias);
-    double *acc = array_new(cols * dim, sizeof *acc);
+    if (!s->pass_gm) {   /* the first call has the most models: n = nm */
+        s->pass_gm = malloc(n * sizeof *s->pass_gm);
+        s->pass_wf = malloc(cols * D1 * sizeof *s->pass_wf);
+        s->pass_gt = malloc(nt * cols * dim * sizeof *s->pass_gt + 1);
+        s->pass_ft = malloc(nt * n * sizeof *s->pass_ft);
+        s->pass_bt = malloc(nt * cols * sizeof *s->pass_bt);
+        s->pass_z = malloc(threads * thread_floats(cols, outs, n) * sizeof *s->pass_z);
+        s->pass_idx = malloc(threads * thread_indices(n) * sizeof *s->pass_idx);
+        s->pass_bias = malloc(cols * sizeof *s->pass_bias);
+        s->pass_acc = malloc(cols * dim * sizeof *s->pass_acc);
+    }
+    size_t *gm = s->pass_gm;
+    float *wf = s->pass_wf;
+    double *acc = s->pass_acc;
+    p.gt = s->pass_gt;
+    p.ft = s->pass_ft;
+    p.bt = s->pass_bt;
+    p.z = s->pass_z;
+    p.idx = s->pass_idx;
+    p.bias = s->pass_bias;
     int rc = gm && wf && p.gt && p.ft && p.bt && p.z && p.idx && p.bias && acc ? 0 : -1;
     if (rc == 0) {
+        memset(acc, 0, cols * dim * sizeof *acc);
         for (size_t l = 0; l < n; l++) {
             gm[l] = b->gm[list[l]];
             const double *w = s->wt + list[l] * P;
@@ -835,15 +856,6 @@ static int evaluate(solver *s, const batch *b, const int *local, const size_t *l
             st->flops += 2.0 * (double)d->rows * (double)dim * (double)(cols + (shared ? outs : cols));
         }
     }
-    free(gm);
-    free(wf);
-    free(p.gt);
-    free(p.ft);
-    free(p.bt);
-    free(p.z);
-    free(p.idx);
-    free(p.bias);
-    free(acc);
     return rc;
 }
 

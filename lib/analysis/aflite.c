@@ -55,6 +55,89 @@ static int by_score(const void *pa, const void *pb, void *ctx)
     return a < b ? -1 : a > b;
 }
 
+/* Scores are fractions c / h with h at most the number of models: with
+   few models, each fraction's rank among all of them (equal fractions
+   equal ranks, 1/2 = 2/4) lets a counting sort put the examples in
+   by_score's order in linear time. */
+typedef struct score_ranks {
+    size_t models, nranks;
+    unsigned *rank;      /* (models + 1)^2: rank of c / h at h * (models + 1) + c, 0 the best */
+    size_t *start;       /* nranks + 1 */
+} score_ranks;
+
+enum { RANKED_MODELS_MAX = 1024 };
+
+typedef struct fraction {
+    unsigned c, h;
+} fraction;
+
+static int by_fraction(const void *pa, const void *pb)
+{
+    const fraction *a = pa, *b = pb;
+    uint64_t l = (uint64_t)a->c * b->h, r = (uint64_t)b->c * a->h;
+    return l > r ? -1 : l < r;   /* descending */
+}
+
+/* 0 when made, 1 when there are too many models (qsort then), -1 out of memory. */
+static int score_ranks_init(score_ranks *sr, size_t models)
+{
+    memset(sr, 0, sizeof *sr);
+    if (models > RANKED_MODELS_MAX)
+        return 1;
+    size_t side = models + 1, nf = 0;
+    fraction *f = malloc(side * side * sizeof *f);
+    sr->rank = calloc(side * side, sizeof *sr->rank);
+    sr->start = malloc((side * side + 1) * sizeof *sr->start);
+    if (!f || !sr->rank || !sr->start) {
+        free(f);
+        free(sr->rank);
+        free(sr->start);
+        return -1;
+    }
+    for (unsigned h = 1; h <= models; h++)
+        for (unsigned c = 0; c <= h; c++)
+            f[nf++] = (fraction){c, h};
+    qsort(f, nf, sizeof *f, by_fraction);
+    size_t r = 0;
+    for (size_t i = 0; i < nf; i++) {
+        if (i > 0 && by_fraction(&f[i - 1], &f[i]) != 0)
+            r++;
+        sr->rank[f[i].h * side + f[i].c] = (unsigned)r;
+    }
+    sr->rank[0] = sr->rank[1 * side + 0];   /* never held out: 0 / 1 */
+    sr->models = models;
+    sr->nranks = nf ? r + 1 : 1;
+    free(f);
+    return 0;
+}
+
+static void score_ranks_free(score_ranks *sr)
+{
+    free(sr->rank);
+    free(sr->start);
+}
+
+/* order[0 .. n) as qsort_r with by_score gives it. */
+static void order_by_score(const score_ranks *sr, const unsigned *correct,
+                           const unsigned *held, size_t n, size_t *order)
+{
+    if (!sr->rank) {
+        for (size_t i = 0; i < n; i++)
+            order[i] = i;
+        rank_ctx rank = {correct, held};
+        qsort_r(order, n, sizeof *order, by_score, &rank);
+        return;
+    }
+    size_t side = sr->models + 1, *start = sr->start;
+    memset(start, 0, (sr->nranks + 1) * sizeof *start);
+    for (size_t i = 0; i < n; i++)
+        start[sr->rank[held[i] * side + correct[i]] + 1]++;
+    for (size_t r = 0; r < sr->nranks; r++)
+        start[r + 1] += start[r];
+    for (size_t i = 0; i < n; i++)   /* in position order: ties by position */
+        order[start[sr->rank[held[i] * side + correct[i]]]++] = i;
+}
+
 static double score_of(unsigned correct, unsigned held)
 {
     return held ? (double)correct / (double)held : 0.0;
@@ -82,9 +165,10 @@ int aflite_run(float *x, size_t rows, size_t dim, int *y, size_t classes,
     unsigned char *in_train = malloc(rows * n);
     bool *drop = malloc(rows * sizeof *drop);
     logreg_fit *warm = NULL;   /* the last round's models, to start from */
-    int rc = 0;
-    if (!res->removed_in || !alive || !key || !order || !correct || !held || !in_train ||
-        !drop) {
+    score_ranks ranks;
+    int rc = score_ranks_init(&ranks, n) < 0 ? -1 : 0;
+    if (rc < 0 || !res->removed_in || !alive || !key || !order || !correct || !held ||
+        !in_train || !drop) {
         rc = tells_error_nomem(err, NULL, 0);
         goto done;
     }
@@ -140,12 +224,9 @@ int aflite_run(float *x, size_t rows, size_t dim, int *y, size_t classes,
         }
         logreg_free(warm);
         warm = fit;
-        for (size_t i = 0; i < nalive; i++) {
-            order[i] = i;
+        for (size_t i = 0; i < nalive; i++)
             r.at_tau += score_of(correct[i], held[i]) >= o->tau;
-        }
-        rank_ctx rank = {correct, held};
-        qsort_r(order, nalive, sizeof *order, by_score, &rank);
+        order_by_score(&ranks, correct, held, nalive, order);
         size_t k = 0;
         while (k < o->cutoff && k < nalive && score_of(correct[order[k]], held[order[k]]) >= o->tau)
             k++;
@@ -185,6 +266,7 @@ int aflite_run(float *x, size_t rows, size_t dim, int *y, size_t classes,
             break;
     }
 done:
+    score_ranks_free(&ranks);
     logreg_free(warm);
     free(alive);
     free(key);

@@ -4,7 +4,6 @@
 
 #include <cblas.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 #include <time.h>
 
 #include "base/alloc.h"
+#include "base/tasks.h"
 
 enum {
     TASK_MIN_ROWS = 512,   /* rows per task, at least */
@@ -21,7 +21,7 @@ enum {
     MAX_BATCH = 64,        /* models trained together, at most */
     MEMORY = 10,           /* L-BFGS correction pairs (scipy's maxcor) */
     MAX_BACKTRACKS = 20,
-    MAX_THREADS = 256,
+    MAX_THREADS = TASKS_MAX_THREADS,
     HESS_BLOCK = 256,      /* sampled rows per product of the warm Hessian */
     SOLVE_ROWS = 32,       /* rows of the stack per task of the preconditioner */
     HESS_TASKS = 8,        /* its tasks, at most */
@@ -83,57 +83,7 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* ---- tasks: fixed row ranges, taken by threads in any order ---- */
-
-typedef void (*task_fn)(void *ctx, size_t task, size_t thread);
-
-typedef struct pool {
-    pthread_mutex_t mu;
-    size_t next, ntasks;
-    task_fn fn;
-    void *ctx;
-} pool;
-
-typedef struct worker_arg {
-    pool *p;
-    size_t thread;
-} worker_arg;
-
-static void *worker(void *v)
-{
-    worker_arg *w = v;
-    pool *p = w->p;
-    for (;;) {
-        pthread_mutex_lock(&p->mu);
-        size_t t = p->next++;
-        pthread_mutex_unlock(&p->mu);
-        if (t >= p->ntasks)
-            break;
-        p->fn(p->ctx, t, w->thread);
-    }
-    return NULL;
-}
-
-/* Runs fn on every task with up to `threads` threads; a thread that
-   cannot be started only makes it slower. */
-static void run_tasks(size_t threads, size_t ntasks, task_fn fn, void *ctx)
-{
-    pool p = {.next = 0, .ntasks = ntasks, .fn = fn, .ctx = ctx};
-    pthread_mutex_init(&p.mu, NULL);
-    size_t nt = threads < ntasks ? threads : ntasks;
-    pthread_t tid[MAX_THREADS];
-    worker_arg arg[MAX_THREADS];
-    bool started[MAX_THREADS] = {false};
-    for (size_t i = 0; i < nt; i++)
-        arg[i] = (worker_arg){&p, i};
-    for (size_t i = 1; i < nt; i++)
-        started[i] = pthread_create(&tid[i], NULL, worker, &arg[i]) == 0;
-    worker(&arg[0]);
-    for (size_t i = 1; i < nt; i++)
-        if (started[i])
-            pthread_join(tid[i], NULL);
-    pthread_mutex_destroy(&p.mu);
-}
+/* ---- tasks: fixed row ranges, taken by threads in any order (base/tasks.h) ---- */
 
 static size_t task_count(size_t rows)
 {
@@ -193,7 +143,7 @@ static int gram_matrix(const logreg_data *d, size_t threads, double *gram, logre
         free(j.sum);
         return -1;
     }
-    run_tasks(threads, nt, gram_task, &j);
+    tasks_run(threads, nt, gram_task, &j);
     memset(gram, 0, D1 * D1 * sizeof *gram);
     for (size_t t = 0; t < nt; t++) {
         const float *g = j.g + t * dim * dim;
@@ -757,11 +707,11 @@ static void directions(solver *s, const size_t *list, size_t n, size_t threads)
         ny += s->hist[list[l]] ? per : 0;
     }
     direction_job dj = {s, list, s->yrow, per};
-    run_tasks(threads, n, first_loop_task, &dj);
+    tasks_run(threads, n, first_loop_task, &dj);
     solve_job j = {s, nq + ny};
     size_t tasks = (nq + ny + SOLVE_ROWS - 1) / SOLVE_ROWS;
-    run_tasks(threads < tasks ? threads : tasks, tasks, solve_task, &j);
-    run_tasks(threads, n, second_loop_task, &dj);
+    tasks_run(threads < tasks ? threads : tasks, tasks, solve_task, &j);
+    tasks_run(threads, n, second_loop_task, &dj);
 }
 
 /* The tasks' partial gradients summed in task order, so the same bits
@@ -828,9 +778,9 @@ static int evaluate(solver *s, const batch *b, const int *local, const size_t *l
             p.bias[k] = wf[k * D1 + dim];
         p.gm = gm;
         p.wf = wf;
-        run_tasks(threads, nt, pass_task, &p);
+        tasks_run(threads, nt, pass_task, &p);
         sum_job sj = {p.gt, acc, nt, cols * dim};
-        run_tasks(b->threads, SUM_TASKS, sum_task, &sj);
+        tasks_run(b->threads, SUM_TASKS, sum_task, &sj);
         for (size_t l = 0; l < n; l++) {
             size_t a = list[l];
             const double *w = s->wt + a * P;
@@ -1017,7 +967,7 @@ static int warm_hessian(const logreg_data *d, const double *w, size_t outs, doub
     for (size_t k = 0; k < P; k++)
         wf[k] = (float)w[k];
     j.wf = wf;
-    run_tasks(threads, nt, hess_task, &j);
+    tasks_run(threads, nt, hess_task, &j);
     double scale = m / (double)S;
     for (size_t a = 0; a < P; a++)
         for (size_t b = 0; b <= a; b++) {
@@ -1512,7 +1462,7 @@ static int predict_bits(const logreg_fit *f, const logreg_data *d,
             for (size_t k = 0; k < f->outs[js[a0 + a]] * D1; k++)
                 wf[col0[a] * D1 + k] = (float)f->coef[js[a0 + a]][k];
         p.wf = wf;
-        run_tasks(threads, nt, predict_task, &p);
+        tasks_run(threads, nt, predict_task, &p);
         if (st)
             st->flops += 2.0 * (double)d->rows * (double)dim * (double)cols;
         free(wf);

@@ -1,0 +1,20 @@
+/* Numbered tasks run on a few threads: the threads take the tasks in
+   order, any thread any task. Results that must not depend on the thread
+   count are made per task and combined in task order by the caller. */
+#ifndef TELLS_TASKS_H
+#define TELLS_TASKS_H
+
+#include <stddef.h>
+
+enum { TASKS_MAX_THREADS = 256 };
+
+/* fn(ctx, task, thread) for every task in 0 .. ntasks-1; thread is below
+   min(threads, ntasks), so that per-thread buffers can be indexed by it. */
+typedef void (*tasks_fn)(void *ctx, size_t task, size_t thread);
+
+/* Runs every task with up to `threads` threads (the caller's one among
+   them; at most TASKS_MAX_THREADS); a thread that cannot be started only
+   makes it slower. */
+void tasks_run(size_t threads, size_t ntasks, tasks_fn fn, void *ctx);
+
+#endif

@@ -11,6 +11,7 @@
 #include "base/alloc.h"
 #include "base/idfile.h"
 #include "base/lineio.h"
+#include "base/tasks.h"
 #include "stats/subsample.h"
 
 void aflite_options_default(aflite_options *o)
@@ -138,6 +139,38 @@ static void order_by_score(const score_ranks *sr, const unsigned *correct,
         order[start[sr->rank[held[i] * side + correct[i]]]++] = i;
 }
 
+/* The draws of a round: each model's on the threads into its own row of
+   by_model (models x rows), then turned into in_train (rows x models) by
+   row blocks, so that no two threads write to the same cache line. */
+typedef struct draw_job {
+    const uint64_t *key;
+    size_t rows, m, models;
+    uint64_t seed, round;
+    unsigned char *by_model, *in_train;
+    unsigned char *failed;        /* per model: out of memory */
+    subsample_work *work;         /* per thread */
+} draw_job;
+
+enum { TRANSPOSE_ROWS = 4096 };
+
+static void draw_task(void *ctx, size_t j, size_t thread)
+{
+    draw_job *dj = ctx;
+    dj->failed[j] = subsample_pick(dj->key, dj->rows, dj->m,
+                                   subsample_stream(dj->seed, dj->round, j),
+                                   dj->by_model + j * dj->rows, 1, &dj->work[thread]) < 0;
+}
+
+static void transpose_task(void *ctx, size_t t, size_t thread)
+{
+    (void)thread;
+    draw_job *dj = ctx;
+    size_t r0 = t * TRANSPOSE_ROWS, r1 = r0 + TRANSPOSE_ROWS < dj->rows ? r0 + TRANSPOSE_ROWS : dj->rows;
+    for (size_t i = r0; i < r1; i++)
+        for (size_t j = 0; j < dj->models; j++)
+            dj->in_train[i * dj->models + j] = dj->by_model[j * dj->rows + i];
+}
+
 static double score_of(unsigned correct, unsigned held)
 {
     return held ? (double)correct / (double)held : 0.0;
@@ -158,7 +191,10 @@ int aflite_run(float *x, size_t rows, size_t dim, int *y, size_t classes,
     res->removed_in = array_new(rows, sizeof *res->removed_in);
     size_t *alive = malloc(rows * sizeof *alive);          /* input row of each example */
     uint64_t *key = malloc(rows * sizeof *key);            /* its key for the draws */
-    subsample_work draw = {0};
+    size_t threads = o->lr.threads < 1 ? 1 : (size_t)o->lr.threads;
+    threads = threads > TASKS_MAX_THREADS ? TASKS_MAX_THREADS : threads;
+    subsample_work *draw = array_new(threads, sizeof *draw);
+    unsigned char *by_model = malloc(rows * n), *failed = malloc(n);
     size_t *order = malloc(rows * sizeof *order);
     unsigned *correct = malloc(rows * sizeof *correct);
     unsigned *held = malloc(rows * sizeof *held);
@@ -167,8 +203,8 @@ int aflite_run(float *x, size_t rows, size_t dim, int *y, size_t classes,
     logreg_fit *warm = NULL;   /* the last round's models, to start from */
     score_ranks ranks;
     int rc = score_ranks_init(&ranks, n) < 0 ? -1 : 0;
-    if (rc < 0 || !res->removed_in || !alive || !key || !order || !correct || !held ||
-        !in_train || !drop) {
+    if (rc < 0 || !res->removed_in || !alive || !key || !draw || !by_model || !failed ||
+        !order || !correct || !held || !in_train || !drop) {
         rc = tells_error_nomem(err, NULL, 0);
         goto done;
     }
@@ -204,12 +240,15 @@ int aflite_run(float *x, size_t rows, size_t dim, int *y, size_t classes,
                 for (size_t i = 0; i < m; i++)
                     in_train[o->first_splits[j * m + i] * n + j] = 1;
         } else {
-            for (size_t j = 0; j < n; j++)
-                if (subsample_pick(key, nalive, m, subsample_stream(o->seed, round, j),
-                                   in_train + j, n, &draw) < 0) {
-                    rc = tells_error_nomem(err, NULL, 0);
-                    goto done;
-                }
+            draw_job dj = {.key = key, .rows = nalive, .m = m, .models = n, .seed = o->seed,
+                           .round = round, .by_model = by_model, .in_train = in_train,
+                           .failed = failed, .work = draw};
+            tasks_run(threads, n, draw_task, &dj);
+            if (memchr(failed, 1, n)) {
+                rc = tells_error_nomem(err, NULL, 0);
+                goto done;
+            }
+            tasks_run(threads, (nalive + TRANSPOSE_ROWS - 1) / TRANSPOSE_ROWS, transpose_task, &dj);
         }
         logreg_data d = {.x = x, .rows = nalive, .dim = dim, .ld = dim, .y = y,
                          .classes = classes};
@@ -270,7 +309,11 @@ done:
     logreg_free(warm);
     free(alive);
     free(key);
-    subsample_work_free(&draw);
+    for (size_t t = 0; draw && t < threads; t++)
+        subsample_work_free(&draw[t]);
+    free(draw);
+    free(by_model);
+    free(failed);
     free(order);
     free(correct);
     free(held);

@@ -3,50 +3,143 @@
 #include <pthread.h>
 #include <stdbool.h>
 
-typedef struct pool {
+/* One pool of workers for the process, started as jobs first need them
+   and kept: a pass of the ensemble is a few milliseconds, and starting
+   threads for each of its hundreds of jobs left the cores idle for a
+   tenth of the time. Worker i runs as thread i + 1 (the caller is 0). */
+static struct {
     pthread_mutex_t mu;
-    size_t next, ntasks;
+    pthread_cond_t work, done;
+    pthread_mutex_t run;          /* one job at a time */
+    size_t workers;
+    unsigned long job;            /* the number of the current job */
     tasks_fn fn;
     void *ctx;
-} pool;
+    size_t ntasks, next, threads; /* threads of the job, the caller's included */
+    size_t busy;                  /* workers still in the job */
+} pool = {
+    .mu = PTHREAD_MUTEX_INITIALIZER,
+    .work = PTHREAD_COND_INITIALIZER,
+    .done = PTHREAD_COND_INITIALIZER,
+    .run = PTHREAD_MUTEX_INITIALIZER,
+};
 
-typedef struct worker_arg {
-    pool *p;
-    size_t thread;
-} worker_arg;
+/* A task that runs tasks (or a second thread's job) runs them itself. */
+static _Thread_local bool in_job;
+
+static void take_tasks(size_t thread)
+{
+    for (;;) {
+        size_t t = __atomic_fetch_add(&pool.next, 1, __ATOMIC_RELAXED);
+        if (t >= pool.ntasks)
+            break;
+        pool.fn(pool.ctx, t, thread);
+    }
+}
 
 static void *worker(void *v)
 {
-    worker_arg *w = v;
-    pool *p = w->p;
+    size_t thread = (size_t)v;
+    unsigned long seen = 0;
+    in_job = true;
+    pthread_mutex_lock(&pool.mu);
     for (;;) {
-        pthread_mutex_lock(&p->mu);
-        size_t t = p->next++;
-        pthread_mutex_unlock(&p->mu);
-        if (t >= p->ntasks)
-            break;
-        p->fn(p->ctx, t, w->thread);
+        while (pool.job == seen)
+            pthread_cond_wait(&pool.work, &pool.mu);
+        seen = pool.job;
+        if (thread >= pool.threads)
+            continue;   /* not needed for this one */
+        pthread_mutex_unlock(&pool.mu);
+        take_tasks(thread);
+        pthread_mutex_lock(&pool.mu);
+        if (--pool.busy == 0)
+            pthread_cond_signal(&pool.done);
     }
     return NULL;
 }
 
+static _Thread_local bool holding;
+
+/* After fork only the forking thread exists: the child starts anew. */
+static void forget_workers(void)
+{
+    pthread_mutex_init(&pool.mu, NULL);
+    pthread_mutex_init(&pool.run, NULL);
+    pthread_cond_init(&pool.work, NULL);
+    pthread_cond_init(&pool.done, NULL);
+    pool.workers = 0;
+    pool.job = 0;
+    holding = false;
+}
+
+/* Around fork the pool is held, so that the child does not copy it
+   half-changed (unless a task forks: its job holds the pool already). */
+
+static void hold_all(void)
+{
+    if (in_job)
+        return;
+    pthread_mutex_lock(&pool.run);
+    pthread_mutex_lock(&pool.mu);
+    holding = true;
+}
+
+static void release_all(void)
+{
+    if (!holding)
+        return;
+    holding = false;
+    pthread_mutex_unlock(&pool.mu);
+    pthread_mutex_unlock(&pool.run);
+}
+
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+
+static void register_fork(void)
+{
+    pthread_atfork(hold_all, release_all, forget_workers);
+}
+
 void tasks_run(size_t threads, size_t ntasks, tasks_fn fn, void *ctx)
 {
-    pool p = {.next = 0, .ntasks = ntasks, .fn = fn, .ctx = ctx};
-    pthread_mutex_init(&p.mu, NULL);
     size_t nt = threads < ntasks ? threads : ntasks;
     nt = nt > TASKS_MAX_THREADS ? TASKS_MAX_THREADS : nt;
-    pthread_t tid[TASKS_MAX_THREADS];
-    worker_arg arg[TASKS_MAX_THREADS];
-    bool started[TASKS_MAX_THREADS] = {false};
-    for (size_t i = 0; i < nt; i++)
-        arg[i] = (worker_arg){&p, i};
-    for (size_t i = 1; i < nt; i++)
-        started[i] = pthread_create(&tid[i], NULL, worker, &arg[i]) == 0;
-    if (nt > 0)
-        worker(&arg[0]);
-    for (size_t i = 1; i < nt; i++)
-        if (started[i])
-            pthread_join(tid[i], NULL);
-    pthread_mutex_destroy(&p.mu);
+    if (nt <= 1 || in_job) {
+        for (size_t t = 0; t < ntasks; t++)
+            fn(ctx, t, 0);
+        return;
+    }
+    pthread_once(&fork_once, register_fork);
+    pthread_mutex_lock(&pool.run);
+    pthread_mutex_lock(&pool.mu);
+    while (pool.workers < nt - 1) {   /* a worker that cannot start: fewer threads */
+        pthread_t tid;
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        int rc = pthread_create(&tid, &attr, worker, (void *)(pool.workers + 1));
+        pthread_attr_destroy(&attr);
+        if (rc != 0)
+            break;
+        pool.workers++;
+    }
+    if (nt > pool.workers + 1)
+        nt = pool.workers + 1;
+    pool.fn = fn;
+    pool.ctx = ctx;
+    pool.ntasks = ntasks;
+    pool.next = 0;
+    pool.threads = nt;
+    pool.busy = nt - 1;
+    pool.job++;
+    pthread_cond_broadcast(&pool.work);
+    pthread_mutex_unlock(&pool.mu);
+    in_job = true;
+    take_tasks(0);
+    in_job = false;
+    pthread_mutex_lock(&pool.mu);
+    while (pool.busy > 0)
+        pthread_cond_wait(&pool.done, &pool.mu);
+    pthread_mutex_unlock(&pool.mu);
+    pthread_mutex_unlock(&pool.run);
 }

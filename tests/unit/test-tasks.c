@@ -1,0 +1,86 @@
+/* base/tasks: every task runs once, on a thread of the job's range; jobs
+   in a row reuse the pool; a task's own jobs run in it; a forked child
+   that runs jobs does not wait for workers it has not got. */
+#include <config.h>
+#include <stdint.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "base/tasks.h"
+#include "check.h"
+
+enum { MAX_TASKS = 1000 };
+
+typedef struct job {
+    unsigned runs[MAX_TASKS];
+    size_t thread_of[MAX_TASKS];
+    size_t inner;            /* tasks of the jobs started from tasks */
+} job;
+
+static void count_task(void *ctx, size_t t, size_t thread)
+{
+    job *j = ctx;
+    __atomic_fetch_add(&j->runs[t], 1, __ATOMIC_RELAXED);
+    j->thread_of[t] = thread;
+}
+
+static void inner_task(void *ctx, size_t t, size_t thread)
+{
+    (void)t;
+    size_t *n = ctx;
+    CHECK(thread == 0);   /* run by the task that started the job */
+    __atomic_fetch_add(n, 1, __ATOMIC_RELAXED);
+}
+
+static void outer_task(void *ctx, size_t t, size_t thread)
+{
+    job *j = ctx;
+    count_task(ctx, t, thread);
+    tasks_run(4, 3, inner_task, &j->inner);
+}
+
+/* Runs a job and checks each task ran once, on a thread below the
+   job's threads; true when every task did. */
+static int run_and_check(size_t threads, size_t ntasks)
+{
+    static job j;
+    memset(&j, 0, sizeof j);
+    tasks_run(threads, ntasks, count_task, &j);
+    size_t limit = threads < ntasks ? threads : ntasks;
+    int ok = 1;
+    for (size_t t = 0; t < ntasks; t++)
+        ok &= j.runs[t] == 1 && j.thread_of[t] < (limit ? limit : 1);
+    for (size_t t = ntasks; t < MAX_TASKS; t++)
+        ok &= j.runs[t] == 0;
+    return ok;
+}
+
+int main(void)
+{
+    CHECK(run_and_check(1, 10));
+    CHECK(run_and_check(2, 0));
+    CHECK(run_and_check(2, 1));
+    CHECK(run_and_check(2, 1000));
+    CHECK(run_and_check(8, 1000));   /* the pool grows */
+    CHECK(run_and_check(3, 7));      /* and serves fewer threads */
+    int all = 1;
+    for (int i = 0; i < 2000; i++)   /* many short jobs, as a solver's passes */
+        all &= run_and_check(1 + (size_t)i % 4, 1 + (size_t)i % 37);
+    CHECK(all);
+
+    static job nested;
+    tasks_run(4, 50, outer_task, &nested);
+    CHECK(nested.inner == 150);
+    for (size_t t = 0; t < 50; t++)
+        CHECK(nested.runs[t] == 1);
+
+    /* The child of a process with workers runs its jobs alone. */
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(run_and_check(4, 100) ? 0 : 1);
+    int status = 0;
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    CHECK(run_and_check(4, 100));
+    CHECK_DONE();
+}

@@ -66,7 +66,7 @@ typedef struct score_ranks {
     size_t *start;       /* nranks + 1 */
 } score_ranks;
 
-enum { RANKED_MODELS_MAX = 1024 };
+enum { RANKED_MODELS_MAX = 256 };
 
 typedef struct fraction {
     unsigned c, h;
@@ -93,6 +93,7 @@ static int score_ranks_init(score_ranks *sr, size_t models)
         free(f);
         free(sr->rank);
         free(sr->start);
+        memset(sr, 0, sizeof *sr);
         return -1;
     }
     for (unsigned h = 1; h <= models; h++)

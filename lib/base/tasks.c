@@ -24,7 +24,7 @@ static struct {
     .run = PTHREAD_MUTEX_INITIALIZER,
 };
 
-/* A task that runs tasks (or a second thread's job) runs them itself. */
+/* A task that runs tasks runs them itself. */
 static _Thread_local bool in_job;
 
 static void take_tasks(size_t thread)
@@ -69,11 +69,13 @@ static void forget_workers(void)
     pthread_cond_init(&pool.done, NULL);
     pool.workers = 0;
     pool.job = 0;
+    pool.busy = 0;
     holding = false;
 }
 
 /* Around fork the pool is held, so that the child does not copy it
-   half-changed (unless a task forks: its job holds the pool already). */
+   half-changed. A task that forks (its job holds the pool already) may
+   only exec or _exit in the child. */
 
 static void hold_all(void)
 {

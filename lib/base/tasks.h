@@ -14,7 +14,11 @@ typedef void (*tasks_fn)(void *ctx, size_t task, size_t thread);
 
 /* Runs every task with up to `threads` threads (the caller's one among
    them; at most TASKS_MAX_THREADS); a thread that cannot be started only
-   makes it slower. */
+   makes it slower. The threads are one pool for the process, kept
+   between calls: calls from different threads wait for each other, a
+   task's own calls run in it, and a task must not wait for another
+   thread that calls tasks_run. A child forked by a task may only exec or
+   _exit; a child forked elsewhere starts a pool of its own. */
 void tasks_run(size_t threads, size_t ntasks, tasks_fn fn, void *ctx);
 
 #endif

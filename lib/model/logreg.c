@@ -185,9 +185,8 @@ static int cholesky(double *a, size_t n)
 
 extern void dpotri_(const char *uplo, const int *n, double *a, const int *lda, int *info);
 
-/* The inverse of A, in float (a preconditioner: its float rounding only
-   perturbs the first guess of each step), from A's factor by cholesky()
-   (destroyed); -1 when LAPACK refuses it. */
+/* The inverse of A, in float, from A's factor by cholesky() (destroyed);
+   -1 when LAPACK refuses it. */
 static int spd_inverse(double *l, size_t n, float *inv)
 {
     int nn = (int)n, info = 0;
@@ -198,6 +197,38 @@ static int spd_inverse(double *l, size_t n, float *inv)
         for (size_t k = 0; k <= j; k++)
             inv[j * n + k] = inv[k * n + j] = (float)l[j * n + k];
     return 0;
+}
+
+/* The preconditioner M^-1, in float, of the positive definite n x n
+   matrix m (row-major; kept): its rounding only perturbs the first guess
+   of each step, but the rounded inverse of a badly conditioned M can be
+   indefinite, so it is checked (a Cholesky factor of it) and, failing
+   that, M gets a growing diagonal shift (any positive definite
+   preconditioner leads to the same optimum). -1 when none helps, -2 out
+   of memory. */
+static int make_preconditioner(const double *m, size_t n, float *inv)
+{
+    double *work = malloc(n * n * sizeof *work);
+    if (!work)
+        return -2;
+    double diag = 0, shift = 0;
+    for (size_t k = 0; k < n; k++)
+        diag += fabs(m[k * n + k]);
+    diag /= (double)n;
+    int rc = -1;
+    for (int attempt = 0; rc < 0 && attempt < 6; attempt++) {
+        memcpy(work, m, n * n * sizeof *work);
+        for (size_t k = 0; k < n; k++)
+            work[k * n + k] += shift;
+        if (cholesky(work, n) == 0 && spd_inverse(work, n, inv) == 0) {
+            for (size_t k = 0; k < n * n; k++)
+                work[k] = inv[k];
+            rc = cholesky(work, n);
+        }
+        shift = shift > 0 ? shift * 100 : 1e-7 * diag;
+    }
+    free(work);
+    return rc;
 }
 
 /* ---- one pass: loss and gradient of several models ---- */
@@ -544,6 +575,7 @@ typedef struct solver {
     size_t *yrow;                     /* nm: see directions */
     /* evaluate's buffers, made at its first call (the most models) and
        reused: fresh ones every pass cost page faults. */
+    size_t pass_models;               /* the models they are made for */
     size_t *pass_gm;
     float *pass_wf, *pass_gt, *pass_z, *pass_bias;
     double *pass_ft, *pass_bt, *pass_acc;
@@ -630,6 +662,22 @@ typedef struct direction_job {
     size_t per;
 } direction_job;
 
+/* The slot of model a's h-th newest correction pair, and its vectors. */
+static size_t pair_slot(const solver *s, size_t a, int h)
+{
+    return a * MEMORY + (size_t)((s->head[a] - 1 - h + MEMORY) % MEMORY);
+}
+
+static const double *pair_s(const solver *s, size_t slot)
+{
+    return s->s + slot * s->P;
+}
+
+static const double *pair_y(const solver *s, size_t slot)
+{
+    return s->yv + slot * s->P;
+}
+
 static void first_loop_task(void *ctx, size_t l, size_t thread)
 {
     (void)thread;
@@ -639,11 +687,10 @@ static void first_loop_task(void *ctx, size_t l, size_t thread)
     double *q = s->dir + a * P;
     memcpy(q, s->g + a * P, P * sizeof *q);
     for (int h = 0; h < s->hist[a]; h++) {   /* newest first */
-        int i = (s->head[a] - 1 - h + MEMORY) % MEMORY;
-        const double *si = s->s + (a * MEMORY + (size_t)i) * P;
-        const double *yi = s->yv + (a * MEMORY + (size_t)i) * P;
-        double al = s->rho[a * MEMORY + (size_t)i] * dot(si, q, P);
-        s->alpha[a * MEMORY + (size_t)i] = al;
+        size_t slot = pair_slot(s, a, h);
+        const double *yi = pair_y(s, slot);
+        double al = s->rho[slot] * dot(pair_s(s, slot), q, P);
+        s->alpha[slot] = al;
         for (size_t k = 0; k < P; k++)
             q[k] -= al * yi[k];
     }
@@ -651,8 +698,7 @@ static void first_loop_task(void *ctx, size_t l, size_t thread)
     for (size_t k = 0; k < P; k++)
         row[k] = (float)q[k];
     if (s->hist[a]) {
-        int i = (s->head[a] - 1 + MEMORY) % MEMORY;
-        const double *y = s->yv + (a * MEMORY + (size_t)i) * P;
+        const double *y = pair_y(s, pair_slot(s, a, 0));
         row = s->stack + j->yrow[l] * pw;
         for (size_t k = 0; k < P; k++)
             row[k] = (float)y[k];
@@ -669,24 +715,22 @@ static void second_loop_task(void *ctx, size_t l, size_t thread)
     const float *mq = s->prod + l * j->per * pw;
     double gamma = 1.0;
     if (s->hist[a]) {
-        int i = (s->head[a] - 1 + MEMORY) % MEMORY;
-        const double *si = s->s + (a * MEMORY + (size_t)i) * P;
-        const double *yi = s->yv + (a * MEMORY + (size_t)i) * P;
+        size_t slot = pair_slot(s, a, 0);
+        const double *yi = pair_y(s, slot);
         const float *my = s->prod + j->yrow[l] * pw;   /* M^-1 y */
         double yMy = 0;
         for (size_t k = 0; k < P; k++)
             yMy += yi[k] * (double)my[k];
         if (yMy > 0)
-            gamma = dot(si, yi, P) / yMy;
+            gamma = dot(pair_s(s, slot), yi, P) / yMy;
     }
     for (size_t k = 0; k < P; k++)
         r[k] = gamma * (double)mq[k];
     for (int h = s->hist[a] - 1; h >= 0; h--) {   /* oldest first */
-        int i = (s->head[a] - 1 - h + MEMORY) % MEMORY;
-        const double *si = s->s + (a * MEMORY + (size_t)i) * P;
-        const double *yi = s->yv + (a * MEMORY + (size_t)i) * P;
-        double be = s->rho[a * MEMORY + (size_t)i] * dot(yi, r, P);
-        double c = s->alpha[a * MEMORY + (size_t)i] - be;
+        size_t slot = pair_slot(s, a, h);
+        const double *si = pair_s(s, slot);
+        double be = s->rho[slot] * dot(pair_y(s, slot), r, P);
+        double c = s->alpha[slot] - be;
         for (size_t k = 0; k < P; k++)
             r[k] += c * si[k];
     }
@@ -745,7 +789,11 @@ static int evaluate(solver *s, const batch *b, const int *local, const size_t *l
     pass p = {.d = d, .in_train = b->in_train, .models = b->models, .na = n,
               .local = local, .outs = outs, .cols = cols, .shared = shared,
               .right = b->right, .words = b->words, .ntasks = nt};
-    if (!s->pass_gm) {   /* the first call has the most models: n = nm */
+    if (n > s->pass_models) {   /* made once: the first call has the most models, nm */
+        free(s->pass_gm); free(s->pass_wf); free(s->pass_gt); free(s->pass_z);
+        free(s->pass_bias); free(s->pass_ft); free(s->pass_bt); free(s->pass_acc);
+        free(s->pass_idx);
+        s->pass_models = n;
         s->pass_gm = malloc(n * sizeof *s->pass_gm);
         s->pass_wf = malloc(cols * D1 * sizeof *s->pass_wf);
         s->pass_gt = malloc(nt * cols * dim * sizeof *s->pass_gt + 1);
@@ -766,6 +814,8 @@ static int evaluate(solver *s, const batch *b, const int *local, const size_t *l
     p.idx = s->pass_idx;
     p.bias = s->pass_bias;
     int rc = gm && wf && p.gt && p.ft && p.bt && p.z && p.idx && p.bias && acc ? 0 : -1;
+    if (rc < 0)
+        s->pass_models = 0;   /* made anew by a next call */
     if (rc == 0) {
         memset(acc, 0, cols * dim * sizeof *acc);
         for (size_t l = 0; l < n; l++) {
@@ -1048,7 +1098,7 @@ static int train_batch(logreg_fit *fit, batch *b, const int *local, size_t nclas
        the Hessian at zero, a (m / N) [X 1]^T [X 1] + lambda diag(1, .., 1, 0)
        (one block for every output, a = p (1 - p) at p = 1/K). */
     const int *cls = fit->cls + b->gm[0] * fit->classes;
-    int age = 0;
+    int age = 0, pre = 0;
     bool hessian = warmed;   /* else the cold one (with two classes, pw = D1 = P) */
     if (rc == 0 && warmed && warm->pre && warm->pre_p == P && warm->pre_nclass == nclass &&
         memcmp(warm->pre_cls, cls, nclass * sizeof *cls) == 0 && warm->pre_age + 1 < HESS_REUSE) {
@@ -1058,7 +1108,9 @@ static int train_batch(logreg_fit *fit, batch *b, const int *local, size_t nclas
     } else if (rc == 0 && warmed) {
         if (warm_hessian(d, start, outs, m, s.lambda, b->threads, s.chol, st) < 0)
             rc = tells_error_nomem(err, NULL, 0);
-        else if (cholesky(s.chol, P) < 0 || spd_inverse(s.chol, P, s.minv) < 0) {
+        else if ((pre = make_preconditioner(s.chol, P, s.minv)) == -2)
+            rc = tells_error_nomem(err, NULL, 0);
+        else if (pre < 0) {
             s.pw = D1;   /* rounding spoilt it: the cold one */
             hessian = false;
         }
@@ -1086,7 +1138,9 @@ static int train_batch(logreg_fit *fit, batch *b, const int *local, size_t nclas
             s.chol[k] = scale * gc->gram[k];
         for (size_t k = 0; rc == 0 && k < dim; k++)
             s.chol[k * D1 + k] += s.lambda;
-        if (rc == 0 && (cholesky(s.chol, D1) < 0 || spd_inverse(s.chol, D1, s.minv) < 0))
+        if (rc == 0 && (pre = make_preconditioner(s.chol, D1, s.minv)) == -2)
+            rc = tells_error_nomem(err, NULL, 0);
+        else if (rc == 0 && pre < 0)
             rc = tells_error_set(err, NULL, 0, "the features are degenerate (no Cholesky "
                                  "factor of the preconditioner)");
     }

@@ -14,6 +14,9 @@
 #include "model/logreg.h"
 #include "model/vmath.h"
 #include "base/npy.h"
+#include <gsl/gsl_blas.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
 
 
 /* The reference coefficients of one case: outputs x 6 numbers. */
@@ -72,6 +75,59 @@ static double max_abs(const double *v, size_t n)
     for (size_t i = 0; i < n; i++)
         m = fabs(v[i]) > m ? fabs(v[i]) : m;
     return m;
+}
+
+/* The Newton decrement g^T H^-1 g / 2 of scikit-learn's objective (three
+   classes, rows 0-149 of x, 5 features) at coef, in double: how far the
+   weights are from the optimum whatever the solver did. */
+static double newton_decrement(const double *coef, const double *x, const int *y)
+{
+    enum { K = 3, D1 = 6, P = K * D1 };
+    double g[P] = {0}, h[P * P] = {0};
+    for (int i = 0; i < 150; i++) {
+        double xi[D1], z[K], p[K], mx = -INFINITY, sum = 0;
+        for (int k = 0; k < 5; k++)
+            xi[k] = x[i * 5 + k];
+        xi[5] = 1;
+        for (int o = 0; o < K; o++) {
+            z[o] = 0;
+            for (int k = 0; k < D1; k++)
+                z[o] += coef[o * D1 + k] * xi[k];
+            mx = fmax(mx, z[o]);
+        }
+        for (int o = 0; o < K; o++)
+            sum += p[o] = exp(z[o] - mx);
+        for (int o = 0; o < K; o++)
+            p[o] /= sum;
+        for (int o = 0; o < K; o++)
+            for (int k = 0; k < D1; k++) {
+                g[o * D1 + k] += (p[o] - (y[i] == o)) * xi[k];
+                for (int o2 = 0; o2 < K; o2++)
+                    for (int k2 = 0; k2 < D1; k2++)
+                        h[(o * D1 + k) * P + o2 * D1 + k2] +=
+                            ((o == o2) * p[o] - p[o] * p[o2]) * xi[k] * xi[k2];
+            }
+    }
+    for (int o = 0; o < K; o++)
+        for (int k = 0; k < 5; k++) {
+            g[o * D1 + k] += coef[o * D1 + k];
+            h[(o * D1 + k) * P + o * D1 + k] += 1;
+        }
+    /* The intercepts' curvature is singular along (1, 1, 1): solve with
+       a ridge far below the curvature there. */
+    for (int k = 0; k < P; k++)
+        h[k * P + k] += 1e-9;
+    gsl_matrix_view hv = gsl_matrix_view_array(h, P, P);
+    gsl_vector_view gv = gsl_vector_view_array(g, P);
+    gsl_vector *u = gsl_vector_alloc(P);
+    double dec = INFINITY;
+    if (u && gsl_linalg_cholesky_decomp1(&hv.matrix) == 0 &&
+        gsl_linalg_cholesky_solve(&hv.matrix, &gv.vector, u) == 0) {
+        gsl_blas_ddot(&gv.vector, u, &dec);
+        dec /= 2;
+    }
+    gsl_vector_free(u);
+    return dec;
 }
 
 /* The vector e^x and log x: within a few float ulps of expf and logf, for
@@ -285,6 +341,42 @@ int main(void)
     }
     logreg_free(cold);
     logreg_free(hot);
+
+    /* Badly scaled, nearly collinear features (scales 1e4 and 1e-3, a
+       column that is another plus 1e-3 of a third): the float inverse of
+       the Hessian is then no preconditioner (not positive definite) and
+       gets a diagonal shift. Cold and warm fits must still reach the
+       optimum, by the Newton decrement computed here in double. */
+    {
+        float xs[200 * 5];
+        double xd[200 * 5];
+        for (int i = 0; i < 200; i++) {
+            const float *r = x.data + i * 5;
+            float v[5] = {r[0] * 1e4f, r[1] * 1e-3f, r[2], r[3], r[3] + 1e-3f * r[4]};
+            for (int k = 0; k < 5; k++) {
+                xs[i * 5 + k] = v[k];
+                xd[i * 5 + k] = v[k];
+            }
+        }
+        logreg_data ds = {xs, 200, 5, 5, y3, 3};
+        logreg_options os;
+        logreg_options_default(&os);
+        logreg_stats s1 = {0}, s2 = {0};
+        logreg_fit *c1 = logreg_train(&ds, in_train, M, NULL, &os, &s1, &err);
+        logreg_fit *w1 = c1 ? logreg_train(&ds, in_train, M, c1, &os, &s2, &err) : NULL;
+        CHECK(c1 && w1);
+        if (c1 && w1) {
+            size_t outs;
+            double dc = newton_decrement(logreg_coef(c1, 0, &outs), xd, y3);
+            double dw = newton_decrement(logreg_coef(w1, 0, &outs), xd, y3);
+            if (!(dc <= 1e-4 && dw <= 1e-4))
+                fprintf(stderr, "badly scaled: Newton decrement cold %g, warm %g\n", dc, dw);
+            CHECK(dc <= 1e-4);
+            CHECK(dw <= 1e-4);
+        }
+        logreg_free(c1);
+        logreg_free(w1);
+    }
 
     /* A training set of one class is refused. */
     int one[200] = {0};

@@ -14,6 +14,7 @@ typedef struct job {
     unsigned runs[MAX_TASKS];
     size_t thread_of[MAX_TASKS];
     size_t inner;            /* tasks of the jobs started from tasks */
+    size_t inner_elsewhere;  /* of those, run by another thread than their task's */
 } job;
 
 static void count_task(void *ctx, size_t t, size_t thread)
@@ -26,16 +27,16 @@ static void count_task(void *ctx, size_t t, size_t thread)
 static void inner_task(void *ctx, size_t t, size_t thread)
 {
     (void)t;
-    size_t *n = ctx;
-    CHECK(thread == 0);   /* run by the task that started the job */
-    __atomic_fetch_add(n, 1, __ATOMIC_RELAXED);
+    job *j = ctx;
+    __atomic_fetch_add(&j->inner, 1, __ATOMIC_RELAXED);
+    if (thread != 0)   /* not run by the task that started the job */
+        __atomic_fetch_add(&j->inner_elsewhere, 1, __ATOMIC_RELAXED);
 }
 
 static void outer_task(void *ctx, size_t t, size_t thread)
 {
-    job *j = ctx;
     count_task(ctx, t, thread);
-    tasks_run(4, 3, inner_task, &j->inner);
+    tasks_run(4, 3, inner_task, ctx);
 }
 
 /* Runs a job and checks each task ran once, on a thread below the
@@ -70,6 +71,7 @@ int main(void)
     static job nested;
     tasks_run(4, 50, outer_task, &nested);
     CHECK(nested.inner == 150);
+    CHECK(nested.inner_elsewhere == 0);
     for (size_t t = 0; t < 50; t++)
         CHECK(nested.runs[t] == 1);
 

@@ -4,9 +4,9 @@
 #include <stdbool.h>
 
 /* One pool of workers for the process, started as jobs first need them
-   and kept: a pass of the ensemble is a few milliseconds, and starting
-   threads for each of its hundreds of jobs left the cores idle for a
-   tenth of the time. Worker i runs as thread i + 1 (the caller is 0). */
+   and kept: the ensemble's solver runs hundreds of jobs of a few
+   milliseconds each, and a thread started per job spends part of that
+   being created. Worker i runs as thread i + 1 (the caller is 0). */
 static struct {
     pthread_mutex_t mu;
     pthread_cond_t work, done;

@@ -192,8 +192,7 @@ int aflite_run(float *x, size_t rows, size_t dim, int *y, size_t classes,
     res->removed_in = array_new(rows, sizeof *res->removed_in);
     size_t *alive = malloc(rows * sizeof *alive);          /* input row of each example */
     uint64_t *key = malloc(rows * sizeof *key);            /* its key for the draws */
-    size_t threads = o->lr.threads < 1 ? 1 : (size_t)o->lr.threads;
-    threads = threads > TASKS_MAX_THREADS ? TASKS_MAX_THREADS : threads;
+    size_t threads = tasks_threads(o->lr.threads);
     subsample_work *draw = array_new(threads, sizeof *draw);
     unsigned char *by_model = malloc(rows * n), *failed = malloc(n);
     size_t *order = malloc(rows * sizeof *order);

@@ -102,6 +102,12 @@ static void register_fork(void)
     pthread_atfork(hold_all, release_all, forget_workers);
 }
 
+size_t tasks_threads(int requested)
+{
+    return requested < 1 ? 1 : requested > TASKS_MAX_THREADS ? TASKS_MAX_THREADS
+                                                              : (size_t)requested;
+}
+
 void tasks_run(size_t threads, size_t ntasks, tasks_fn fn, void *ctx)
 {
     size_t nt = threads < ntasks ? threads : ntasks;

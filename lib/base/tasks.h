@@ -8,6 +8,10 @@
 
 enum { TASKS_MAX_THREADS = 256 };
 
+/* A thread count asked for (an option) as one tasks_run serves: at
+   least 1, at most TASKS_MAX_THREADS. */
+size_t tasks_threads(int requested);
+
 /* fn(ctx, task, thread) for every task in 0 .. ntasks-1; thread is below
    min(threads, ntasks), so that per-thread buffers can be indexed by it. */
 typedef void (*tasks_fn)(void *ctx, size_t task, size_t thread);

@@ -21,7 +21,6 @@ enum {
     MAX_BATCH = 64,        /* models trained together, at most */
     MEMORY = 10,           /* L-BFGS correction pairs (scipy's maxcor) */
     MAX_BACKTRACKS = 20,
-    MAX_THREADS = TASKS_MAX_THREADS,
     HESS_BLOCK = 256,      /* sampled rows per product of the warm Hessian */
     SOLVE_ROWS = 32,       /* rows of the stack per task of the preconditioner */
     HESS_TASKS = 8,        /* its tasks, at most */
@@ -94,11 +93,6 @@ static size_t task_count(size_t rows)
 static size_t task_start(size_t rows, size_t ntasks, size_t t)
 {
     return (size_t)((unsigned long long)rows * t / ntasks);
-}
-
-static size_t clamp_threads(int threads)
-{
-    return threads < 1 ? 1 : threads > MAX_THREADS ? MAX_THREADS : (size_t)threads;
 }
 
 /* ---- the Gram matrix [X 1]^T [X 1] ---- */
@@ -582,6 +576,13 @@ typedef struct solver {
     uint32_t *pass_idx;
 } solver;
 
+static void free_pass_buffers(solver *s)
+{
+    free(s->pass_gm); free(s->pass_wf); free(s->pass_gt); free(s->pass_z);
+    free(s->pass_bias); free(s->pass_ft); free(s->pass_bt); free(s->pass_acc);
+    free(s->pass_idx);
+}
+
 static void solver_free(solver *s)
 {
     free(s->w); free(s->g); free(s->dir); free(s->wt); free(s->gt);
@@ -590,9 +591,7 @@ static void solver_free(solver *s)
     free(s->hist); free(s->head); free(s->iter); free(s->backtracks);
     free(s->state); free(s->chol); free(s->minv); free(s->stack); free(s->prod);
     free(s->yrow);
-    free(s->pass_gm); free(s->pass_wf); free(s->pass_gt); free(s->pass_z);
-    free(s->pass_bias); free(s->pass_ft); free(s->pass_bt); free(s->pass_acc);
-    free(s->pass_idx);
+    free_pass_buffers(s);
 }
 
 static int solver_alloc(solver *s, size_t nm, size_t outs, size_t dim, bool full)
@@ -790,9 +789,7 @@ static int evaluate(solver *s, const batch *b, const int *local, const size_t *l
               .local = local, .outs = outs, .cols = cols, .shared = shared,
               .right = b->right, .words = b->words, .ntasks = nt};
     if (n > s->pass_models) {   /* made once: the first call has the most models, nm */
-        free(s->pass_gm); free(s->pass_wf); free(s->pass_gt); free(s->pass_z);
-        free(s->pass_bias); free(s->pass_ft); free(s->pass_bt); free(s->pass_acc);
-        free(s->pass_idx);
+        free_pass_buffers(s);
         s->pass_models = n;
         s->pass_gm = malloc(n * sizeof *s->pass_gm);
         s->pass_wf = malloc(cols * D1 * sizeof *s->pass_wf);
@@ -1303,7 +1300,7 @@ logreg_fit *logreg_train_held_out(const logreg_data *d, const unsigned char *in_
     if (!f || !present || !seen_by_class || !trained || !gc.gram || !gm || !done || !stale || !local || (scored && !right))
         goto oom;
     f->models = models;
-    f->threads = clamp_threads(o->threads);
+    f->threads = tasks_threads(o->threads);
     f->dim = dim;
     f->classes = K;
     f->nclass = array_new(models, sizeof *f->nclass);
@@ -1343,7 +1340,7 @@ logreg_fit *logreg_train_held_out(const logreg_data *d, const unsigned char *in_
         if (done[j])
             continue;
         batch b = {.d = d, .in_train = in_train, .models = models, .o = o,
-                   .threads = clamp_threads(o->threads), .gm = gm, .right = right,
+                   .threads = tasks_threads(o->threads), .gm = gm, .right = right,
                    .words = words, .trained = trained};
         for (size_t i = j; i < models && b.nm < MAX_BATCH; i++)
             if (!done[i] && memcmp(present + i * K, present + j * K, K * sizeof *present) == 0) {

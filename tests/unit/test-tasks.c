@@ -57,6 +57,8 @@ static int run_and_check(size_t threads, size_t ntasks)
 
 int main(void)
 {
+    CHECK(tasks_threads(0) == 1 && tasks_threads(-3) == 1 && tasks_threads(3) == 3);
+    CHECK(tasks_threads(100000) == TASKS_MAX_THREADS);
     CHECK(run_and_check(1, 10));
     CHECK(run_and_check(2, 0));
     CHECK(run_and_check(2, 1));

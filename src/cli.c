@@ -43,7 +43,9 @@ void cli_init(char **argv, const char *program_name)
     sa.sa_handler = remove_temporaries;
     sa.sa_flags = SA_RESETHAND;
     sigemptyset(&sa.sa_mask);
-    const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    /* SIGPIPE too: "tells-x ... | head" ends the program, as it always
+       did (status 141), without leaving its temporary files behind. */
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
     for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
         struct sigaction old;
         /* A signal the caller chose to ignore (nohup) stays ignored. */
@@ -174,6 +176,16 @@ void cli_version(void)
     printf("License GPLv3+: GNU GPL version 3 or later <https://gnu.org/licenses/gpl.html>.\n"
            "This is free software: you are free to change and redistribute it.\n"
            "There is NO WARRANTY, to the extent permitted by law.\n");
+}
+
+void cli_check_io(io_plan *p)
+{
+    tells_error err;
+    tells_error_clear(&err);
+    int rc = io_plan_check(p, &err);
+    io_plan_free(p);
+    if (rc < 0)
+        cli_fail(&err);
 }
 
 long cli_long(const char *opt, const char *arg, long min, long max)
@@ -323,6 +335,17 @@ void cli_linking_sources(cli_linking *l, bool builtin, heur_sources *src)
     src->check_data = cli_check_data_file;
 }
 
+void cli_linking_io(const heur_sources *src, io_plan *p)
+{
+    io_input(p, src->mesh_in_data ? "the MeSH tree file" : "--mesh", src->mesh);
+    io_input(p, src->terms_in_data ? "the MeSH entry-term file" : "--terms", src->terms);
+    io_input(p, "the built-in heuristics", src->builtin);
+    for (size_t i = 0; i < src->nsynonyms; i++)
+        io_input(p, "--synonyms", src->synonyms[i]);
+    for (size_t i = 0; i < src->ndefinitions; i++)
+        io_input(p, "--heuristics", src->definitions[i]);
+}
+
 void cli_linking_free(cli_linking *l)
 {
     for (size_t i = 0; i < 3; i++) {
@@ -379,6 +402,15 @@ bool cli_corpus_option(int c, int argc, char **argv, cli_corpus *cc)
         return true;
     default:
         return false;
+    }
+}
+
+void cli_corpus_io(const cli_corpus *cc, io_plan *p)
+{
+    for (size_t i = 0; i < cc->ninputs; i++) {
+        char role[160];
+        snprintf(role, sizeof role, "--split %s", cc->inputs[i].split);
+        io_input(p, role, cc->inputs[i].path);
     }
 }
 

@@ -8,14 +8,16 @@
 #include <stddef.h>
 
 #include "base/error.h"
+#include "base/ioplan.h"
 #include "analysis/heuristics.h"
 #include "text/prep.h"
 
 enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
 
 /* Also sets argv[0], so getopt's own messages use the same name
-   however the program was invoked, and makes SIGINT, SIGTERM, SIGHUP and
-   exit remove the temporary files of base/tempfile.h. */
+   however the program was invoked, and makes SIGINT, SIGTERM, SIGHUP,
+   SIGPIPE and exit remove the temporary files of base/tempfile.h (a
+   signal the caller ignores stays ignored). */
 void cli_init(char **argv, const char *program_name);
 const char *cli_program(void);
 /* Prints "prog: FILE:LINE: msg" for a library error. */
@@ -46,6 +48,11 @@ void cli_usage_error(const char *fmt, ...)
 /* Prints "Try 'prog --help' for more information." and exits 2. */
 void cli_try_help(void) __attribute__((noreturn));
 void cli_version(void);
+
+/* Checks the files a run will read and write (base/ioplan.h) before
+   any work and frees the plan: an output that names an input or another
+   output is a usage error (exit 2). */
+void cli_check_io(io_plan *p);
 
 /* Option argument parsers: on a bad value, a usage error naming the option. */
 long cli_long(const char *opt, const char *arg, long min, long max);
@@ -102,6 +109,10 @@ void cli_linking_check(const cli_linking *l);
    Dies when out of memory. */
 void cli_linking_sources(cli_linking *l, bool builtin, heur_sources *src);
 void cli_linking_free(cli_linking *l);
+/* Adds the files src reads to p as inputs: the tree file (--mesh), the
+   entry terms (--terms), the definitions (--heuristics), the synonyms
+   (--synonyms) and the built-in definitions. */
+void cli_linking_io(const heur_sources *src, io_plan *p);
 /* DATA/rel; caller frees; NULL when out of memory. */
 char *cli_data_file(const char *rel);
 /* 0 when path exists, else an error with a hint on how to find it. */
@@ -136,6 +147,8 @@ typedef struct cli_corpus {
    argv[optind++]) when it is one of those; false when it is not. Usage
    errors exit. */
 bool cli_corpus_option(int c, int argc, char **argv, cli_corpus *cc);
+/* Adds each --split FILE to p as an input ("--split NAME"). */
+void cli_corpus_io(const cli_corpus *cc, io_plan *p);
 /* Frees the label list that --labels made. */
 void cli_corpus_free(cli_corpus *cc);
 

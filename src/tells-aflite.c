@@ -222,18 +222,18 @@ static void parse_args(int argc, char **argv, config *cfg)
         cli_usage_error("--pair needs --input pair");
     if (cfg->train_frac > 0 && cfg->m_given)
         cli_usage_error("--train-size and --train-frac exclude each other");
-    const char *files[] = {cfg->easy, cfg->difficult, cfg->scores, cfg->write_splits};
-    const char *names[] = {"--easy", "--difficult", "--scores", "--write-splits"};
-    for (int i = 0; i < 4; i++) {
-        if (files[i] && strcmp(files[i], "-") == 0 && i < 2)
-            cli_usage_error("%s needs a file (it writes a checksum file beside it)", names[i]);
-        for (int j = 0; j < i; j++)
-            if (files[i] && files[j] && strcmp(files[i], files[j]) == 0 &&
-                strcmp(files[i], "-") != 0)
-                cli_usage_error("%s and %s name the same file", names[j], names[i]);
-        if (files[i] && cfg->output && strcmp(files[i], cfg->output) == 0)
-            cli_usage_error("%s and --output name the same file", names[i]);
-    }
+    io_plan io;
+    io_plan_init(&io);
+    io_input(&io, "FILE", cfg->input);
+    io_input(&io, "--embeddings", cfg->embeddings);
+    io_input(&io, "--vectors", cfg->vectors);
+    io_input(&io, "--splits", cfg->splits);
+    io_output_idfile(&io, "--easy", cfg->easy);
+    io_output_idfile(&io, "--difficult", cfg->difficult);
+    io_output(&io, "--scores", cfg->scores);
+    io_output(&io, "--write-splits", cfg->write_splits);
+    io_output(&io, "--output", cfg->output ? cfg->output : "-");
+    cli_check_io(&io);
     cfg->show_progress = cli_show_progress(quiet, forced);
     if (cfg->show_progress)
         cfg->eo.progress = progress;

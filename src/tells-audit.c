@@ -11,6 +11,7 @@
 #include "analysis/heuristics.h"
 #include "base/outfile.h"
 #include "cli.h"
+#include "model/baseline.h"
 
 static void usage(void)
 {
@@ -171,6 +172,7 @@ typedef struct run {
     size_t nheur_files;
     bool no_heuristics;
     heuristic_set hs;
+    heur_sources src;          /* where the heuristics come from */
     unsigned gates;
     bool show_progress;
     audit_reference ref;
@@ -236,18 +238,54 @@ static void parse_args(int argc, char **argv, run *r)
     r->show_progress = cli_show_progress(quiet, forced);
     r->opt.progress = progress;
     r->opt.progress_user = &r->show_progress;
+    r->src = (heur_sources){.definitions = r->heur_files, .ndefinitions = r->nheur_files,
+                            .general = true};
+    if (!r->no_heuristics)
+        cli_linking_sources(&r->link, true, &r->src);
+}
+
+/* "PATH.ref", or NULL for NULL. */
+static char *with_ref(const char *path)
+{
+    if (!path)
+        return NULL;
+    char *p = malloc(strlen(path) + 5);
+    if (!p)
+        cli_die("out of memory");
+    sprintf(p, "%s.ref", path);
+    return p;
+}
+
+/* Every file the run reads and writes, before any work. */
+static void check_io(const run *r, char **files, int nfiles)
+{
+    io_plan io;
+    io_plan_init(&io);
+    io_input(&io, "--reference", r->reference);
+    for (int i = 0; i < nfiles; i++)
+        io_input(&io, "BATCH", files[i]);
+    char *model_ref = with_ref(r->model);
+    io_input(&io, "--model", r->model);
+    io_input(&io, "--model", model_ref);
+    if (!r->no_heuristics)
+        cli_linking_io(&r->src, &io);
+    const char *save = fasttext_model_path(r->save_model);
+    char *save_ref = with_ref(r->save_model);
+    io_output(&io, "--save-model", save);
+    io_output(&io, "--save-model", save_ref);
+    io_output(&io, "--flags", r->flags);
+    io_output(&io, "--output", r->output ? r->output : "-");
+    free(model_ref);
+    free(save_ref);
+    cli_check_io(&io);
 }
 
 /* The MeSH concepts and the built-in heuristics, with the user's. */
 static int load_heuristics(run *r, tells_error *err)
 {
-    heur_sources src = {.definitions = r->heur_files, .ndefinitions = r->nheur_files,
-                        .general = true};
-    cli_linking_sources(&r->link, true, &src);
-    int rc = heuristic_set_open(&r->hs, &src, err);
+    int rc = heuristic_set_open(&r->hs, &r->src, err);
     if (rc == 0)
         r->opt.heuristics = &r->hs;
-    cli_linking_free(&r->link);
     return rc;
 }
 
@@ -276,6 +314,7 @@ int main(int argc, char **argv)
     run r = {0};
     heuristic_set_init(&r.hs, NULL);
     parse_args(argc, argv, &r);
+    check_io(&r, argv + optind, argc - optind);
     tells_error err;
     tells_error_clear(&err);
     int rc = audit(&r, argv + optind, argc - optind, &err);
@@ -291,6 +330,7 @@ int main(int argc, char **argv)
     audit_report_free(&r.report);
     audit_reference_free(&r.ref);
     heuristic_set_free(&r.hs);
+    cli_linking_free(&r.link);
     free(r.heur_files);
     if (rc < 0)
         cli_fail(&err);

@@ -225,6 +225,15 @@ static void parse_args(int argc, char **argv, options *o)
     c->keep_model = o->save_model != NULL;
     if (cli_show_progress(o->quiet, forced))
         c->progress = progress;
+    io_plan io;
+    io_plan_init(&io);
+    io_input(&io, "FILE", o->input_path);
+    for (size_t k = 0; k < c->nparts; k++)
+        io_input(&io, "--partition", o->part[k].path);
+    io_output(&io, "--save-model", fasttext_model_path(o->save_model));
+    io_output(&io, "--predictions", o->predictions);
+    io_output(&io, "--output", o->output ? o->output : "-");
+    cli_check_io(&io);
 }
 
 static int write_predictions(FILE *fp, void *cmp, tells_error *err)

@@ -156,6 +156,18 @@ int main(int argc, char **argv)
         if (optind == argc)
             cli_usage_error("no epoch files (or --train)");
     }
+    io_plan io;
+    io_plan_init(&io);
+    for (int k = optind; k < argc; k++)
+        io_input(&io, "EPOCH-FILE", argv[k]);
+    io_input(&io, "--train", train);
+    io_input(&io, "--embeddings", embeddings);
+    io_input(&io, "--vectors", vectors);
+    io_output(&io, "--output", output ? output : "-");
+    io_output_idfile(&io, "--easy", region[CARTO_EASY]);
+    io_output_idfile(&io, "--ambiguous", region[CARTO_AMBIGUOUS]);
+    io_output_idfile(&io, "--hard", region[CARTO_HARD]);
+    cli_check_io(&io);
 
     tells_error err;
     tells_error_clear(&err);

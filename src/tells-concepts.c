@@ -234,6 +234,15 @@ int main(int argc, char **argv)
 
     heur_sources src = {0};
     cli_linking_sources(&link, false, &src);
+    src.synonyms = synonyms;
+    src.nsynonyms = nsynonyms;
+    io_plan io;
+    io_plan_init(&io);
+    for (size_t i = 0; !stats && i < j.nfiles; i++)
+        io_input(&io, "FILE", j.files[i]);
+    cli_linking_io(&src, &io);
+    io_output(&io, "--output", output ? output : "-");
+    cli_check_io(&io);
     tells_error err;
     tells_error_clear(&err);
     int rc = 0;

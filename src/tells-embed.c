@@ -12,6 +12,7 @@
 #include "model/embed.h"
 #include "base/npy.h"
 #include "base/outfile.h"
+#include "model/baseline.h"
 
 static void usage(void)
 {
@@ -144,6 +145,14 @@ int main(int argc, char **argv)
         cli_usage_error("will not write a binary matrix to a terminal (use -o FILE)");
     if (cli_show_progress(quiet, forced))
         eo.progress = progress;
+    io_plan io;
+    io_plan_init(&io);
+    io_input(&io, "FILE", argv[optind]);
+    io_input(&io, "--vectors", vectors);
+    io_output(&io, "--output", output ? output : "-");
+    /* fastText's model files are never standard output (baseline.h). */
+    io_output(&io, "--train-vectors", fasttext_model_path(train_vectors));
+    cli_check_io(&io);
 
     tells_error err;
     tells_error_clear(&err);

@@ -170,8 +170,6 @@ int main(int argc, char **argv)
     bool pairs_stdout = pairs && strcmp(pairs, "-") == 0;
     if (pairs_stdout && (!output || strcmp(output, "-") == 0))
         cli_usage_error("--pairs - needs --output FILE for the table");
-    if (pairs && output && strcmp(pairs, output) == 0 && !pairs_stdout)
-        cli_usage_error("--pairs and --output name the same file");
     int nfiles;
     char **files = cli_operands(argc, argv, &nfiles);
 
@@ -180,6 +178,14 @@ int main(int argc, char **argv)
         .definitions = heur_files, .ndefinitions = nheur_files, .general = general,
     };
     cli_linking_sources(&link, builtin, &src);
+    io_plan io;
+    io_plan_init(&io);
+    for (int i = 0; i < nfiles; i++)
+        io_input(&io, "FILE", files[i]);
+    cli_linking_io(&src, &io);
+    io_output(&io, "--pairs", pairs);
+    io_output(&io, "--output", output ? output : "-");
+    cli_check_io(&io);
     tells_error err;
     tells_error_clear(&err);
     heuristic_set hs;

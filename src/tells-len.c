@@ -66,6 +66,12 @@ int main(int argc, char **argv)
     }
     int nfiles;
     char **files = cli_operands(argc, argv, &nfiles);
+    io_plan io;
+    io_plan_init(&io);
+    for (int i = 0; i < nfiles; i++)
+        io_input(&io, "FILE", files[i]);
+    io_output(&io, "--output", output ? output : "-");
+    cli_check_io(&io);
     tells_error err;
     tells_error_clear(&err);
     if (lengths_run(files, (size_t)nfiles, field, no_header, output, &err) < 0)

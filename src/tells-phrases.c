@@ -91,6 +91,11 @@ int main(int argc, char **argv)
     if (argc - optind > 1)
         cli_usage_error("extra operand '%s'", argv[optind + 1]);
     const char *input = optind < argc ? argv[optind] : "-";
+    io_plan io;
+    io_plan_init(&io);
+    io_input(&io, "FILE", input);
+    io_output(&io, "--output", output ? output : "-");
+    cli_check_io(&io);
     tells_error err;
     tells_error_clear(&err);
     if (colloc_run(input, no_header, &opt, scores, output, &err) < 0)

@@ -138,6 +138,15 @@ int main(int argc, char **argv)
     if (corpus.ninputs == 0)
         cli_usage_error("no input: give at least one --split NAME FILE");
 
+    io_plan io;
+    io_plan_init(&io);
+    cli_corpus_io(&corpus, &io);
+    for (size_t i = 0; i < nphrase_files; i++)
+        io_input(&io, "--phrases", phrase_files[i]);
+    io_input(&io, "--mesh", mesh_file);
+    io_output(&io, "--output", output ? output : "-");
+    cli_check_io(&io);
+
     phrase_set *phrases;
     rc = prep_load_phrases(phrase_files, nphrase_files, mesh_file, &opt.tok, &phrases, &err);
     opt.phrases = phrases;

@@ -183,6 +183,15 @@ int main(int argc, char **argv)
                                        : "only one input file");
     if (cli_show_progress(quiet, forced))
         o.progress = progress;
+    io_plan io;
+    io_plan_init(&io);
+    io_input(&io, "FILE", argv[optind]);
+    io_output(&io, "--output", output ? output : "-");
+    io_output(&io, "--summary", summary);
+    io_output(&io, "--tokens", tokens);
+    io_output_idfile(&io, "--low", low);
+    io_output_idfile(&io, "--high", high);
+    cli_check_io(&io);
 
     tells_error err;
     tells_error_clear(&err);

@@ -242,6 +242,11 @@ typedef struct options {
     partition *parts;
     size_t nparts, parts_cap;
     tree_compare_options cmp;
+    /* --fill, --pairs and --partition as given, read once the run's files
+       are checked (room for argc each). */
+    const char **fill_spec, **part_spec;
+    bool *fill_pair;
+    size_t nfill_specs, npart_specs;
 } options;
 
 /* Fails with err; a usage error is about the value of option opt, which
@@ -288,11 +293,19 @@ static void add_per_base(options *o, const char *spec)
         cli_fail(&err);
 }
 
-static void add_partition(options *o, const char *spec)
+/* The IDFILE of a --partition NAME=IDFILE; a usage error when there is
+   none. */
+static const char *partition_file(const char *spec)
 {
     const char *eq = strchr(spec, '=');
     if (!eq || eq == spec || !eq[1])
         cli_usage_error("--partition: expected NAME=IDFILE, not '%s'", spec);
+    return eq + 1;
+}
+
+static void add_partition(options *o, const char *spec)
+{
+    const char *eq = partition_file(spec) - 1;
     tells_error err;
     tells_error_clear(&err);
     if (ARRAY_RESERVE(o->parts, o->parts_cap, o->nparts + 1) < 0)
@@ -312,6 +325,39 @@ static void pass_stderr(void *ctx, const char *line, size_t len)
         fputc('\n', stderr);
 }
 
+/* The file of a --fill or --pairs [CAP:]NAME=FILE, or NULL for a
+   built-in list (@time) or a malformed one (fill_add says why). */
+static const char *fill_file(const char *spec)
+{
+    const char *eq = strchr(spec, '=');
+    return eq && eq[1] && eq[1] != '@' ? eq + 1 : NULL;
+}
+
+/* Every file the run reads and writes, before any is read. */
+static void check_io(const options *o)
+{
+    io_plan io;
+    io_plan_init(&io);
+    io_input(&io, "--templates", o->templates);
+    io_input(&io, "--bases", o->bases);
+    for (size_t i = 0; i < o->nfill_specs; i++)
+        io_input(&io, o->fill_pair[i] ? "--pairs" : "--fill", fill_file(o->fill_spec[i]));
+    io_input(&io, "--tree", o->tree);
+    io_input(&io, "--eval", o->eval);
+    for (size_t i = 0; i < o->npart_specs; i++)
+        io_input(&io, "--partition", partition_file(o->part_spec[i]));
+    const model_runs *runs[] = {&o->models, &o->befores};
+    for (size_t k = 0; k < 2; k++)
+        for (size_t i = 0; i < runs[k]->n; i++)
+            if (runs[k]->run[i].kind != OPT_MODEL_CMD)
+                io_input(&io, runs[k]->run[i].option, runs[k]->run[i].arg);
+    io_output(&io, "--output", o->output ? o->output : "-");
+    io_output(&io, "--eval-output", o->eval_output);
+    io_output(&io, "--failures", o->failures);
+    io_output(&io, "--emit-cases", o->emit);
+    cli_check_io(&io);
+}
+
 static void parse_options(int argc, char **argv, options *o)
 {
     memset(o, 0, sizeof *o);
@@ -322,6 +368,11 @@ static void parse_options(int argc, char **argv, options *o)
     o->expand.max_cases = EXPAND_MAX_CASES_DEFAULT;
     o->cmp = (tree_compare_options){TREE_THRESHOLD_DEFAULT, 0.05, TREE_SAMPLES_DEFAULT, 0};
     o->changed = TREE_CHANGED_SKIP;
+    o->fill_spec = calloc((size_t)argc, sizeof *o->fill_spec);
+    o->part_spec = calloc((size_t)argc, sizeof *o->part_spec);
+    o->fill_pair = calloc((size_t)argc, sizeof *o->fill_pair);
+    if (!o->fill_spec || !o->part_spec || !o->fill_pair)
+        cli_die("out of memory");
     model_text tokenizer = TEXT_DEFAULT;
     tells_error err;
     tells_error_clear(&err);
@@ -332,8 +383,8 @@ static void parse_options(int argc, char **argv, options *o)
         case OPT_BASES: o->bases = optarg; break;
         case OPT_FILL:
         case OPT_PAIRS:
-            if (fill_add(&o->fills, optarg, c == OPT_PAIRS, &err) < 0)
-                fail_value(c == OPT_PAIRS ? "--pairs" : "--fill", ": ", &err);
+            o->fill_pair[o->nfill_specs] = c == OPT_PAIRS;
+            o->fill_spec[o->nfill_specs++] = optarg;
             break;
         case OPT_SAMPLE: add_sample(o, optarg); break;
         case OPT_PER_BASE: add_per_base(o, optarg); break;
@@ -389,7 +440,10 @@ static void parse_options(int argc, char **argv, options *o)
                 cli_usage_error("invalid --input '%s' (hypothesis or pair)", optarg);
             o->pair = strcmp(optarg, "pair") == 0;
             break;
-        case OPT_PARTITION: add_partition(o, optarg); break;
+        case OPT_PARTITION:
+            partition_file(optarg);
+            o->part_spec[o->npart_specs++] = optarg;
+            break;
         case OPT_EVAL_OUTPUT: o->eval_output = optarg; break;
         case OPT_TREE: o->tree = optarg; break;
         case OPT_THRESHOLD:
@@ -434,9 +488,9 @@ static void parse_options(int argc, char **argv, options *o)
         cli_usage_error("%s compares test trees: give --tree", o->befores.run[0].option);
     if (o->eval && o->model.kind == OPT_PREDICTIONS)
         cli_usage_error("--eval needs a model to run: --model or --model-cmd");
-    if (o->nparts && !o->eval)
+    if (o->npart_specs && !o->eval)
         cli_usage_error("--partition needs --eval");
-    if (o->nparts && (o->templates || o->tree) && !o->eval_output)
+    if (o->npart_specs && (o->templates || o->tree) && !o->eval_output)
         cli_usage_error("--partition with --templates or --tree needs --eval-output");
     if ((o->by_template || o->by_fill || o->failures || o->fail_under >= 0 || o->bases ||
          o->emit) && !o->templates)
@@ -444,6 +498,12 @@ static void parse_options(int argc, char **argv, options *o)
                         "and --emit-cases need --templates");
     if (o->by_template && o->by_fill)
         cli_usage_error("--by-template and --by-fill: give one");
+    check_io(o);
+    for (size_t i = 0; i < o->nfill_specs; i++)
+        if (fill_add(&o->fills, o->fill_spec[i], o->fill_pair[i], &err) < 0)
+            fail_value(o->fill_pair[i] ? "--pairs" : "--fill", ": ", &err);
+    for (size_t i = 0; i < o->npart_specs; i++)
+        add_partition(o, o->part_spec[i]);
 }
 
 static void options_free(options *o)
@@ -454,6 +514,9 @@ static void options_free(options *o)
     for (size_t p = 0; p < o->nparts; p++)
         partition_free(&o->parts[p]);
     free(o->parts);
+    free(o->fill_spec);
+    free(o->part_spec);
+    free(o->fill_pair);
 }
 
 /* What a run holds: freed at its end; on failure the model is stopped

@@ -101,6 +101,14 @@ int main(int argc, char **argv)
         cli_usage_error("nothing to select: give --keep, --drop, --split or "
                         "--exclude-split");
     const char *input = optind < argc ? argv[optind] : "-";
+    io_plan io;
+    io_plan_init(&io);
+    io_input(&io, "FILE", input);
+    io_input(&io, "--keep", sel.keep_path);
+    io_input(&io, "--drop", sel.drop_path);
+    io_output(&io, "--output", output ? output : "-");
+    io_output(&io, "--missing", missing_path);
+    cli_check_io(&io);
 
     if (row_selection_load(&sel, &err) < 0)
         cli_fail(&err);

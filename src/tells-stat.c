@@ -350,6 +350,18 @@ int main(int argc, char **argv)
     if (cmd == CMD_FRIEDMAN && st.ncolumns > 1)
         cli_usage_error("friedman --scores reads one --column");
 
+    io_plan io;
+    io_plan_init(&io);
+    for (int i = 0; i < nfiles; i++)
+        io_input(&io, "FILE", cmd == CMD_NORMALIZED_FAILURE ? model_file_path(files[i])
+                                                            : files[i]);
+    if (cmd == CMD_FDR && nfiles == 0)
+        io_input(&io, "FILE", "-");
+    io_input(&io, "--groups", st.groups);
+    io_input(&io, "--labels", labels && labels[0] == '@' ? labels + 1 : NULL);
+    io_output(&io, "--output", output ? output : "-");
+    cli_check_io(&io);
+
     /* Not out_write: a report's own errors (a file it read, or none) must
        not be named after the output. out_commit reports a write error. */
     tells_error err;

@@ -173,7 +173,7 @@ for args in "--hypernym-direction up|invalid --hypernym-direction 'up' (general 
     "--digits 0|invalid value '0' for --digits (expected an integer from 1 to 17)" \
     "--no-builtin|--no-builtin needs --heuristics FILE" \
     "--pairs -|--pairs - needs --output FILE for the table" \
-    "--pairs $tmp/x -o $tmp/x|--pairs and --output name the same file"; do
+    "--pairs $tmp/x -o $tmp/x|--pairs and --output name the same file: $tmp/x"; do
     opts=${args%%|*}
     what="tells-heur $opts"
     # shellcheck disable=SC2086

@@ -255,7 +255,7 @@ Try 'tells-run --help' for more information."
 run tells-run $small --tokenizer odd --emit-cases "$tmp/c"
 expect 2 "tells-run: invalid --tokenizer 'odd' (default, whitespace or none)
 Try 'tells-run --help' for more information."
-run tells-run $small --model-cmd cat --eval x.tsv --partition easy=x.ids
+run tells-run $small --model-cmd cat --eval x.tsv --partition easy=x.ids --eval-output "$tmp/eo"
 [ "$status" = 1 ] || fail "$what: a missing id file: exit $status"
 run tells-run $small --max-cases 0 --emit-cases "$tmp/c"
 expect 2 "tells-run: invalid value '0' for --max-cases (expected an integer >= 1)

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "base/alloc.h"
+#include "base/ioplan.h"
 
 enum { READ_CHUNK = 1 << 20 };
 
@@ -44,6 +45,7 @@ int line_reader_open(line_reader *r, const char *path, size_t max_line,
                                    strerror(errno));
         r->owns_fp = true;
     }
+    io_note_read(fileno(r->fp));
     r->max_line = max_line ? max_line : LINE_MAX_DEFAULT;
     /* A small regular file gets a buffer its size: many small files are
        read in a run (lexicons, id files, the fuzzers' inputs). */

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "base/alloc.h"
+#include "base/ioplan.h"
 #include "base/lineio.h"
 
 enum { NPY_ALIGN = 64, NPY_MAX_HEADER = 1 << 20, NPY_CHUNK = 1 << 16 };
@@ -266,6 +267,7 @@ static int source_open(npy_source *s, const char *path, bool strings, tells_erro
     s->fp = s->is_stdin ? stdin : fopen(path, "rb");
     if (!s->fp)
         return tells_error_io(err, s->name, 0, "cannot open: %s", strerror(errno));
+    io_note_read(fileno(s->fp));
     s->in = s->fp;
     const char *name = s->name;
     FILE *fp = s->fp;

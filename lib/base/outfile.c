@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/ioplan.h"
 #include "base/tempfile.h"
 
 enum { OUT_BUFFER = 1 << 16, MAX_LINKS = 40 };
@@ -24,10 +25,7 @@ static bool descriptor_link(const char *link_path, const char *target)
     return target[0] != '/' && strstr(target, ":[") != NULL;  /* pipe:[N], socket:[N] */
 }
 
-/* Follows the symbolic links of path to the file they name (which may
-   not exist yet). *direct is set when a link stands for a descriptor.
-   NULL with errno set on failure (ELOOP, ENOMEM, ...). */
-static char *resolve_links(const char *path, bool *direct)
+char *out_resolve_links(const char *path, bool *direct)
 {
     char *cur = strdup(path);
     *direct = false;
@@ -85,6 +83,13 @@ static int open_direct(out_file *o, const char *open_path, tells_error *err)
     return 0;
 }
 
+/* A file this run read is never replaced (base/ioplan.h). */
+static int input_refused(const char *path, tells_error *err)
+{
+    return tells_error_setk(err, TELLS_ERR_USAGE, path, 0,
+                            "is an input of this run: not replaced");
+}
+
 int out_open(out_file *o, const char *path, tells_error *err)
 {
     memset(o, 0, sizeof *o);
@@ -95,7 +100,7 @@ int out_open(out_file *o, const char *path, tells_error *err)
     if (!(o->path = strdup(path)))
         return tells_error_nomem(err, path, 0);
     bool direct;
-    char *target = resolve_links(path, &direct);
+    char *target = out_resolve_links(path, &direct);
     if (!target) {
         int e = errno;
         out_abort(o);
@@ -116,6 +121,8 @@ int out_open(out_file *o, const char *path, tells_error *err)
     }
     if (exists && S_ISDIR(st.st_mode))
         rc = tells_error_io(err, path, 0, "cannot write: it is a directory");
+    else if (exists && io_is_input(target))
+        rc = input_refused(path, err);
     else if (exists && ((st.st_mode & 0222) == 0 || access(target, W_OK) != 0))
         /* As GNU sort -o does, and for root too: a file without write
            permission is one somebody meant to keep. */
@@ -189,6 +196,11 @@ int out_commit(out_file *o, tells_error *err)
         e = errno;
     }
     o->fp = NULL;
+    if (!failed && o->tmp_path && io_is_input(o->target)) {
+        input_refused(o->path, err);
+        out_abort(o);
+        return -1;
+    }
     if (!failed && o->tmp_path && rename(o->tmp_path, o->target) != 0) {
         failed = 1;
         e = errno;
@@ -198,8 +210,10 @@ int out_commit(out_file *o, tells_error *err)
         out_abort(o);
         return -1;
     }
-    if (o->tmp_path)
+    if (o->tmp_path) {
         temp_untrack(o->tmp_path);
+        io_note_written(o->target);
+    }
     free(o->tmp_path);
     free(o->target);
     free(o->path);

@@ -18,6 +18,7 @@
 #ifndef TELLS_OUTFILE_H
 #define TELLS_OUTFILE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "base/error.h"
@@ -28,6 +29,12 @@ typedef struct out_file {
     char *target;    /* the file to replace (links followed), or NULL */
     char *tmp_path;  /* NULL when written in place */
 } out_file;
+
+/* Follows the symbolic links of path to the file they name (which may
+   not exist yet), as out_open does; the caller frees it. *direct is set
+   when a link stands for a descriptor (/dev/stdout, /proc/self/fd/N).
+   NULL with errno set on failure (ELOOP, ENOMEM, ...). */
+char *out_resolve_links(const char *path, bool *direct);
 
 /* path NULL or "-" means standard output. */
 int out_open(out_file *o, const char *path, tells_error *err);

@@ -316,9 +316,14 @@ static int write_model(FILE *fp, void *m, tells_error *err)
     return ft_write(m, fp, err);
 }
 
+const char *fasttext_model_path(const char *path)
+{
+    return path && strcmp(path, "-") == 0 ? "./-" : path;
+}
+
 int fasttext_save(ft_model *m, const char *path, tells_error *err)
 {
-    return out_write(strcmp(path, "-") == 0 ? "./-" : path, write_model, m, err);
+    return out_write(fasttext_model_path(path), write_model, m, err);
 }
 
 int baseline_fit_predict(const dataset *d, const size_t *train, size_t ntrain,

@@ -98,5 +98,7 @@ int baseline_cross_validate(const dataset *d, const size_t *rows, size_t n, size
    an error. Unlike other outputs, "-" is a file of that name: a model is
    read back by name. */
 int fasttext_save(ft_model *m, const char *path, tells_error *err);
+/* The file fasttext_save writes for path ("./-" for "-"; NULL for NULL). */
+const char *fasttext_model_path(const char *path);
 
 #endif

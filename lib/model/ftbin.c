@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/ioplan.h"
+
 /* Limits of the format as libfasttext 0.9.2 reads it, and sanity limits
    (see ftbin.h). */
 enum {
@@ -478,6 +480,7 @@ int ftbin_check(const char *path, ftbin_info *info, tells_error *err)
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return tells_error_io(err, path, 0, "cannot open: %s", strerror(errno));
+    io_note_read(fileno(fp));
     int rc = ftbin_check_file(fp, path, info, err);
     fclose(fp);
     return rc;

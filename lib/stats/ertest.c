@@ -13,14 +13,21 @@
 #include "base/vocab.h"
 #include "stats/stattest.h"
 
+const char *model_file_path(const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    if (eq && eq != arg && !memchr(arg, '/', (size_t)(eq - arg)))
+        return eq + 1;
+    return arg;
+}
+
 model_file model_file_parse(char *arg)
 {
-    char *eq = strchr(arg, '=');
-    if (eq && eq != arg && !memchr(arg, '/', (size_t)(eq - arg))) {
-        *eq = '\0';
-        return (model_file){arg, eq + 1};
-    }
-    return (model_file){NULL, arg};
+    char *file = (char *)model_file_path(arg);
+    if (file == arg)
+        return (model_file){NULL, arg};
+    file[-1] = '\0';
+    return (model_file){arg, file};
 }
 
 /* ---- a whole file in memory ---- */

@@ -20,6 +20,8 @@ typedef struct model_file {
 
 /* Splits "NAME=FILE" (NAME non-empty, without '/') from a plain FILE. */
 model_file model_file_parse(char *arg);
+/* The FILE of such an argument, without changing it. */
+const char *model_file_path(const char *arg);
 
 /* Reads tells-run tables of functional tests (the summary, --by-template
    or a --tree report without a before model), one per model and seed,

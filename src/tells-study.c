@@ -2,6 +2,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -12,7 +13,7 @@
 
 #include "analysis/capstudy.h"
 #include "analysis/study.h"
-#include "base/tempfile.h"
+#include "base/outdir.h"
 #include "cli.h"
 
 static void usage(void)
@@ -150,6 +151,7 @@ typedef struct options {
     cli_corpus corpus;                 /* the --split inputs, how they are read */
     char **phrases, **batches, **definitions;
     const char *output;
+    char *output_buf;
     bool quiet, show_progress;
     cli_linking link;                  /* the heuristics' MeSH options */
     char name_buf[256];
@@ -225,6 +227,13 @@ static void parse_args(int argc, char **argv, options *o)
     }
     if (!*o->output)
         cli_usage_error("--output must not be empty");
+    /* "out/" is "out", in messages too. */
+    size_t len = strlen(o->output);
+    while (len > 1 && o->output[len - 1] == '/')
+        len--;
+    if (!(o->output_buf = strndup(o->output, len)))
+        cli_die("out of memory");
+    o->output = o->output_buf;
     cli_linking_check(&o->link);
     if (c->ninputs == 0 && !c->prepared && (c->train || c->eval || c->nbatches))
         cli_usage_error("--train, --eval and --batch need a corpus");
@@ -252,69 +261,119 @@ static void parse_args(int argc, char **argv, options *o)
     c->progress_user = &o->show_progress;
 }
 
-/* ---- the output folder, replaced only when the study succeeded ---- */
+/* ---- the files of the run ---- */
 
-/* A new folder beside path: PATH.tmp-XXXXXX, registered so that a signal
-   removes it. */
-static char *make_temp_dir(const char *path, tells_error *err)
+/* The study's name for its manifest (base/outdir.h). */
+#define STUDY_MARK ".tells-study"
+
+static char *data_path(const char *rel);
+
+/* The bundled corpora's files, as run_bundled reads them. */
+static const char *const bundled_files[] = {
+    "snli/snli_1.0_dev.jsonl", "synthetic/train.jsonl", "synthetic/dev.jsonl",
+    "synthetic/test.jsonl", "synthetic/batch.jsonl", CLI_MESH_FILE, CLI_HEURISTICS_FILE
+};
+
+/* Every file the study reads, and its folder, before any work. */
+static void check_io(const options *o)
 {
-    size_t n = strlen(path) + 16;
-    char *tmp = malloc(n);
-    if (!tmp) {
-        tells_error_nomem(err, NULL, 0);
-        return NULL;
-    }
-    /* A trailing slash would put the folder inside path. */
-    size_t len = strlen(path);
-    while (len > 1 && path[len - 1] == '/')
-        len--;
-    snprintf(tmp, n, "%.*s.tmp-XXXXXX", (int)len, path);
-    if (!mkdtemp(tmp)) {
-        tells_error_io(err, path, 0, "cannot create a folder beside it: %s", strerror(errno));
-        free(tmp);
-        return NULL;
-    }
-    temp_track_dir(tmp);
-    return tmp;
+    const study_config *c = &o->cfg;
+    io_plan io;
+    io_plan_init(&io);
+    cli_corpus_io(&o->corpus, &io);
+    io_input(&io, "PREPARED.tsv", c->prepared);
+    for (size_t i = 0; i < c->nphrase_files; i++)
+        io_input(&io, "--phrases", c->phrase_files[i]);
+    io_input(&io, "--mesh", c->mesh_terms);
+    cli_linking_io(&c->heur, &io);
+    for (size_t i = 0; i < c->nbatches; i++)
+        io_input(&io, "--batch", c->batches[i]);
+    io_input(&io, "--vectors", c->vectors);
+    if (!c->ninputs && !c->prepared)
+        for (size_t i = 0; i < sizeof bundled_files / sizeof *bundled_files; i++) {
+            char *p = data_path(bundled_files[i]);
+            io_input(&io, "the bundled corpora", p);
+            free(p);
+        }
+    io_output_dir(&io, "--output", o->output);
+    cli_check_io(&io);
 }
 
-/* Puts the finished folder tmp in place of path: an existing folder is
-   moved aside first and removed once the new one is in. */
-static int replace_dir(const char *tmp, const char *path, tells_error *err)
+/* Copies the file at from into a new file: template without its Xs
+   when no such file exists, else template (mkstemps, suffixlen bytes
+   after the Xs, which become the name). */
+static int keep_file(const char *from, char *template, int suffixlen)
 {
-    struct stat st;
-    if (lstat(path, &st) == 0) {
-        if (!S_ISDIR(st.st_mode))
-            return tells_error_io(err, path, 0, "cannot replace it: not a folder");
-        size_t n = strlen(path) + 16;
-        char *old = malloc(n);
-        if (!old)
-            return tells_error_nomem(err, NULL, 0);
-        snprintf(old, n, "%s.old-XXXXXX", path);
-        if (!mkdtemp(old) || rename(path, old) != 0) {
-            int e = errno;
-            rmdir(old);
-            free(old);
-            return tells_error_io(err, path, 0, "cannot move the old folder aside: %s",
-                                  strerror(e));
-        }
-        if (rename(tmp, path) != 0) {
-            int e = errno;
-            rename(old, path);
-            free(old);
-            return tells_error_io(err, path, 0, "cannot put the new folder in place: %s",
-                                  strerror(e));
-        }
-        temp_untrack_dir(tmp);
-        temp_remove_dir(old);
-        free(old);
-        return 0;
+    FILE *in = fopen(from, "rb");
+    if (!in)
+        return -1;
+    size_t len = strlen(template), x = len - (size_t)suffixlen - 7;  /* "-XXXXXX" */
+    char *plain = malloc(len + 1);
+    int fd = -1;
+    if (plain) {
+        memcpy(plain, template, x);
+        strcpy(plain + x, template + x + 7);
+        fd = open(plain, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0)
+            strcpy(template, plain);
+        free(plain);
     }
-    if (rename(tmp, path) != 0)
-        return tells_error_io(err, path, 0, "cannot put the new folder in place: %s",
-                              strerror(errno));
-    temp_untrack_dir(tmp);
-    return 0;
+    if (fd < 0)
+        fd = mkstemps(template, suffixlen);
+    FILE *out = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    int rc = out ? 0 : -1;
+    if (fd >= 0) {
+        mode_t mask = umask(0);
+        umask(mask);
+        fchmod(fd, 0666 & ~mask);
+    }
+    char buf[8192];
+    size_t n;
+    while (rc == 0 && (n = fread(buf, 1, sizeof buf, in)) > 0)
+        if (fwrite(buf, 1, n, out) != n)
+            rc = -1;
+    if (ferror(in))
+        rc = -1;
+    fclose(in);
+    if (out && fclose(out) != 0)
+        rc = -1;
+    else if (!out && fd >= 0)
+        close(fd);
+    if (rc < 0 && fd >= 0)
+        unlink(template);
+    return rc;
+}
+
+/* A failure names the user's folder, never the new one that is removed
+   with it; a log the message points to is kept beside the folder. */
+static void name_user_paths(tells_error *err, const out_dir *d)
+{
+    size_t n = d->tmp ? strlen(d->tmp) : 0;
+    if (!n || strncmp(err->file, d->tmp, n) != 0 || (err->file[n] && err->file[n] != '/'))
+        return;
+    char rest[sizeof err->file];
+    snprintf(rest, sizeof rest, "%s", err->file + n);
+    const char *shown = d->path;
+    int sl = (int)strlen(shown);
+    while (sl > 1 && shown[sl - 1] == '/')
+        sl--;
+    if (err->code == TELLS_E_LOG) {
+        /* FOLDER.gnuplot-XXXXXX.log, a new file: nothing is replaced. */
+        const char *slash = strrchr(rest, '/');
+        const char *name = slash ? slash + 1 : rest;
+        const char *dot = strrchr(name, '.');
+        int stem = dot ? (int)(dot - name) : (int)strlen(name);
+        char kept[sizeof err->file];
+        snprintf(kept, sizeof kept, "%.*s.%.*s-XXXXXX%s", sl, shown, stem, name,
+                 dot ? dot : "");
+        if (keep_file(err->file, kept, dot ? (int)strlen(dot) : 0) == 0) {
+            snprintf(err->file, sizeof err->file, "%s", kept);
+            return;
+        }
+    }
+    if (snprintf(err->file, sizeof err->file, "%.*s%s", sl, shown, rest) >=
+        (int)sizeof err->file)
+        snprintf(err->file, sizeof err->file, "%.*s", sl, shown);
 }
 
 /* ---- what is printed ---- */
@@ -472,31 +531,34 @@ int main(int argc, char **argv)
     o.link.mesh = c->mesh_terms;
     cli_linking_sources(&o.link, true, &c->heur);
 
+    check_io(&o);
+
     tells_error err;
     tells_error_clear(&err);
-    char *tmp = make_temp_dir(o.output, &err);
-    int rc = tmp ? 0 : -1;
+    out_dir dir;
+    int rc = out_dir_open(&dir, o.output, STUDY_MARK, &err);
     if (rc == 0) {
         if (c->ninputs || c->prepared)
-            rc = study_one(c, tmp, o.output, o.quiet, &err);
+            rc = study_one(c, dir.tmp, o.output, o.quiet, &err);
         else
-            rc = run_bundled(&o, tmp, &err);
+            rc = run_bundled(&o, dir.tmp, &err);
+        if (rc < 0)
+            name_user_paths(&err, &dir);
     }
     if (rc == 0)
-        rc = replace_dir(tmp, o.output, &err);
-    if (rc < 0 && tmp)
-        temp_remove_dir(tmp);
-    free(tmp);
+        rc = out_dir_commit(&dir, &err);
+    if (rc == 0 && dir.kept)
+        cli_warn("%s: kept: it held files that tells-study did not write", dir.kept);
+    out_dir_close(&dir);
     free(o.corpus.inputs);
     free(o.phrases);
     free(o.batches);
     free(o.definitions);
     cli_corpus_free(&o.corpus);
     cli_linking_free(&o.link);
-    if (rc < 0) {
-        /* Messages about the temporary folder name the one asked for. */
+    free(o.output_buf);
+    if (rc < 0)
         cli_fail(&err);
-    }
     if (!o.quiet && !c->ninputs && !c->prepared)
         printf("tells-study: tables written under %s/\n", o.output);
     return 0;

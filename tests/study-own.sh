@@ -60,14 +60,16 @@ expect 0 ""
 grep -q 'evaluation=a' "$tmp/te/summary.tsv" || fail "$what: not evaluated on a"
 
 # ---- bad input: one clear error, and nothing in the way of the old folder ----
-mkdir "$tmp/keep"
-echo precious >"$tmp/keep/notes"
+# $tmp/keep is a folder tells-study made (its .tells-study lists every file).
+cp -a "$tmp/te" "$tmp/keep"
+sums() { (cd "$1" && find . | sort && find . -type f | sort | xargs cat) | cksum; }
+kept=$(sums "$tmp/keep")
 H='id	split	label	premise	hypothesis'
 bad() {
     what=$1
     shift
     run tells-study -q -o "$tmp/keep" "$@"
-    [ "$(cat "$tmp/keep/notes" 2>/dev/null)" = precious ] || fail "$what: the old folder changed"
+    [ "$(sums "$tmp/keep")" = "$kept" ] || fail "$what: the old folder changed"
     ls "$tmp" | grep -q 'keep\.\(tmp\|old\)-' && fail "$what: a temporary folder was left"
 }
 printf '%s\n1\ta\tyes\tp\th\n2\ta\tyes\tp\tk\n' "$H" >"$tmp/one-class.tsv"
@@ -100,10 +102,62 @@ run tells-study --alpha 1 "$tmp/p.tsv"
 expect 2 "tells-study: invalid value '1' for --alpha (expected 0 < Q < 1)
 Try 'tells-study --help' for more information."
 
-what="the old folder is replaced when the study succeeds"
-run tells-study -q -o "$tmp/keep" "$tmp/p.tsv"
+# ---- the output folder: tells-study replaces only what it made ----
+echo precious >"$tmp/keep/notes"
+kept=$(sums "$tmp/keep")
+bad "a file tells-study did not write" "$tmp/p.tsv"
+expect 1 "tells-study: $tmp/keep: cannot replace it: it holds notes, which tells did not write there"
+rm "$tmp/keep/notes"
+kept=$(sums "$tmp/keep")
+mkdir "$tmp/mine"
+echo precious >"$tmp/mine/notes"
+ln -s mine "$tmp/to-mine"
+for out in "$tmp/mine" "$tmp/mine/" "$tmp/to-mine"; do
+    what="a folder tells-study did not make: $out"
+    run tells-study -q -o "$out" "$tmp/p.tsv"
+    expect 1 "tells-study: ${out%/}: cannot replace it: it is not empty and has no .tells-study, so tells did not make it"
+done
+[ "$(cat "$tmp/mine/notes")" = precious ] || fail "$what: the folder changed"
+what="a file, not a folder"
+run tells-study -q -o "$tmp/file" "$tmp/p.tsv"
+expect 1 "tells-study: $tmp/file: cannot replace it: not a folder"
+what="the corpus inside the output folder"
+cp "$tmp/p.tsv" "$tmp/mine/corpus.tsv"
+run tells-study -q -o "$tmp/mine" "$tmp/mine/corpus.tsv"
+expect 2 "tells-study: --output names a folder holding an input (PREPARED.tsv): $tmp/mine/corpus.tsv
+Try 'tells-study --help' for more information."
+run tells-study -q -o "$tmp/keep/" "$tmp/keep/prepared.tsv"
+expect 2 "tells-study: --output names a folder holding an input (PREPARED.tsv): $tmp/keep/prepared.tsv
+Try 'tells-study --help' for more information."
+run tells-study -q -o "$tmp" --split a "$tmp/mli/train.jsonl"
+expect 2 "tells-study: --output names a folder holding an input (--split a): $tmp/mli/train.jsonl
+Try 'tells-study --help' for more information."
+[ "$(sums "$tmp/keep")" = "$kept" ] || fail "$what: the old folder changed"
+cmp -s "$tmp/p.tsv" "$tmp/mine/corpus.tsv" || fail "$what: the corpus changed"
+
+what="a study folder is replaced when the study succeeds (through a link, with a slash)"
+# A file the old study listed goes; the new study's files come.
+echo old >"$tmp/keep/gone.tsv"
+printf 'f gone.tsv\n' >>"$tmp/keep/.tells-study"
+ln -s keep "$tmp/to-keep"
+run tells-study -q -o "$tmp/to-keep/" "$tmp/p.tsv"
 expect 0 ""
-[ -e "$tmp/keep/notes" ] && fail "$what: the old folder's file is still there"
+[ -L "$tmp/to-keep" ] || fail "$what: the link was replaced"
+[ -e "$tmp/keep/gone.tsv" ] && fail "$what: the old folder's file is still there"
 [ -s "$tmp/keep/summary.tsv" ] || fail "$what: no summary.tsv"
+grep -q 'evaluation=cross-validation' "$tmp/keep/summary.tsv" || fail "$what: not the new study"
+grep -qx 'f summary.tsv' "$tmp/keep/.tells-study" || fail "$what: summary.tsv not listed"
+grep -qx 'd figures' "$tmp/keep/.tells-study" || fail "$what: figures/ not listed"
+[ "$(stat -c %a "$tmp/keep")" = "$(mkdir "$tmp/plain" && stat -c %a "$tmp/plain")" ] ||
+    fail "$what: mode $(stat -c %a "$tmp/keep")"
 ls "$tmp" | grep -q 'keep\.\(tmp\|old\)-' && fail "$what: a temporary folder was left"
+
+what="a log the message points to is kept"
+printf '#!/bin/sh\necho "line 3: no such font" >&2\nexit 1\n' >"$tmp/badplot"
+chmod +x "$tmp/badplot"
+kept=$(sums "$tmp/keep")
+head -n 121 "$tmp/p.tsv" >"$tmp/small.tsv"
+bad "$what" --gnuplot "$tmp/badplot" --folds 2 "$tmp/small.tsv"
+expect 1 "tells-study: $tmp/keep.gnuplot.log: gnuplot failed drawing the figures: line 3: no such font"
+[ "$(cat "$tmp/keep.gnuplot.log")" = "line 3: no such font" ] || fail "$what: the log"
 finish

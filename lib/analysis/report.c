@@ -137,6 +137,7 @@ int figures_draw(const char *gnuplot, const char *dir, const char *const *names,
             }
             rc = tells_error_set(err, log, 0, "gnuplot failed drawing the figures%s%s",
                                  last[0] ? ": " : "", last);
+            tells_error_tag(err, TELLS_E_LOG, NULL);
         }
     }
     free(script);

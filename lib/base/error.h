@@ -35,7 +35,8 @@ typedef enum tells_error_code {
     TELLS_E_NOT_A_CLASS,    /* a test label the model does not have */
     TELLS_E_FEW_ANSWERS,    /* a predictions file ended before the cases */
     TELLS_E_NO_EVAL_SPLIT,  /* no split but the training one; subject: it */
-    TELLS_E_TOO_MANY_CASES  /* templates would make more cases than allowed */
+    TELLS_E_TOO_MANY_CASES, /* templates would make more cases than allowed */
+    TELLS_E_LOG             /* the file named is a log that says more */
 } tells_error_code;
 
 typedef struct tells_error {

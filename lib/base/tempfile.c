@@ -148,16 +148,23 @@ void temp_remove_all(void)
     errno = saved;
 }
 
-int temp_create(char *tmpl, const char *what, tells_error *err)
+/* The signals whose handler removes the temporary files: blocked while
+   a name exists but is not yet registered. */
+static void block_signals(sigset_t *old)
 {
-    /* Block the signals that remove temporary files while the name exists
-       but is not yet registered. */
-    sigset_t block, old;
+    sigset_t block;
     sigemptyset(&block);
     sigaddset(&block, SIGINT);
     sigaddset(&block, SIGTERM);
     sigaddset(&block, SIGHUP);
-    pthread_sigmask(SIG_BLOCK, &block, &old);
+    sigaddset(&block, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &block, old);
+}
+
+int temp_create(char *tmpl, const char *what, tells_error *err)
+{
+    sigset_t old;
+    block_signals(&old);
     int fd = mkstemp(tmpl);
     int e = errno;
     if (fd >= 0 && temp_track(tmpl) < 0) {
@@ -172,6 +179,22 @@ int temp_create(char *tmpl, const char *what, tells_error *err)
         return tells_error_io(err, what ? what : tmpl, 0, "cannot create: %s",
                               strerror(e));
     return fd;
+}
+
+int temp_create_dir(char *tmpl)
+{
+    sigset_t old;
+    block_signals(&old);
+    int rc = mkdtemp(tmpl) ? 0 : -1;
+    int e = errno;
+    if (rc == 0 && temp_track_dir(tmpl) < 0) {
+        rmdir(tmpl);
+        rc = -1;
+        e = EMFILE;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    errno = e;
+    return rc;
 }
 
 const char *temp_dir(void)

@@ -1,7 +1,7 @@
 /* Temporary files that must not outlive the program. Every temporary
    file tells makes (the atomic outputs' NAME.XXXXXX beside their targets,
    training files for fastText) is registered while it exists, so that a
-   program killed by SIGINT, SIGTERM or SIGHUP can remove them before it
+   program killed by SIGINT, SIGTERM, SIGHUP or SIGPIPE can remove them before it
    dies: its handler calls temp_remove_all, which is async-signal-safe.
    The library installs no handler itself; programs do (cli_init). */
 #ifndef TELLS_TEMPFILE_H
@@ -27,7 +27,10 @@ void temp_remove_all(void);
 
 /* Temporary folders (a run's output built beside its target): tracked
    the same way, removed with everything in them (four levels deep at
-   most) by temp_remove_all. */
+   most) by temp_remove_all. temp_create_dir makes one from tmpl
+   (mkdtemp) and registers it: 0, or -1 with errno set (EMFILE when the
+   table of 8 is full). */
+int temp_create_dir(char *tmpl);
 int temp_track_dir(const char *path);
 void temp_untrack_dir(const char *path);
 /* Removes the folder and what it holds; forgets it. */

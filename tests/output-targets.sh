@@ -4,7 +4,7 @@
 # FIFOs, devices and descriptors are written in place, read-only files and
 # directories are refused (for root too); a full file system is an error
 # that keeps the old file; SIGINT, SIGTERM and SIGHUP leave no temporary
-# file. The device and full-disk cases run as root inside `unshare -m`
+# file, and SIGPIPE too. The device and full-disk cases run as root inside `unshare -m`
 # with a private tmpfs, never on the machine's own /dev.
 . "${top_srcdir:-.}/tests/init.sh"
 
@@ -106,6 +106,36 @@ for sig in INT TERM HUP; do
     left=$(ls -A "$tmp" | grep '^\.sig\.tsv\.' || :)
     [ -z "$left" ] || fail "$what: left $left"
 done
+
+# SIGPIPE, when the reader of standard output has gone, ends the program
+# as it always did (killed by the signal: status 141 in a shell) and also
+# removes its temporary files. The pipe's reader is closed before the
+# program starts, so the first write to it is refused.
+closed_pipe() {
+    python3 -c 'import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+p = subprocess.Popen(sys.argv[1:], stdout=w, stderr=subprocess.DEVNULL)
+os.close(w)
+print(p.wait())' "$@"
+}
+mkdir "$tmp/pipe"
+awk 'BEGIN { print "id\tsplit\tlabel\tpremise\thypothesis";
+             for (i = 0; i < 60; i++) printf "%d\ta\t%s\tp %d\th%d w%d\n", i, i % 2 ? "x" : "y", i, i % 2, i }' \
+    >"$tmp/pipe/in.tsv"
+what="SIGPIPE: tells-pvi --summary --tokens"
+status=$(closed_pipe tells-pvi -q --folds 2 --epoch 1 --bucket 1000 --summary "$tmp/pipe/s.tsv" \
+    --tokens "$tmp/pipe/t.tsv" "$tmp/pipe/in.tsv")
+[ "$status" = -13 ] || fail "$what: not ended by SIGPIPE ($status)"
+d=$top_srcdir/tests/data/run
+seq 20 | sed 's/.*/1 0.2 0.8/' >"$tmp/pipe/pred"
+what="SIGPIPE: tells-run --failures"
+status=$(closed_pipe tells-run -t "$d/templates.tsv" --fill "ade=$d/ade.txt" \
+    --fill "drug=$d/drug.txt" --predictions "$tmp/pipe/pred" --classes 0,1 \
+    --failures "$tmp/pipe/f.csv")
+[ "$status" = -13 ] || fail "$what: not ended by SIGPIPE ($status)"
+left=$(ls -A "$tmp/pipe" | grep -v '^in\.tsv$\|^pred$' || :)
+[ -z "$left" ] || fail "SIGPIPE: left $left"
 
 # As root, in a mount namespace of our own: a private /dev with the device
 # nodes made by mknod, and a small tmpfs that fills up.

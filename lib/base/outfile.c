@@ -269,11 +269,20 @@ FILE *out_set_open(out_set *s, const char *path, tells_error *err)
 int out_set_commit(out_set *s, tells_error *err)
 {
     int rc = 0;
+    /* What is written in place (standard output, a device) cannot be
+       taken back: it goes first, so that its failure (a closed pipe, a
+       full device) leaves no file replaced. */
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < s->n; i++) {
+            if ((s->f[i].tmp_path != NULL) != pass || !s->f[i].fp)
+                continue;
+            if (rc == 0 && out_commit(&s->f[i], err) < 0)
+                rc = -1;
+            else if (rc < 0)
+                out_abort(&s->f[i]);
+        }
     for (size_t i = 0; i < s->n; i++)
-        if (rc == 0 && out_commit(&s->f[i], err) < 0)
-            rc = -1;
-        else
-            out_abort(&s->f[i]);
+        out_abort(&s->f[i]);
     s->n = 0;
     return rc;
 }

@@ -63,8 +63,9 @@ typedef struct out_set {
 
 /* Opens one more output (out_open); NULL with err set on failure. */
 FILE *out_set_open(out_set *s, const char *path, tells_error *err);
-/* Commits every output in order; after a failure the rest are
-   discarded. */
+/* Commits every output: first those written in place (standard
+   output, devices), then the files in order; after a failure the rest
+   are discarded. */
 int out_set_commit(out_set *s, tells_error *err);
 void out_set_abort(out_set *s);
 

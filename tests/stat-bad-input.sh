@@ -308,4 +308,23 @@ for args in \
 Try 'tells-stat --help' for more information."
     [ -s "$tmp/out" ] && fail "$what: wrote to stdout"
 done
+
+# A model's name is a cell of the normalized-failure table: with a tab or
+# a line end (given as NAME=, or the name of a file that is its own model)
+# it would break the row, and is refused as a split name is.
+badname() {
+    what="normalized-failure: model name $2"
+    run tells-stat -o "$tmp/keep.tsv" normalized-failure "$1" z="$tmp/run.tsv"
+    expect 2 "tells-stat: invalid model name '$2' (a tab or line end would break the table's columns)
+Try 'tells-stat --help' for more information."
+    [ "$(cat "$tmp/keep.tsv")" = "old table" ] || fail "$what: output changed"
+}
+tab=$(printf '\t')
+cr=$(printf '\r')
+badname "x${tab}y=$tmp/run.tsv" "x${tab}y"
+badname "x
+y=$tmp/run.tsv" 'x\ny'
+badname "x${cr}y=$tmp/run.tsv" 'x\ry'
+cp "$tmp/run.tsv" "$tmp/a${tab}b.tsv"
+badname "$tmp/a${tab}b.tsv" "$tmp/a${tab}b.tsv"
 finish

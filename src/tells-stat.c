@@ -20,7 +20,7 @@ static void usage(void)
 "a header naming at least the columns id, gold and predicted (others, such\n"
 "as p_entailment, are ignored). Several files are systems joined by id: each\n"
 "must hold the same ids, each once, with the same gold label. FILE '-' is\n"
-"stdin.\n"
+"stdin, for one input only (two --column of it are read in one pass).\n"
 "\n"
 "Commands:\n"
 "  metrics FILE...          accuracy, macro and micro precision, recall and\n"

@@ -169,4 +169,11 @@ for args in "$tmp/t.tsv|give --vectors FILE or --train-vectors FILE" \
     expect 2 "tells-embed: ${args#*|}
 Try 'tells-embed --help' for more information."
 done
+# stdin is read once: the prepared TSV and the .npy matrix both from '-'
+# is a usage error (the matrix's reader claims stdin as the lines' does).
+what="tells-aflite: stdin twice"
+run tells-aflite -e - -m 100 -k 1 -o "$tmp/keep.rounds" - <"$tsv"
+expect 2 "tells-aflite: stdin: already read for another input ('-' can stand for one input only)
+Try 'tells-aflite --help' for more information."
+[ "$(cat "$tmp/keep.rounds")" = "old rounds" ] || fail "$what: output changed"
 finish

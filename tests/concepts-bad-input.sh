@@ -71,4 +71,10 @@ what="no data folder"
 mkdir "$tmp/empty"
 run env TELLS_DATA="$tmp/empty" tells-concepts -T "$tmp/text"
 expect 1 "tells-concepts: $tmp/empty/mesh/mtrees2024.txt: cannot open: no such file (install tells, set TELLS_DATA to the corpora folder of its source tree, or name the file)"
+# stdin is read once: '-' twice is a usage error, not an empty second input.
+what="stdin twice"
+run tells-concepts -T -o "$tmp/keep.tsv" - - <"$tmp/text"
+expect 2 "tells-concepts: stdin: already read for another input ('-' can stand for one input only)
+Try 'tells-concepts --help' for more information."
+[ "$(cat "$tmp/keep.tsv")" = "old links" ] || fail "$what: output changed"
 finish

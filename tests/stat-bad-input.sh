@@ -309,6 +309,25 @@ Try 'tells-stat --help' for more information."
     [ -s "$tmp/out" ] && fail "$what: wrote to stdout"
 done
 
+# stdin is read once: '-' for two inputs (or for one and the --labels or
+# --groups file) is a usage error, not an empty second input. Each CONTENT
+# is good for the first reading.
+printf '1\n2\n4\n' >"$tmp/n.txt"
+printf 'e\nn\nc\n' >"$tmp/labels.txt"
+for args in "metrics - -|$g" "mcnemar - -|$g" "bootstrap - -|$g" "cochran $g - -|$g" \
+    "wilcoxon - -|$tmp/n.txt" "paired-t - -|$tmp/n.txt" "welch - -|$tmp/n.txt" \
+    "friedman --scores $tmp/n.txt - -|$tmp/n.txt" "metrics --labels @- -|$tmp/labels.txt" \
+    "contrast --groups - -|$g" "normalized-failure a=- b=-|$tmp/run.tsv" \
+    "seeds - -|$tmp/n.txt"; do
+    opts=${args%%|*}
+    what="tells-stat $opts"
+    # shellcheck disable=SC2086
+    run tells-stat -o "$tmp/keep.tsv" $opts <"${args#*|}"
+    expect 2 "tells-stat: stdin: already read for another input ('-' can stand for one input only)
+Try 'tells-stat --help' for more information."
+    [ "$(cat "$tmp/keep.tsv")" = "old table" ] || fail "$what: output changed"
+done
+
 # A model's name is a cell of the normalized-failure table: with a tab or
 # a line end (given as NAME=, or the name of a file that is its own model)
 # it would break the row, and is refused as a split name is.

@@ -273,10 +273,7 @@ int main(int argc, char **argv)
             given |= O_COLUMN;
             break;
         case 'a':
-            st.alpha = cli_double("--alpha", optarg, 0.0);
-            if (st.alpha <= 0.0 || st.alpha > 1.0)
-                cli_usage_error("invalid value '%s' for --alpha (expected a number "
-                                "> 0 and <= 1)", optarg);
+            st.alpha = cli_double_range("--alpha", optarg, 0, 1, CLI_OPEN_MIN);
             given |= O_ALPHA;
             break;
         case 'g': st.groups = optarg; given |= O_GROUPS; break;

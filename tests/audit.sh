@@ -221,7 +221,7 @@ for args in "--fail-on everything|invalid --fail-on kind 'everything' (any, pred
     "--no-heuristics -H x.heur|--no-heuristics excludes --mesh, --terms, --no-terms, --stem, --no-stem and --heuristics" \
     "--no-heuristics --no-stem|--no-heuristics excludes --mesh, --terms, --no-terms, --stem, --no-stem and --heuristics" \
     "--terms t.tsv --no-terms|--terms and --no-terms exclude each other" \
-    "--alpha 1|invalid value '1' for --alpha (expected 0 < A < 1)" \
+    "--alpha 1|invalid value '1' for --alpha (expected a number > 0 and < 1)" \
     "--model a.bin --save-model b.bin|--model and --save-model cannot be combined"; do
     what="tells-audit ${args%%|*}"
     # shellcheck disable=SC2086

@@ -270,7 +270,7 @@ for args in \
     "welch --alternative two $g $g|invalid alternative 'two' (two-sided, greater or less)" \
     "fdr --alpha 0|invalid value '0' for --alpha (expected a number > 0 and <= 1)" \
     "fdr --alpha 1.5|invalid value '1.5' for --alpha (expected a number > 0 and <= 1)" \
-    "fdr --alpha x|invalid value 'x' for --alpha (expected a number >= 0)" \
+    "fdr --alpha x|invalid value 'x' for --alpha (expected a number > 0 and <= 1)" \
     "mcnemar --digits 0 $g $g|invalid value '0' for --digits (expected an integer from 1 to 17)" \
     "mcnemar --samples 10 $g $g|--samples does not apply to mcnemar" \
     "metrics --metric accuracy $g|--metric does not apply to metrics" \

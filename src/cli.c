@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <float.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -193,8 +194,11 @@ long cli_long(const char *opt, const char *arg, long min, long max)
     char *end;
     errno = 0;
     long v = strtol(arg, &end, 10);
-    if (errno || end == arg || *end || v < min || v > max) {
-        if (max == LONG_MAX)
+    bool number = end != arg && !*end;
+    /* strtol gives LONG_MAX with ERANGE for any larger value. */
+    bool too_large = number && ((errno == ERANGE && v == LONG_MAX) || v > max);
+    if (!number || errno || v < min || v > max) {
+        if (max == LONG_MAX && !too_large)
             cli_usage_error("invalid value '%s' for %s (expected an integer "
                             ">= %ld)", arg, opt, min);
         cli_usage_error("invalid value '%s' for %s (expected an integer "
@@ -203,15 +207,57 @@ long cli_long(const char *opt, const char *arg, long min, long max)
     return v;
 }
 
-double cli_double(const char *opt, const char *arg, double min)
+/* "a number > 0 and <= 1" and its kin, for a range as cli_double_range
+   takes it. */
+static void describe_range(char *buf, size_t size, double min, double max, int open)
+{
+    bool lo = min > -INFINITY, hi = max < INFINITY;
+    const char *ge = open & CLI_OPEN_MIN ? ">" : ">=", *le = open & CLI_OPEN_MAX ? "<" : "<=";
+    if (lo && hi && !open)
+        snprintf(buf, size, "a number from %g to %g", min, max);
+    else if (lo && hi)
+        snprintf(buf, size, "a number %s %g and %s %g", ge, min, le, max);
+    else if (lo)
+        snprintf(buf, size, "a number %s %g", ge, min);
+    else if (hi)
+        snprintf(buf, size, "a number %s %g", le, max);
+    else
+        snprintf(buf, size, "a number");
+}
+
+double cli_double_range(const char *opt, const char *arg, double min, double max,
+                        int open)
 {
     char *end;
     errno = 0;
     double v = strtod(arg, &end);
-    if (errno || end == arg || *end || !isfinite(v) || v < min)
-        cli_usage_error("invalid value '%s' for %s (expected a number >= %g)",
-                        arg, opt, min);
+    bool number = end != arg && !*end;
+    if (number && errno == ERANGE && isinf(v) && v > 0 && max == INFINITY)
+        cli_usage_error("invalid value '%s' for %s (too large for a double: at most %g)",
+                        arg, opt, DBL_MAX);
+    if (number && errno == ERANGE && isinf(v) && v < 0 && min == -INFINITY)
+        cli_usage_error("invalid value '%s' for %s (too far below 0 for a double: at "
+                        "least %g)", arg, opt, -DBL_MAX);
+    /* glibc's strtod flags every result below the normal doubles: a
+       subnormal one is still the number given (or its nearest double),
+       but 0 is not. */
+    if (number && errno == ERANGE && v == 0)
+        cli_usage_error("invalid value '%s' for %s (too small for a double: the "
+                        "smallest above 0 is %g)", arg, opt, DBL_TRUE_MIN);
+    bool in_range = number && isfinite(v) &&
+                    (open & CLI_OPEN_MIN ? v > min : v >= min) &&
+                    (open & CLI_OPEN_MAX ? v < max : v <= max);
+    if (!in_range) {
+        char range[128];
+        describe_range(range, sizeof range, min, max, open);
+        cli_usage_error("invalid value '%s' for %s (expected %s)", arg, opt, range);
+    }
     return v;
+}
+
+double cli_double(const char *opt, const char *arg, double min)
+{
+    return cli_double_range(opt, arg, min, INFINITY, CLI_CLOSED);
 }
 
 char **cli_operands(int argc, char **argv, int *n)

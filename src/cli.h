@@ -4,6 +4,7 @@
 #ifndef TELLS_CLI_H
 #define TELLS_CLI_H
 
+#include <math.h>   /* INFINITY, for cli_double_range */
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -54,8 +55,25 @@ void cli_version(void);
    output is a usage error (exit 2). */
 void cli_check_io(io_plan *p);
 
-/* Option argument parsers: on a bad value, a usage error naming the option. */
+/* Option argument parsers: on a bad value, a usage error naming the
+   option and saying what it takes ("invalid value 'ARG' for OPT
+   (expected ...)").
+
+   cli_long: an integer from min to max, "expected an integer from MIN to
+   MAX", or ">= MIN" when max is LONG_MAX (a bound nobody means), unless
+   the value is beyond it (then the range with LONG_MAX). */
 long cli_long(const char *opt, const char *arg, long min, long max);
+/* cli_double_range: a finite number from min to max, each end included
+   unless open has CLI_OPEN_MIN or CLI_OPEN_MAX; min -INFINITY or max
+   INFINITY for no bound. The message states the range as it is: "a
+   number > 0 and <= 1", "from 0 to 1", ">= 0", "> 0", or "a number".
+   A number below the normal doubles (1e-320) is a number, taken as
+   strtod gives it; one too small for any double (1e-400, not 0) or too
+   large for one (1e400, when max is INFINITY) is refused, saying so. */
+enum { CLI_CLOSED = 0, CLI_OPEN_MIN = 1, CLI_OPEN_MAX = 2, CLI_OPEN = 3 };
+double cli_double_range(const char *opt, const char *arg, double min, double max,
+                        int open);
+/* cli_double_range from min, included, up. */
 double cli_double(const char *opt, const char *arg, double min);
 
 /* The operands after the options, or a lone "-" (stdin) when there are

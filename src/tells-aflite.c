@@ -170,17 +170,11 @@ static void parse_args(int argc, char **argv, config *cfg)
             cfg->m_given = true;
             break;
         case OPT_TRAIN_FRAC:
-            cfg->train_frac = cli_double("--train-frac", optarg, 0);
-            if (!(cfg->train_frac > 0 && cfg->train_frac < 1))
-                cli_usage_error("invalid value '%s' for --train-frac (expected a number "
-                                "between 0 and 1)", optarg);
+            cfg->train_frac = cli_double_range("--train-frac", optarg, 0, 1, CLI_OPEN);
             break;
         case 'k': cfg->ao.cutoff = (size_t)cli_long("--cutoff", optarg, 1, LONG_MAX); break;
         case OPT_TAU:
-            cfg->ao.tau = cli_double("--tau", optarg, 0);
-            if (cfg->ao.tau > 1)
-                cli_usage_error("invalid value '%s' for --tau (expected a number from 0 "
-                                "to 1)", optarg);
+            cfg->ao.tau = cli_double_range("--tau", optarg, 0, 1, CLI_CLOSED);
             break;
         case OPT_TARGET: cfg->ao.target = (size_t)cli_long("--target", optarg, 1, LONG_MAX); break;
         case OPT_ROUNDS: cfg->ao.max_rounds = (size_t)cli_long("--rounds", optarg, 1, LONG_MAX); break;
@@ -188,10 +182,7 @@ static void parse_args(int argc, char **argv, config *cfg)
         case OPT_SPLITS: cfg->splits = optarg; break;
         case OPT_THREADS: cfg->ao.lr.threads = (int)cli_long("--threads", optarg, 1, 256); break;
         case OPT_TOL:
-            cfg->ao.lr.tol = cli_double("--tol", optarg, 0);
-            if (!(cfg->ao.lr.tol > 0))
-                cli_usage_error("invalid value '%s' for --tol (expected a positive number)",
-                                optarg);
+            cfg->ao.lr.tol = cli_double_range("--tol", optarg, 0, INFINITY, CLI_OPEN_MIN);
             break;
         case OPT_MAX_ITER: cfg->ao.lr.max_iter = (int)cli_long("--max-iter", optarg, 1, 1000000); break;
         case OPT_COLD_START: cfg->ao.cold_start = true; break;

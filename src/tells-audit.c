@@ -199,16 +199,12 @@ static void parse_args(int argc, char **argv, run *r)
         case OPT_SEED: r->opt.ft.seed = (int)cli_long("--seed", optarg, 0, INT_MAX); break;
         case OPT_THREADS: r->opt.ft.threads = (int)cli_long("--threads", optarg, 1, 256); break;
         case OPT_ALPHA:
-            r->opt.alpha = cli_double("--alpha", optarg, 0.0);
-            if (r->opt.alpha <= 0 || r->opt.alpha >= 1)
-                cli_usage_error("invalid value '%s' for --alpha (expected 0 < A < 1)", optarg);
+            r->opt.alpha = cli_double_range("--alpha", optarg, 0, 1, CLI_OPEN);
             break;
         case OPT_MIN: r->opt.min_count = (uint64_t)cli_long("--min-count", optarg, 1, LONG_MAX); break;
         case OPT_PSEUDO: r->opt.pseudo = cli_double("--pseudo", optarg, 0.0); break;
         case OPT_PREDICTABLE:
-            r->opt.predictable = cli_double("--predictable", optarg, 0.0);
-            if (r->opt.predictable > 1)
-                cli_usage_error("invalid value '%s' for --predictable (expected 0 to 1)", optarg);
+            r->opt.predictable = cli_double_range("--predictable", optarg, 0, 1, CLI_CLOSED);
             break;
         case OPT_TOP: r->opt.top_pmi = (size_t)cli_long("--top", optarg, 1, LONG_MAX); break;
         case OPT_FLAGS: r->flags = optarg; break;

@@ -115,10 +115,7 @@ int main(int argc, char **argv)
         case OPT_AMBIGUOUS: region[CARTO_AMBIGUOUS] = optarg; break;
         case OPT_HARD: region[CARTO_HARD] = optarg; break;
         case OPT_FRACTION:
-            fraction = cli_double("--fraction", optarg, 0);
-            if (!(fraction > 0 && fraction < 1))
-                cli_usage_error("invalid value '%s' for --fraction (expected 0 < F < 1)",
-                                optarg);
+            fraction = cli_double_range("--fraction", optarg, 0, 1, CLI_OPEN);
             break;
         case OPT_TRAIN: train = optarg; break;
         case OPT_EMBEDDINGS: embeddings = optarg; break;

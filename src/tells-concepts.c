@@ -45,7 +45,8 @@ static void usage(void)
 "Input and output:\n"
 "  -T, --text               the input is lines of text, not a prepared TSV:\n"
 "                           each is tokenised as tells-prep --keep-case does;\n"
-"                           id is the line number, field 'text'\n"
+"                           id is the line number, field 'text'; blank lines\n"
+"                           are skipped\n"
 "  -F, --field NAME         hypothesis, premise or both [both]\n"
 "      --stats              write what the index holds instead (KEY<TAB>VALUE)\n"
 "  -o, --output FILE        write here, atomically [stdout]\n"
@@ -148,6 +149,9 @@ static int link_lines(FILE *fp, job *j, const char *path, size_t *rows, tells_er
     while ((rc = line_reader_next(&r, &line, &len, err)) == 1) {
         if ((rc = text_line_check(line, len, r.name, r.lineno, err)) < 0)
             break;
+        /* A blank line is no example: input of blank lines only has none. */
+        if (line_is_blank(line, len))
+            continue;
         (*rows)++;
         char id[32];
         size_t jlen = 0;

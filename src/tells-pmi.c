@@ -152,17 +152,13 @@ int main(int argc, char **argv)
                                 optarg);
             break;
         case OPT_ALPHA:
-            job.alpha = cli_double("--alpha", optarg, 0);
-            if (!(job.alpha > 0 && job.alpha < 1))
-                cli_usage_error("invalid value '%s' for --alpha (expected 0 < A < 1)", optarg);
+            job.alpha = cli_double_range("--alpha", optarg, 0, 1, CLI_OPEN);
             break;
         case OPT_CLASS_PRIOR: job.class_prior = true; break;
         case OPT_PRIOR: job.prior = optarg; break;
         case OPT_PRIOR_SCALE:
-            job.prior_scale = cli_double("--prior-scale", optarg, 0);
-            if (!(job.prior_scale > 0))
-                cli_usage_error("invalid value '%s' for --prior-scale (expected X > 0)",
-                                optarg);
+            job.prior_scale = cli_double_range("--prior-scale", optarg, 0, INFINITY,
+                                               CLI_OPEN_MIN);
             break;
         case 'b': job.opt.binary = true; break;
         case 'm':

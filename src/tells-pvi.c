@@ -1,9 +1,7 @@
 /* tells-pvi: pointwise V-information of every example, by cross-fitting. */
 #include <config.h>
 
-#include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -158,15 +156,10 @@ int main(int argc, char **argv)
             break;
         case OPT_LOW: low = optarg; break;
         case OPT_HIGH: high = optarg; break;
-        case OPT_THRESHOLD: {
-            char *end;
-            errno = 0;
-            threshold = strtod(optarg, &end);
-            if (errno || end == optarg || *end || !isfinite(threshold))
-                cli_usage_error("invalid value '%s' for --threshold (expected a number)",
-                                optarg);
+        case OPT_THRESHOLD:
+            threshold = cli_double_range("--threshold", optarg, -INFINITY, INFINITY,
+                                         CLI_CLOSED);
             break;
-        }
         case OPT_TOKENS: tokens = optarg; o.tokens = true; break;
         case OPT_MIN_COUNT:
             min_count = (size_t)cli_long("--min-count", optarg, 1, 1L << 40);

@@ -429,9 +429,7 @@ static void parse_options(int argc, char **argv, options *o)
         case OPT_BY_FILL: o->by_fill = optarg; break;
         case OPT_FAILURES: o->failures = optarg; break;
         case OPT_FAIL_UNDER:
-            o->fail_under = cli_double("--fail-under", optarg, 0);
-            if (o->fail_under > 1)
-                cli_usage_error("--fail-under must be at most 1, not '%s'", optarg);
+            o->fail_under = cli_double_range("--fail-under", optarg, 0, 1, CLI_CLOSED);
             break;
         case OPT_EVAL: o->eval = optarg; break;
         case OPT_EVAL_SPLIT: o->eval_split = optarg; break;
@@ -447,14 +445,10 @@ static void parse_options(int argc, char **argv, options *o)
         case OPT_EVAL_OUTPUT: o->eval_output = optarg; break;
         case OPT_TREE: o->tree = optarg; break;
         case OPT_THRESHOLD:
-            o->cmp.threshold = cli_double("--threshold", optarg, 0);
-            if (o->cmp.threshold > 1)
-                cli_usage_error("--threshold must be at most 1, not '%s'", optarg);
+            o->cmp.threshold = cli_double_range("--threshold", optarg, 0, 1, CLI_CLOSED);
             break;
         case OPT_ALPHA:
-            o->cmp.alpha = cli_double("--alpha", optarg, 0);
-            if (o->cmp.alpha <= 0 || o->cmp.alpha >= 1)
-                cli_usage_error("--alpha must be between 0 and 1, not '%s'", optarg);
+            o->cmp.alpha = cli_double_range("--alpha", optarg, 0, 1, CLI_OPEN);
             break;
         case OPT_BOOTSTRAP:
             o->cmp.samples = (size_t)cli_long("--bootstrap", optarg, 1, 100000000L);

@@ -20,7 +20,7 @@ static void usage(void)
 "a header naming at least the columns id, gold and predicted (others, such\n"
 "as p_entailment, are ignored). Several files are systems joined by id: each\n"
 "must hold the same ids, each once, with the same gold label. FILE '-' is\n"
-"stdin.\n"
+"stdin, for one input only (two --column of it are read in one pass).\n"
 "\n"
 "Commands:\n"
 "  metrics FILE...          accuracy, macro and micro precision, recall and\n"
@@ -273,10 +273,7 @@ int main(int argc, char **argv)
             given |= O_COLUMN;
             break;
         case 'a':
-            st.alpha = cli_double("--alpha", optarg, 0.0);
-            if (st.alpha <= 0.0 || st.alpha > 1.0)
-                cli_usage_error("invalid value '%s' for --alpha (expected a number "
-                                "> 0 and <= 1)", optarg);
+            st.alpha = cli_double_range("--alpha", optarg, 0, 1, CLI_OPEN_MIN);
             given |= O_ALPHA;
             break;
         case 'g': st.groups = optarg; given |= O_GROUPS; break;

@@ -197,15 +197,10 @@ static void parse_args(int argc, char **argv, options *o)
         case OPT_NAME: c->name = optarg; break;
         case OPT_FOLDS: c->folds = (size_t)cli_long("--folds", optarg, 2, 1000); break;
         case OPT_ALPHA:
-            c->alpha = cli_double("--alpha", optarg, 0);
-            if (!(c->alpha > 0 && c->alpha < 1))
-                cli_usage_error("invalid value '%s' for --alpha (expected 0 < Q < 1)", optarg);
+            c->alpha = cli_double_range("--alpha", optarg, 0, 1, CLI_OPEN);
             break;
         case OPT_TOKEN_ALPHA:
-            c->token_alpha = cli_double("--token-alpha", optarg, 0);
-            if (!(c->token_alpha > 0 && c->token_alpha < 1))
-                cli_usage_error("invalid value '%s' for --token-alpha (expected 0 < A < 1)",
-                                optarg);
+            c->token_alpha = cli_double_range("--token-alpha", optarg, 0, 1, CLI_OPEN);
             break;
         case OPT_CLASS_PRIOR: c->class_prior = true; break;
         case OPT_THREADS: c->threads = (int)cli_long("--threads", optarg, 1, 256); break;

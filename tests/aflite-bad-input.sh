@@ -139,13 +139,13 @@ for args in "-m 240|give --embeddings FILE.npy or --vectors FILE" \
     "-e $x --input pair -m 240|--input, --pair and --skip-oov go with --vectors" \
     "-v v.vec --pair concat -m 240|--pair needs --input pair" \
     "-e $x -m 240 --train-frac 0.4|--train-size and --train-frac exclude each other" \
-    "-e $x --train-frac 1|invalid value '1' for --train-frac (expected a number between 0 and 1)" \
+    "-e $x --train-frac 1|invalid value '1' for --train-frac (expected a number > 0 and < 1)" \
     "-e $x -m 240 --tau 1.5|invalid value '1.5' for --tau (expected a number from 0 to 1)" \
     "-e $x -m 0|invalid value '0' for --train-size (expected an integer >= 1)" \
     "-e $x -m 240 --easy -|--easy needs a file (it writes a checksum file beside it)" \
     "-e $x -m 240 --easy a --difficult a|--easy and --difficult name the same file: a" \
     "-e $x -m 240 --scores a -o a|--scores and --output name the same file: a" \
-    "-e $x -m 240 --tol 0|invalid value '0' for --tol (expected a positive number)" \
+    "-e $x -m 240 --tol 0|invalid value '0' for --tol (expected a number > 0)" \
     "-e $x -m 240 $tsv $tsv|one prepared TSV only (extra operand '$tsv')" \
     "-e $x -m 240|missing the prepared TSV"; do
     opts=${args%%|*}
@@ -169,4 +169,11 @@ for args in "$tmp/t.tsv|give --vectors FILE or --train-vectors FILE" \
     expect 2 "tells-embed: ${args#*|}
 Try 'tells-embed --help' for more information."
 done
+# stdin is read once: the prepared TSV and the .npy matrix both from '-'
+# is a usage error (the matrix's reader claims stdin as the lines' does).
+what="tells-aflite: stdin twice"
+run tells-aflite -e - -m 100 -k 1 -o "$tmp/keep.rounds" - <"$tsv"
+expect 2 "tells-aflite: stdin: already read for another input ('-' can stand for one input only)
+Try 'tells-aflite --help' for more information."
+[ "$(cat "$tmp/keep.rounds")" = "old rounds" ] || fail "$what: output changed"
 finish

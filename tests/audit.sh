@@ -182,6 +182,21 @@ head -c 5000 "$tmp/ref.bin" >"$tmp/lone.bin"
 cp "$tmp/ref.bin.ref" "$tmp/lone.bin.ref"
 run tells-audit --reference "$tmp/ref.tsv" --model "$tmp/lone.bin" "$tmp/clean.tsv"
 expect 1 "tells-audit: $tmp/lone.bin: truncated fastText model (the input matrix claims 200165 x 100 numbers, the file has 1926 of their 80066000 bytes)"
+# --save-model writes the model and its .ref as a pair: a write error on
+# the .ref (here a link to /dev/full) leaves the old model too, never a new
+# model beside the old .ref.
+what="--save-model: the .ref cannot be written"
+if [ -c /dev/full ]; then
+    printf 'old model\n' >"$tmp/pair.bin"
+    ln -s /dev/full "$tmp/pair.bin.ref"
+    run tells-audit --reference "$tmp/clean.tsv" --seed 1 --save-model "$tmp/pair.bin" "$tmp/planted.tsv"
+    expect 1 "tells-audit: $tmp/pair.bin.ref: write error: No space left on device"
+    [ "$(cat "$tmp/pair.bin")" = "old model" ] || fail "$what: the model was replaced"
+    [ -L "$tmp/pair.bin.ref" ] || fail "$what: the .ref link was replaced"
+    ls -a "$tmp" | grep -q '^\.pair\.bin\.' && fail "$what: a temporary file was left"
+else
+    echo "audit: no /dev/full: the .ref write error case skipped" >&2
+fi
 what="no such group column"
 run tells-audit --reference "$tmp/ref.tsv" --model "$tmp/ref.bin" --group-column annotator "$tmp/clean.tsv"
 expect 1 "tells-audit: $tmp/clean.tsv:1: no column named 'annotator'"
@@ -221,7 +236,7 @@ for args in "--fail-on everything|invalid --fail-on kind 'everything' (any, pred
     "--no-heuristics -H x.heur|--no-heuristics excludes --mesh, --terms, --no-terms, --stem, --no-stem and --heuristics" \
     "--no-heuristics --no-stem|--no-heuristics excludes --mesh, --terms, --no-terms, --stem, --no-stem and --heuristics" \
     "--terms t.tsv --no-terms|--terms and --no-terms exclude each other" \
-    "--alpha 1|invalid value '1' for --alpha (expected 0 < A < 1)" \
+    "--alpha 1|invalid value '1' for --alpha (expected a number > 0 and < 1)" \
     "--model a.bin --save-model b.bin|--model and --save-model cannot be combined"; do
     what="tells-audit ${args%%|*}"
     # shellcheck disable=SC2086

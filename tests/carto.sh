@@ -174,6 +174,6 @@ run tells-carto --epochs 3 "$e0"
 expect 2 "tells-carto: --embeddings, --vectors, --epochs, --batch, --lr and --seed go with --train
 Try 'tells-carto --help' for more information."
 run tells-carto --fraction 1 "$e0"
-expect 2 "tells-carto: invalid value '1' for --fraction (expected 0 < F < 1)
+expect 2 "tells-carto: invalid value '1' for --fraction (expected a number > 0 and < 1)
 Try 'tells-carto --help' for more information."
 finish

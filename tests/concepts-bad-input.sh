@@ -54,6 +54,14 @@ expect 1 "tells-concepts: $tmp/bad.txt:2: invalid UTF-8"
 [ "$(cat "$tmp/keep.tsv")" = "old links" ] || fail "$what: output changed"
 run tells-concepts -T /dev/null
 expect 1 "tells-concepts: /dev/null: no examples in the input"
+# Blank lines are no examples: input of them only is as empty as /dev/null.
+what="blank lines only"
+printf '\n  \n\t\n' >"$tmp/blank.txt"
+run tells-concepts -T -o "$tmp/keep.tsv" "$tmp/blank.txt"
+expect 1 "tells-concepts: $tmp/blank.txt: no examples in the input"
+[ "$(cat "$tmp/keep.tsv")" = "old links" ] || fail "$what: output changed"
+run tells-concepts -T <"$tmp/blank.txt"
+expect 1 "tells-concepts: stdin: no examples in the input"
 printf 'id\tsplit\tlabel\tpremise\n' >"$tmp/p.tsv"
 run tells-concepts "$tmp/p.tsv"
 expect 1 "$(tells-heur "$tmp/p.tsv" 2>&1 | sed 's/^tells-heur:/tells-concepts:/')"
@@ -63,4 +71,10 @@ what="no data folder"
 mkdir "$tmp/empty"
 run env TELLS_DATA="$tmp/empty" tells-concepts -T "$tmp/text"
 expect 1 "tells-concepts: $tmp/empty/mesh/mtrees2024.txt: cannot open: no such file (install tells, set TELLS_DATA to the corpora folder of its source tree, or name the file)"
+# stdin is read once: '-' twice is a usage error, not an empty second input.
+what="stdin twice"
+run tells-concepts -T -o "$tmp/keep.tsv" - - <"$tmp/text"
+expect 2 "tells-concepts: stdin: already read for another input ('-' can stand for one input only)
+Try 'tells-concepts --help' for more information."
+[ "$(cat "$tmp/keep.tsv")" = "old links" ] || fail "$what: output changed"
 finish

@@ -78,7 +78,14 @@ for args in "--field title|invalid field 'title' (hypothesis, premise or both)" 
     "--smoothing -1|invalid value '-1' for --smoothing (expected a number >= 0)" \
     "--smoothing nan|invalid value 'nan' for --smoothing (expected a number >= 0)" \
     "--min-count x|invalid value 'x' for --min-count (expected an integer >= 0)" \
-    "--smoothing 0 --min-count 0|--smoothing 0 needs --min-count of at least 1 (an unseen token would have PMI -inf)"; do
+    "--smoothing 0 --min-count 0|--smoothing 0 needs --min-count of at least 1 (an unseen token would have PMI -inf)" \
+    "--smoothing 1e-400|invalid value '1e-400' for --smoothing (too small for a double: the smallest above 0 is 4.94066e-324)" \
+    "--smoothing 1e400|invalid value '1e400' for --smoothing (too large for a double: at most 1.79769e+308)" \
+    "--measure logodds --prior-scale -1|invalid value '-1' for --prior-scale (expected a number > 0)" \
+    "--measure logodds --prior-scale 0|invalid value '0' for --prior-scale (expected a number > 0)" \
+    "--measure z --alpha nan|invalid value 'nan' for --alpha (expected a number > 0 and < 1)" \
+    "--measure z --alpha 1|invalid value '1' for --alpha (expected a number > 0 and < 1)" \
+    "--min-count 99999999999999999999|invalid value '99999999999999999999' for --min-count (expected an integer from 0 to 9223372036854775807)"; do
     opts=${args%%|*}
     what="tells-pmi $opts"
     # shellcheck disable=SC2086
@@ -86,4 +93,8 @@ for args in "--field title|invalid field 'title' (hypothesis, premise or both)" 
     expect 2 "tells-pmi: ${args#*|}
 Try 'tells-pmi --help' for more information."
 done
+# A number below the normal doubles is a number (strtod flags it ERANGE).
+what="--smoothing 1e-320"
+run tells-pmi --smoothing 1e-320 "$tmp/lf.tsv"
+expect 0 ""
 finish

@@ -162,7 +162,7 @@ run tells-pmi --prior "$tmp/prior.tsv" "$tmp/snli.tsv"
 expect 2 "tells-pmi: --prior and --prior-scale go with --measure logodds
 Try 'tells-pmi --help' for more information."
 run tells-pmi --measure logodds --prior-scale 0 "$tmp/snli.tsv"
-expect 2 "tells-pmi: invalid value '0' for --prior-scale (expected X > 0)
+expect 2 "tells-pmi: invalid value '0' for --prior-scale (expected a number > 0)
 Try 'tells-pmi --help' for more information."
 run tells-pmi --measure pmi-published --binary "$tmp/snli.tsv"
 expect 2 "tells-pmi: --binary does not go with --measure pmi-published (the published code counts occurrences)

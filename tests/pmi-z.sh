@@ -51,7 +51,7 @@ run tells-pmi --alpha 0.05 "$tmp/snli.tsv"
 expect 2 "tells-pmi: --alpha and --class-prior go with --measure z
 Try 'tells-pmi --help' for more information."
 run tells-pmi --measure z --alpha 2 "$tmp/snli.tsv"
-expect 2 "tells-pmi: invalid value '2' for --alpha (expected 0 < A < 1)
+expect 2 "tells-pmi: invalid value '2' for --alpha (expected a number > 0 and < 1)
 Try 'tells-pmi --help' for more information."
 what="one class"
 printf 'id\tsplit\tlabel\tpremise\thypothesis\n1\ta\tx\tp\th\n' >"$tmp/one.tsv"

@@ -236,4 +236,12 @@ what="phrase file with invalid UTF-8"
 printf 'heart failure\nbad \377 phrase\n' >"$tmp/ph.txt"
 run tells-prep --phrases "$tmp/ph.txt" --split s "$tmp/one.jsonl"
 expect 1 "tells-prep: $tmp/ph.txt:2: invalid UTF-8"
+# stdin is read once: two splits from '-' are a usage error, not an empty
+# second split.
+what="two splits from stdin"
+printf '%s\n' "$good" >"$tmp/one.jsonl"
+run tells-prep -q -o "$tmp/keep.tsv" --format jsonl --split a - --split b - <"$tmp/one.jsonl"
+expect 2 "tells-prep: stdin: already read for another input ('-' can stand for one input only)
+Try 'tells-prep --help' for more information."
+cmp -s "$tmp/keep.tsv" "$tmp/keep.orig" || fail "$what: output changed"
 finish

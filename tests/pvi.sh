@@ -100,4 +100,7 @@ Try 'tells-pvi --help' for more information."
 run tells-pvi --threshold x "$tmp/snli.tsv"
 expect 2 "tells-pvi: invalid value 'x' for --threshold (expected a number)
 Try 'tells-pvi --help' for more information."
+run tells-pvi --threshold -1e400 "$tmp/snli.tsv"
+expect 2 "tells-pvi: invalid value '-1e400' for --threshold (too far below 0 for a double: at least -1.79769e+308)
+Try 'tells-pvi --help' for more information."
 finish

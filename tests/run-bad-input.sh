@@ -260,6 +260,22 @@ run tells-run $small --model-cmd cat --eval x.tsv --partition easy=x.ids --eval-
 run tells-run $small --max-cases 0 --emit-cases "$tmp/c"
 expect 2 "tells-run: invalid value '0' for --max-cases (expected an integer >= 1)
 Try 'tells-run --help' for more information."
+# Beyond long's range: the message gives the upper bound it passed.
+for n in 18446744073709551615 9223372036854775808; do
+    run tells-run $small --max-cases $n --emit-cases "$tmp/c"
+    expect 2 "tells-run: invalid value '$n' for --max-cases (expected an integer from 1 to 9223372036854775807)
+Try 'tells-run --help' for more information."
+done
+for args in "--fail-under 1.5|invalid value '1.5' for --fail-under (expected a number from 0 to 1)" \
+    "--threshold -0.1|invalid value '-0.1' for --threshold (expected a number from 0 to 1)" \
+    "--alpha 1|invalid value '1' for --alpha (expected a number > 0 and < 1)" \
+    "--alpha 0|invalid value '0' for --alpha (expected a number > 0 and < 1)"; do
+    what="tells-run ${args%%|*}"
+    # shellcheck disable=SC2086
+    run tells-run $small ${args%%|*} --emit-cases "$tmp/c"
+    expect 2 "tells-run: ${args#*|}
+Try 'tells-run --help' for more information."
+done
 run tells-run $small --timeout -1 --model-cmd cat
 expect 2 "tells-run: invalid value '-1' for --timeout (expected a number >= 0)
 Try 'tells-run --help' for more information."

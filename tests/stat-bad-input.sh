@@ -270,7 +270,7 @@ for args in \
     "welch --alternative two $g $g|invalid alternative 'two' (two-sided, greater or less)" \
     "fdr --alpha 0|invalid value '0' for --alpha (expected a number > 0 and <= 1)" \
     "fdr --alpha 1.5|invalid value '1.5' for --alpha (expected a number > 0 and <= 1)" \
-    "fdr --alpha x|invalid value 'x' for --alpha (expected a number >= 0)" \
+    "fdr --alpha x|invalid value 'x' for --alpha (expected a number > 0 and <= 1)" \
     "mcnemar --digits 0 $g $g|invalid value '0' for --digits (expected an integer from 1 to 17)" \
     "mcnemar --samples 10 $g $g|--samples does not apply to mcnemar" \
     "metrics --metric accuracy $g|--metric does not apply to metrics" \
@@ -308,4 +308,42 @@ for args in \
 Try 'tells-stat --help' for more information."
     [ -s "$tmp/out" ] && fail "$what: wrote to stdout"
 done
+
+# stdin is read once: '-' for two inputs (or for one and the --labels or
+# --groups file) is a usage error, not an empty second input. Each CONTENT
+# is good for the first reading.
+printf '1\n2\n4\n' >"$tmp/n.txt"
+printf 'e\nn\nc\n' >"$tmp/labels.txt"
+for args in "metrics - -|$g" "mcnemar - -|$g" "bootstrap - -|$g" "cochran $g - -|$g" \
+    "wilcoxon - -|$tmp/n.txt" "paired-t - -|$tmp/n.txt" "welch - -|$tmp/n.txt" \
+    "friedman --scores $tmp/n.txt - -|$tmp/n.txt" "metrics --labels @- -|$tmp/labels.txt" \
+    "contrast --groups - -|$g" "normalized-failure a=- b=-|$tmp/run.tsv" \
+    "seeds - -|$tmp/n.txt"; do
+    opts=${args%%|*}
+    what="tells-stat $opts"
+    # shellcheck disable=SC2086
+    run tells-stat -o "$tmp/keep.tsv" $opts <"${args#*|}"
+    expect 2 "tells-stat: stdin: already read for another input ('-' can stand for one input only)
+Try 'tells-stat --help' for more information."
+    [ "$(cat "$tmp/keep.tsv")" = "old table" ] || fail "$what: output changed"
+done
+
+# A model's name is a cell of the normalized-failure table: with a tab or
+# a line end (given as NAME=, or the name of a file that is its own model)
+# it would break the row, and is refused as a split name is.
+badname() {
+    what="normalized-failure: model name $2"
+    run tells-stat -o "$tmp/keep.tsv" normalized-failure "$1" z="$tmp/run.tsv"
+    expect 2 "tells-stat: invalid model name '$2' (a tab or line end would break the table's columns)
+Try 'tells-stat --help' for more information."
+    [ "$(cat "$tmp/keep.tsv")" = "old table" ] || fail "$what: output changed"
+}
+tab=$(printf '\t')
+cr=$(printf '\r')
+badname "x${tab}y=$tmp/run.tsv" "x${tab}y"
+badname "x
+y=$tmp/run.tsv" 'x\ny'
+badname "x${cr}y=$tmp/run.tsv" 'x\ry'
+cp "$tmp/run.tsv" "$tmp/a${tab}b.tsv"
+badname "$tmp/a${tab}b.tsv" "$tmp/a${tab}b.tsv"
 finish

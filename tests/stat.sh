@@ -385,6 +385,16 @@ run tells-stat paired-t --digits 5 --alternative less -c a -c b "$tmp/t.tsv"
 expect 0 ""
 grep -q "^paired_t	4.242641	4	0.99338	a=$tmp/t.tsv\[a\] b=$tmp/t.tsv\[b\] " "$tmp/out" ||
     fail "$what: $(cat "$tmp/out")"
+# Two columns of stdin: read once, both columns served from that reading,
+# as from a file.
+for cmd in wilcoxon paired-t welch; do
+    what="$cmd on two columns of stdin"
+    run tells-stat "$cmd" -c a -c b "$tmp/t.tsv"
+    sed "s|$tmp/t.tsv|stdin|g" "$tmp/out" >"$tmp/from-file"
+    run tells-stat "$cmd" -c a -c b - <"$tmp/t.tsv"
+    expect 0 ""
+    expect_out "$tmp/from-file"
+done
 
 # ---- issue 16: McNemar without correction, Cochran's Q ----
 # A against C: b = 5, c = 1: (5 - 1)^2 / 6 = 2.666667, p = 0.10247.

@@ -99,7 +99,7 @@ run tells-study --split a x.jsonl "$tmp/p.tsv"
 expect 2 "tells-study: a prepared TSV '$tmp/p.tsv' and --split: give one corpus
 Try 'tells-study --help' for more information."
 run tells-study --alpha 1 "$tmp/p.tsv"
-expect 2 "tells-study: invalid value '1' for --alpha (expected 0 < Q < 1)
+expect 2 "tells-study: invalid value '1' for --alpha (expected a number > 0 and < 1)
 Try 'tells-study --help' for more information."
 
 # ---- the output folder: tells-study replaces only what it made ----

@@ -335,22 +335,31 @@ int audit_reference_load(audit_reference *ref, const char *path,
 
 int audit_save_model(const audit_reference *ref, const char *path, tells_error *err)
 {
+    /* "-" is a file here, as fasttext_save has it. */
+    const char *model = strcmp(path, "-") == 0 ? "./-" : path;
     char *side = sidecar_path(path);
     if (!side)
         return tells_error_nomem(err, NULL, 0);
-    out_file out;
-    int rc = out_open(&out, side, err);
+    /* The model and its .ref are one output set: both are written out
+       before either replaces its old file, so that a failure of either
+       leaves the old pair, never a model with another model's .ref. */
+    out_set outs = {0};
+    FILE *mfp = out_set_open(&outs, model, err);
+    FILE *rfp = mfp ? out_set_open(&outs, side, err) : NULL;
+    int rc = rfp ? 0 : -1;
+    if (rc == 0 && ft_write(ref->model, mfp, err) < 0) {
+        if (err && !err->file[0])
+            snprintf(err->file, sizeof err->file, "%s", model);
+        rc = -1;
+    }
     if (rc == 0) {
         /* %.17g round-trips a double in the C locale. */
-        fprintf(out.fp, "tells-audit-reference 1\nexamples %zu\ncv_n %zu\n"
+        fprintf(rfp, "tells-audit-reference 1\nexamples %zu\ncv_n %zu\n"
                 "cv_accuracy %.17g\ncv_gold_prob %.17g\n", ref->data.n, ref->cv_n,
                 ref->cv_accuracy, ref->cv_gold_prob);
-        rc = fasttext_save(ref->model, path, err);
-        if (rc == 0)
-            rc = out_commit(&out, err);
-        else
-            out_abort(&out);
-    }
+        rc = out_set_commit(&outs, err);
+    } else
+        out_set_abort(&outs);
     free(side);
     return rc;
 }

@@ -54,7 +54,8 @@ typedef struct audit_reference {
 int audit_reference_load(audit_reference *ref, const char *path,
                          const char *model_path, const audit_options *o,
                          tells_error *err);
-/* Saves the reference model and MODEL.ref, atomically. */
+/* Saves the reference model and MODEL.ref, atomically and as a pair:
+   both are written in full before either replaces an old file. */
 int audit_save_model(const audit_reference *ref, const char *path,
                      tells_error *err);
 void audit_reference_free(audit_reference *ref);

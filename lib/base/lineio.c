@@ -16,6 +16,15 @@ const char *display_name(const char *path)
     return (!path || strcmp(path, "-") == 0) ? "stdin" : path;
 }
 
+int stdin_claim(tells_error *err)
+{
+    static bool claimed;
+    if (__atomic_exchange_n(&claimed, true, __ATOMIC_RELAXED))
+        return tells_error_setk(err, TELLS_ERR_USAGE, "stdin", 0, "already read for another "
+                                "input ('-' can stand for one input only)");
+    return 0;
+}
+
 int line_reader_open_at(line_reader *r, const char *path, size_t max_line,
                         uint64_t offset, tells_error *err)
 {
@@ -37,6 +46,8 @@ int line_reader_open(line_reader *r, const char *path, size_t max_line,
     memset(r, 0, sizeof *r);
     snprintf(r->name, sizeof r->name, "%s", display_name(path));
     if (!path || strcmp(path, "-") == 0) {
+        if (stdin_claim(err) < 0)
+            return -1;
         r->fp = stdin;
     } else {
         r->fp = fopen(path, "rb");

@@ -31,9 +31,15 @@ typedef struct line_reader {
     char blank[1];         /* the blank first line of line_reader_header */
 } line_reader;
 
-/* path "-" or NULL reads standard input. */
+/* path "-" or NULL reads standard input (see stdin_claim). */
 int line_reader_open(line_reader *r, const char *path, size_t max_line,
                      tells_error *err);
+/* Standard input can be read once: every reader of it claims it first,
+   and a second claim in the process ("-" given for two inputs, or for
+   one that is read twice) is a usage error, "stdin: already read for
+   another input", rather than an empty second input. 0 on the first
+   claim. */
+int stdin_claim(tells_error *err);
 /* Opens a regular file positioned at byte offset. */
 int line_reader_open_at(line_reader *r, const char *path, size_t max_line,
                         uint64_t offset, tells_error *err);

@@ -264,6 +264,10 @@ static int source_open(npy_source *s, const char *path, bool strings, tells_erro
     memset(s, 0, sizeof *s);
     s->name = display_name(path);
     s->is_stdin = !path || strcmp(path, "-") == 0;
+    if (s->is_stdin && stdin_claim(err) < 0) {
+        s->is_stdin = false;
+        return -1;
+    }
     s->fp = s->is_stdin ? stdin : fopen(path, "rb");
     if (!s->fp)
         return tells_error_io(err, s->name, 0, "cannot open: %s", strerror(errno));

@@ -177,13 +177,17 @@ int out_open(out_file *o, const char *path, tells_error *err)
     return 0;
 }
 
-int out_commit(out_file *o, tells_error *err)
+/* A commit's first half: flushed, synced and closed, so that nothing
+   but the rename is left; on failure the output is discarded. */
+static int out_finish(out_file *o, tells_error *err)
 {
     if (!o->path) {
         if (fflush(o->fp) != 0 || ferror(o->fp))
             return tells_error_io(err, "stdout", 0, "write error: %s", strerror(errno));
         return 0;
     }
+    if (!o->fp)
+        return 0;   /* finished already */
     int failed = fflush(o->fp) != 0 || ferror(o->fp);
     int e = errno;
     /* A file that is to replace another must be on disk before it does. */
@@ -196,17 +200,27 @@ int out_commit(out_file *o, tells_error *err)
         e = errno;
     }
     o->fp = NULL;
-    if (!failed && o->tmp_path && io_is_input(o->target)) {
+    if (failed) {
+        tells_error_io(err, o->path, 0, "write error: %s", strerror(e));
+        out_abort(o);
+        return -1;
+    }
+    return 0;
+}
+
+/* The second half: renamed into place, unless the target is a file this
+   run read (base/ioplan.h). */
+static int out_place(out_file *o, tells_error *err)
+{
+    if (!o->path)
+        return 0;
+    if (o->tmp_path && io_is_input(o->target)) {
         input_refused(o->path, err);
         out_abort(o);
         return -1;
     }
-    if (!failed && o->tmp_path && rename(o->tmp_path, o->target) != 0) {
-        failed = 1;
-        e = errno;
-    }
-    if (failed) {
-        tells_error_io(err, o->path, 0, "write error: %s", strerror(e));
+    if (o->tmp_path && rename(o->tmp_path, o->target) != 0) {
+        tells_error_io(err, o->path, 0, "write error: %s", strerror(errno));
         out_abort(o);
         return -1;
     }
@@ -219,6 +233,13 @@ int out_commit(out_file *o, tells_error *err)
     free(o->path);
     o->tmp_path = o->target = o->path = NULL;
     return 0;
+}
+
+int out_commit(out_file *o, tells_error *err)
+{
+    if (out_finish(o, err) < 0)
+        return -1;
+    return out_place(o, err);
 }
 
 int out_status(FILE *fp, tells_error *err)
@@ -268,21 +289,20 @@ FILE *out_set_open(out_set *s, const char *path, tells_error *err)
 
 int out_set_commit(out_set *s, tells_error *err)
 {
+    /* Every output written out first, then every rename: a write error
+       in any (a full disk, a device) leaves all the old files. */
     int rc = 0;
-    /* What is written in place (standard output, a device) cannot be
-       taken back: it goes first, so that its failure (a closed pipe, a
-       full device) leaves no file replaced. */
-    for (int pass = 0; pass < 2; pass++)
-        for (size_t i = 0; i < s->n; i++) {
-            if ((s->f[i].tmp_path != NULL) != pass || !s->f[i].fp)
-                continue;
-            if (rc == 0 && out_commit(&s->f[i], err) < 0)
-                rc = -1;
-            else if (rc < 0)
-                out_abort(&s->f[i]);
-        }
+    for (size_t i = 0; i < s->n && rc == 0; i++)
+        rc = out_finish(&s->f[i], err);
+    /* Nor does a file the run read stop the set halfway. */
+    for (size_t i = 0; i < s->n && rc == 0; i++)
+        if (s->f[i].tmp_path && io_is_input(s->f[i].target))
+            rc = input_refused(s->f[i].path, err);
     for (size_t i = 0; i < s->n; i++)
-        out_abort(&s->f[i]);
+        if (rc == 0 && out_place(&s->f[i], err) < 0)
+            rc = -1;
+        else if (rc < 0)
+            out_abort(&s->f[i]);
     s->n = 0;
     return rc;
 }

@@ -54,7 +54,10 @@ int out_write(const char *path, out_writer write, void *ctx, tells_error *err);
 int out_status(FILE *fp, tells_error *err);
 
 /* Several outputs of one run, committed together at its end: a failure
-   before that leaves none of them written. */
+   before that leaves none of them written, and so does a write error in
+   the commit (every output is flushed and synced before the first is
+   renamed into place; only a failing rename, after the checks out_open
+   made, can leave the earlier ones replaced). */
 enum { OUT_SET_MAX = 8 };
 typedef struct out_set {
     out_file f[OUT_SET_MAX];
@@ -63,9 +66,10 @@ typedef struct out_set {
 
 /* Opens one more output (out_open); NULL with err set on failure. */
 FILE *out_set_open(out_set *s, const char *path, tells_error *err);
-/* Commits every output: first those written in place (standard
-   output, devices), then the files in order; after a failure the rest
-   are discarded. */
+/* Writes out every output (standard output and devices included), then
+   renames each file into place in order: a write error in any, a closed
+   pipe among them, leaves every old file; after a failure the rest are
+   discarded. */
 int out_set_commit(out_set *s, tells_error *err);
 void out_set_abort(out_set *s);
 

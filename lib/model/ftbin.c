@@ -4,9 +4,11 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/alloc.h"
 #include "base/ioplan.h"
 
 /* Limits of the format as libfasttext 0.9.2 reads it, and sanity limits
@@ -29,7 +31,30 @@ typedef struct reader {
     const char *name;
     int64_t pos, size;
     tells_error *err;
+    ftbin_tape *tape;   /* NULL: nothing recorded */
 } reader;
+
+/* Keeps n bytes read at file offset at on the tape: 1, or -1 with err
+   set when out of memory. */
+static int record(reader *r, const void *buf, size_t n, int64_t at)
+{
+    ftbin_tape *t = r->tape;
+    if (!t)
+        return 1;
+    if (ARRAY_RESERVE(t->bytes, t->cap, t->n + n) < 0)
+        return tells_error_nomem(r->err, r->name, 0);
+    ftbin_span *last = t->nspans ? &t->span[t->nspans - 1] : NULL;
+    if (!last || last->at + last->len != at) {
+        if (ARRAY_RESERVE(t->span, t->span_cap, t->nspans + 1) < 0)
+            return tells_error_nomem(r->err, r->name, 0);
+        last = &t->span[t->nspans++];
+        *last = (ftbin_span){at, 0, t->n};
+    }
+    memcpy(t->bytes + t->n, buf, n);
+    t->n += n;
+    last->len += (int64_t)n;
+    return 1;
+}
 
 /* Reads n bytes: 1, 0 when the file ends first, -1 with err set on a read
    error. */
@@ -40,7 +65,7 @@ static int get(reader *r, void *buf, size_t n)
     size_t got = fread(buf, 1, n, r->fp);
     r->pos += (int64_t)got;
     if (got == n)
-        return 1;
+        return record(r, buf, n, r->pos - (int64_t)n);
     if (ferror(r->fp))
         return tells_error_io(r->err, r->name, 0, "read error: %s", strerror(errno));
     return 0;   /* the file shrank while we read it */
@@ -58,7 +83,7 @@ static int get8(reader *r, int8_t *v)
                              : 0;
     r->pos++;
     *v = (int8_t)c;
-    return 1;
+    return record(r, v, 1, r->pos - 1);
 }
 static int get32(reader *r, int32_t *v) { return get(r, v, sizeof *v); }
 static int get64(reader *r, int64_t *v) { return get(r, v, sizeof *v); }
@@ -430,8 +455,23 @@ static int check_matrices(reader *r, ftbin_info *in)
 
 /* ---- the file ---- */
 
+void ftbin_tape_free(ftbin_tape *tape)
+{
+    free(tape->bytes);
+    free(tape->span);
+    memset(tape, 0, sizeof *tape);
+}
+
 int ftbin_check_file(FILE *fp, const char *name, ftbin_info *out, tells_error *err)
 {
+    return ftbin_check_tape(fp, name, out, NULL, err);
+}
+
+int ftbin_check_tape(FILE *fp, const char *name, ftbin_info *out, ftbin_tape *tape,
+                     tells_error *err)
+{
+    if (tape)
+        memset(tape, 0, sizeof *tape);
     ftbin_info in;
     memset(&in, 0, sizeof in);
     struct stat st;
@@ -444,8 +484,10 @@ int ftbin_check_file(FILE *fp, const char *name, ftbin_info *out, tells_error *e
         return tells_error_set(err, name, 0, "a fastText model must be a regular file");
     if (fseeko(fp, 0, SEEK_SET) != 0)
         return tells_error_io(err, name, 0, "cannot read: %s", strerror(errno));
-    reader r = {fp, name, 0, (int64_t)st.st_size, err};
+    reader r = {fp, name, 0, (int64_t)st.st_size, err, tape};
     in.file_size = r.size;
+    if (tape)
+        tape->size = r.size;
     int32_t magic;
     int rc = get32(&r, &magic);
     if (rc < 0)

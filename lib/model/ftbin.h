@@ -54,6 +54,24 @@ typedef struct ftbin_info {
         at_qout_flag, at_output, file_size;
 } ftbin_info;
 
+/* The bytes a check read, and where in the file: all of it but the
+   contents of its matrices (their numbers and quantizer codes, which
+   libfasttext takes as they come, whatever they hold). ft_load has
+   libfasttext parse these very bytes, so that a file changed after its
+   check cannot feed it other sizes, counts or indices; only the
+   matrices' contents are read from the file again. */
+typedef struct ftbin_span {
+    int64_t at, len;       /* file offset and length */
+    size_t tape;           /* where its bytes start in bytes */
+} ftbin_span;
+typedef struct ftbin_tape {
+    unsigned char *bytes;
+    size_t n, cap;
+    ftbin_span *span;      /* in file order, none touching the next */
+    size_t nspans, span_cap;
+    int64_t size;          /* of the file checked */
+} ftbin_tape;
+
 /* Checks the model at path; 0 with info filled (info may be NULL), or -1
    with err set: an io error when the file cannot be opened or read, a data
    error "PATH: what is wrong" otherwise. */
@@ -61,6 +79,11 @@ int ftbin_check(const char *path, ftbin_info *info, tells_error *err);
 /* The same for an open file (named name in messages), read from its
    start; the position afterwards is unspecified. */
 int ftbin_check_file(FILE *fp, const char *name, ftbin_info *info, tells_error *err);
+/* ftbin_check_file keeping in tape (emptied first) the bytes it read;
+   free the tape with ftbin_tape_free, whatever the result. */
+int ftbin_check_tape(FILE *fp, const char *name, ftbin_info *info, ftbin_tape *tape,
+                     tells_error *err);
+void ftbin_tape_free(ftbin_tape *tape);
 
 #ifdef __cplusplus
 }

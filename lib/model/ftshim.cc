@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "model/ftbin.h"
 
 namespace {
@@ -74,32 +76,54 @@ class FastTextModel : public fasttext::FastText {
     }
 };
 
-// A read-only stream buffer over a C FILE, so that libfasttext reads the
-// very file ftbin_check_file checked.
-class FileInBuf : public std::streambuf {
+// A read-only stream buffer over a checked model: the bytes the check
+// read come from its tape, so that libfasttext parses exactly what was
+// checked however the file changed since; only the matrices' contents
+// (the tape's gaps, which any bytes make valid) are read from the file
+// again, at their offsets. It ends where the checked file ended.
+class TapeInBuf : public std::streambuf {
  public:
-    explicit FileInBuf(FILE *fp) : fp_(fp) {}
+    TapeInBuf(FILE *fp, const ftbin_tape *tape) : fd_(fileno(fp)), t_(tape) {}
+    int error() const { return errno_; }
 
  protected:
     int_type underflow() override
     {
-        size_t n = std::fread(buf_, 1, sizeof buf_, fp_);
-        if (n == 0)
+        if (gptr() < egptr())
+            return traits_type::to_int_type(*gptr());
+        if (next_ >= t_->size)
             return traits_type::eof();
-        setg(buf_, buf_, buf_ + n);
-        return traits_type::to_int_type(buf_[0]);
+        while (k_ < t_->nspans && t_->span[k_].at + t_->span[k_].len <= next_)
+            k_++;
+        if (k_ < t_->nspans && t_->span[k_].at <= next_) {
+            const ftbin_span &sp = t_->span[k_];
+            char *p = reinterpret_cast<char *>(t_->bytes) + sp.tape + (next_ - sp.at);
+            setg(p, p, p + (sp.at + sp.len - next_));
+            next_ = sp.at + sp.len;
+        } else {
+            size_t got = read_gap(buf_, sizeof buf_);
+            if (got == 0)
+                return traits_type::eof();
+            setg(buf_, buf_, buf_ + got);
+            next_ += (int64_t)got;
+        }
+        return traits_type::to_int_type(*gptr());
     }
 
-    // Large reads (the matrices) go straight into the caller's memory.
+    // Large reads of a gap (the dense matrices) go straight into the
+    // caller's memory.
     std::streamsize xsgetn(char *s, std::streamsize n) override
     {
         std::streamsize got = 0;
         while (got < n) {
             std::streamsize avail = egptr() - gptr();
-            if (avail == 0 && n - got >= (std::streamsize)sizeof buf_) {
-                size_t r = std::fread(s + got, 1, (size_t)(n - got), fp_);
+            if (avail == 0 && n - got >= (std::streamsize)sizeof buf_ && in_gap()) {
+                size_t r = read_gap(s + got, (size_t)(n - got));
+                if (r == 0)
+                    break;
+                next_ += (int64_t)r;
                 got += (std::streamsize)r;
-                break;
+                continue;
             }
             if (avail == 0) {
                 if (traits_type::eq_int_type(underflow(), traits_type::eof()))
@@ -115,7 +139,42 @@ class FileInBuf : public std::streambuf {
     }
 
  private:
-    FILE *fp_;
+    // Whether next_ is in a gap (the get area being empty).
+    bool in_gap()
+    {
+        if (next_ >= t_->size)
+            return false;
+        while (k_ < t_->nspans && t_->span[k_].at + t_->span[k_].len <= next_)
+            k_++;
+        return k_ == t_->nspans || t_->span[k_].at > next_;
+    }
+
+    // Up to want bytes of the gap at next_, from the file at that offset:
+    // the count read, 0 when the file ends (it shrank) or fails.
+    size_t read_gap(char *s, size_t want)
+    {
+        int64_t end = k_ < t_->nspans ? t_->span[k_].at : t_->size;
+        if ((int64_t)want > end - next_)
+            want = (size_t)(end - next_);
+        size_t got = 0;
+        while (got < want) {
+            ssize_t r = pread(fd_, s + got, want - got, (off_t)(next_ + (int64_t)got));
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r < 0 && !errno_)
+                errno_ = errno;
+            if (r <= 0)
+                break;
+            got += (size_t)r;
+        }
+        return got;
+    }
+
+    int fd_;
+    const ftbin_tape *t_;
+    int64_t next_ = 0;   // file offset of the byte after the get area
+    size_t k_ = 0;       // the first span not wholly before next_
+    int errno_ = 0;
     char buf_[1 << 16];
 };
 
@@ -232,29 +291,15 @@ extern "C" ft_model *ft_train(const char *input_path, const ft_train_args *a,
     return nullptr;
 }
 
-extern "C" ft_model *ft_load(const char *path, tells_error *err)
+extern "C" ft_model *ft_load_checked(FILE *fp, const char *path, const ftbin_tape *tape,
+                                     tells_error *err)
 {
-    FILE *fp = std::fopen(path, "rb");
-    if (!fp) {
-        tells_error_io(err, path, 0, "cannot open: %s", std::strerror(errno));
-        return nullptr;
-    }
     ft_model *model = nullptr;
-    if (ftbin_check_file(fp, path, nullptr, err) < 0) {
-        std::fclose(fp);
-        return nullptr;
-    }
-    if (std::fseek(fp, 0, SEEK_SET) != 0) {
-        tells_error_io(err, path, 0, "read error: %s", std::strerror(errno));
-        std::fclose(fp);
-        return nullptr;
-    }
+    TapeInBuf buf(fp, tape);
     try {
-        FileInBuf buf(fp);
         std::istream in(&buf);
-        // The file was found whole, but may change before it is read
-        // again: a short read throws rather than leave libfasttext
-        // reading past the end for ever.
+        // A gap that ends early (the file shrank) is a short read: it
+        // throws rather than leave libfasttext with half a matrix.
         in.exceptions(std::ios::failbit | std::ios::badbit);
         std::unique_ptr<ft_model> m(new ft_model);
         if (!m->ft.load(in) || in.peek() != std::char_traits<char>::eof()) {
@@ -264,13 +309,30 @@ extern "C" ft_model *ft_load(const char *path, tells_error *err)
             model = m.release();
         }
     } catch (const std::ios_base::failure &) {
-        if (std::ferror(fp))
-            tells_error_io(err, path, 0, "read error: %s", std::strerror(errno));
+        if (buf.error())
+            tells_error_io(err, path, 0, "read error: %s", std::strerror(buf.error()));
         else
             tells_error_set(err, path, 0, "the fastText model changed while it was read");
     } catch (...) {
         exception_error(err, path);
     }
+    return model;
+}
+
+extern "C" ft_model *ft_load(const char *path, tells_error *err)
+{
+    FILE *fp = std::fopen(path, "rb");
+    if (!fp) {
+        tells_error_io(err, path, 0, "cannot open: %s", std::strerror(errno));
+        return nullptr;
+    }
+    // One open file, checked once: libfasttext gets the bytes the check
+    // read, not a second reading of a file that may have changed.
+    ftbin_tape tape;
+    ft_model *model = nullptr;
+    if (ftbin_check_tape(fp, path, nullptr, &tape, err) == 0)
+        model = ft_load_checked(fp, path, &tape, err);
+    ftbin_tape_free(&tape);
     std::fclose(fp);
     return model;
 }

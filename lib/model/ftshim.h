@@ -34,8 +34,18 @@ typedef struct ft_train_args {
    "__label__X text" per line). NULL with err set on failure. */
 ft_model *ft_train(const char *input_path, const ft_train_args *args, tells_error *err);
 /* Loads a .bin model after ftbin_check has found it whole and sound;
-   NULL with err set ("PATH: what is wrong") otherwise. */
+   NULL with err set ("PATH: what is wrong") otherwise. The file is
+   opened once and libfasttext parses the very bytes the check read
+   (model/ftbin.h's tape), so a file that changes meanwhile cannot feed
+   it anything unchecked; one that shrinks is "PATH: the fastText model
+   changed while it was read". */
 ft_model *ft_load(const char *path, tells_error *err);
+/* ft_load's second half, for the tests: loads from fp, the file a
+   ftbin_check_tape of it recorded in tape (still open), named path in
+   messages. */
+struct ftbin_tape;
+ft_model *ft_load_checked(FILE *fp, const char *path, const struct ftbin_tape *tape,
+                          tells_error *err);
 /* Writes the model as .bin to fp, byte for byte what fastText's
    saveModel writes; -1 with a write error (no file named) when fp fails.
    An out_writer for base/outfile.h's out_write. */

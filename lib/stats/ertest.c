@@ -395,6 +395,13 @@ int normalized_failure_report(const model_file *files, size_t nfiles, FILE *fp,
         rc = tells_error_nomem(err, NULL, 0);
     for (size_t fi = 0; rc == 0 && fi < nfiles; fi++) {
         const char *name = files[fi].name ? files[fi].name : display_name(files[fi].path);
+        /* The name is a cell of the table, as split and partition names
+           are: refused, as they are, when it would break the row. */
+        if (strpbrk(name, "\t\n\r")) {
+            rc = tells_error_usage(err, "invalid model name '%s' (a tab or line end would "
+                                   "break the table's columns)", name);
+            break;
+        }
         long m = vocab_intern(st.models, name, strlen(name));
         if (m < 0)
             rc = tells_error_nomem(err, NULL, 0);

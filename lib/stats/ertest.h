@@ -34,7 +34,8 @@ const char *model_file_path(const char *arg);
    by the columns before the first of templates, cases and tests; its
    failure rate is (cases - passed) / cases, or failures / tests. Every
    file must hold the same tests, each once; tells-run's "(all)" total
-   row is not a test. */
+   row is not a test. A model name (or a file's, when it names its own
+   model) with a tab or line end is a usage error. */
 int normalized_failure_report(const model_file *files, size_t nfiles, FILE *fp,
                               tells_error *err);
 

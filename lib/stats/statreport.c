@@ -282,9 +282,13 @@ static int two_samples(const statreport_settings *s, char *const *files, size_t 
     int rc = 0;
     v[0] = v[1] = NULL;
     n[0] = n[1] = 0;
+    /* Two columns of one file are read in one pass: it may be stdin. */
+    if (nfiles == 1)
+        rc = numbers_read_columns(files[0], s->column, 2, v, n, err);
     for (int i = 0; i < 2 && rc == 0; i++) {
         const char *path = files[nfiles == 1 ? 0 : i];
-        rc = numbers_read(path, column_of(s, i), &v[i], &n[i], err);
+        if (nfiles != 1)
+            rc = numbers_read(path, column_of(s, i), &v[i], &n[i], err);
         if (rc == 0 && n[i] < min)
             rc = tells_error_set(err, display_name(path), 0,
                                  "need at least %zu numbers for %s, found %zu", min, why,

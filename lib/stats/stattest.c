@@ -702,18 +702,28 @@ static int read_header(line_reader *r, const char *column, char **line, size_t *
     return 0;
 }
 
-int numbers_read(const char *path, const char *column, double **v, size_t *n,
-                 tells_error *err)
+int numbers_read_columns(const char *path, const char *const *column, size_t k,
+                         double **v, size_t *n, tells_error *err)
 {
-    *v = NULL;
-    *n = 0;
+    if (k < 1 || k > NUMBERS_MAX_COLUMNS || (k > 1 && !column[0]))
+        return tells_error_usage(err, "numbers are read from 1 to %d named columns, not %zu",
+                                 NUMBERS_MAX_COLUMNS, k);
+    size_t cap[NUMBERS_MAX_COLUMNS] = {0}, col[NUMBERS_MAX_COLUMNS] = {0}, ncols = 1;
+    for (size_t i = 0; i < k; i++) {
+        v[i] = NULL;
+        n[i] = 0;
+    }
     line_reader r;
     if (line_reader_open(&r, path, 0, err) < 0)
         return -1;
-    size_t cap = 0, ncols = 1, col = 0;
     char *line;
     size_t len;
-    int rc = column ? read_header(&r, column, &line, &ncols, &col, err) : 0;
+    int rc = column[0] ? read_header(&r, column[0], &line, &ncols, &col[0], err) : 0;
+    /* The other columns of the same header (line stays valid until the
+       next read). */
+    for (size_t i = 1; rc == 0 && i < k; i++)
+        if (!header_column(line, column[i], &ncols, &col[i]))
+            rc = tells_error_set(err, r.name, 1, "no '%s' column in the header", column[i]);
     while (rc == 0 && (rc = line_reader_next(&r, &line, &len, err)) == 1) {
         rc = -1;
         if (len == 0) {
@@ -722,37 +732,51 @@ int numbers_read(const char *path, const char *column, double **v, size_t *n,
         }
         if (text_line_check(line, len, r.name, r.lineno, err) < 0)
             break;
-        char *cell;
-        size_t cl, k = row_field(line, len, col, &cell, &cl);
-        if (k != ncols) {
-            tab_columns_error(err, r.name, r.lineno, ncols, k, NULL);
-            break;
+        size_t i;
+        for (i = 0; i < k; i++) {
+            char *cell;
+            size_t cl, fields = row_field(line, len, col[i], &cell, &cl);
+            if (fields != ncols) {
+                tab_columns_error(err, r.name, r.lineno, ncols, fields, NULL);
+                break;
+            }
+            char after = cell[cl];
+            cell[cl] = '\0';
+            double x;
+            int ok = number_parse(cell, cl, &x);
+            if (ok <= 0) {
+                tells_error_set(err, r.name, r.lineno, ok == 0 ? "malformed number '%s'"
+                                : "not a finite number '%s'", cell);
+                break;
+            }
+            cell[cl] = after;
+            if (ARRAY_RESERVE(v[i], cap[i], n[i] + 1) < 0) {
+                tells_error_nomem(err, r.name, r.lineno);
+                break;
+            }
+            v[i][n[i]++] = x;
         }
-        cell[cl] = '\0';
-        double x;
-        int ok = number_parse(cell, cl, &x);
-        if (ok <= 0) {
-            tells_error_set(err, r.name, r.lineno, ok == 0 ? "malformed number '%s'"
-                            : "not a finite number '%s'", cell);
-            break;
-        }
-        if (ARRAY_RESERVE(*v, cap, *n + 1) < 0) {
-            tells_error_nomem(err, r.name, r.lineno);
-            break;
-        }
-        (*v)[(*n)++] = x;
-        rc = 0;
+        if (i == k)
+            rc = 0;
     }
-    if (rc == 0 && *n == 0)
+    if (rc == 0 && n[0] == 0)
         rc = tells_error_set(err, r.name, 0, "no numbers");
     line_reader_close(&r);
     if (rc < 0) {
-        free(*v);
-        *v = NULL;
-        *n = 0;
+        for (size_t i = 0; i < k; i++) {
+            free(v[i]);
+            v[i] = NULL;
+            n[i] = 0;
+        }
         return -1;
     }
     return 0;
+}
+
+int numbers_read(const char *path, const char *column, double **v, size_t *n,
+                 tells_error *err)
+{
+    return numbers_read_columns(path, &column, 1, v, n, err);
 }
 
 void p_table_free(p_table *t)

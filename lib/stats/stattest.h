@@ -137,6 +137,13 @@ int number_parse(const char *s, size_t len, double *v);
    column of that name of a TSV with a header. Numbers must be finite. */
 int numbers_read(const char *path, const char *column, double **v, size_t *n,
                  tells_error *err);
+/* numbers_read of k columns of one file at once (k from 1 to
+   NUMBERS_MAX_COLUMNS; named columns when k > 1): the file is read once,
+   so that stdin serves them all. Column i's numbers go to v[i], n[i];
+   every row has one in each. */
+enum { NUMBERS_MAX_COLUMNS = 2 };
+int numbers_read_columns(const char *path, const char *const *column, size_t k,
+                         double **v, size_t *n, tells_error *err);
 
 /* A TSV with a header and a column of p-values, for the FDR correction:
    rows are kept as read; a p-value "-" (no test) is passed over. */

@@ -113,6 +113,87 @@ static void supervised_model(const char *dir)
     unlink(bin);
 }
 
+/* The file checked is the model loaded: after ftbin_check_tape, changes
+   to the file reach libfasttext only in the matrices' contents. A label
+   renamed in place (same length) after the check is not seen; a file
+   that grew loads as checked; one that shrank is an error. */
+static void changed_after_check(const char *dir)
+{
+    char text[4096], path[4096];
+    snprintf(text, sizeof text, "%s/train.txt", dir);
+    snprintf(path, sizeof path, "%s/race.bin", dir);
+    FILE *fp = fopen(text, "w");
+    CHECK(fp != NULL);
+    for (int i = 0; i < 20; i++)
+        fprintf(fp, "__label__yes good fine nice\n__label__no bad awful poor\n");
+    fclose(fp);
+    ft_train_args a = {.mode = "supervised", .epoch = 5, .dim = 4, .min_count = 1,
+                       .threads = 1, .seed = 1, .bucket = 1000};
+    tells_error err;
+    tells_error_clear(&err);
+    ft_model *m = ft_train(text, &a, &err);
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    fp = fopen(path, "wb");
+    CHECK(fp && ft_write(m, fp, &err) == 0);
+    CHECK(fp && fclose(fp) == 0);
+    ft_free(m);
+    struct stat st;
+    CHECK(stat(path, &st) == 0);
+    char *bytes = malloc((size_t)st.st_size);
+    fp = fopen(path, "rb");
+    CHECK(bytes && fp && fread(bytes, 1, (size_t)st.st_size, fp) == (size_t)st.st_size);
+    fclose(fp);
+    const char *yes = memmem(bytes, (size_t)st.st_size, "__label__yes", 12);
+    CHECK(yes != NULL);
+    long at = yes ? (long)(yes - bytes) + 11 : 0;
+
+    for (int change = 0; change < 3; change++) {
+        /* A fresh copy, checked, then changed before libfasttext reads it. */
+        fp = fopen(path, "wb");
+        CHECK(fp && fwrite(bytes, 1, (size_t)st.st_size, fp) == (size_t)st.st_size);
+        CHECK(fp && fclose(fp) == 0);
+        fp = fopen(path, "rb");
+        CHECK(fp != NULL);
+        ftbin_tape tape;
+        tells_error_clear(&err);
+        CHECK(ftbin_check_tape(fp, path, NULL, &tape, &err) == 0);
+        FILE *w = fopen(path, "r+b");
+        CHECK(w != NULL);
+        if (change == 0)   /* the label "yes" becomes "yez" in place */
+            CHECK(fseek(w, at, SEEK_SET) == 0 && putc('z', w) == 'z');
+        else if (change == 1)   /* more bytes after the model */
+            CHECK(fseek(w, 0, SEEK_END) == 0 && fputs("tail", w) >= 0);
+        else
+            CHECK(ftruncate(fileno(w), st.st_size / 2) == 0);
+        CHECK(fclose(w) == 0);
+        m = ft_load_checked(fp, path, &tape, &err);
+        if (change < 2) {
+            CHECK(m != NULL);
+            if (m) {
+                CHECK(ft_nlabels(m) == 2);
+                for (int l = 0; l < ft_nlabels(m); l++) {
+                    const char *label = ft_label(m, l);
+                    CHECK(strcmp(label, "yes") == 0 || strcmp(label, "no") == 0);
+                }
+            }
+        } else {
+            CHECK(m == NULL);
+            char want[8192];
+            snprintf(want, sizeof want, "%s: the fastText model changed while it was read",
+                     path);
+            check_error(&err, TELLS_ERR_DATA, want);
+        }
+        ft_free(m);
+        ftbin_tape_free(&tape);
+        fclose(fp);
+    }
+    free(bytes);
+    unlink(text);
+    unlink(path);
+}
+
 static int write_nothing(FILE *fp, void *ctx, tells_error *err)
 {
     (void)fp, (void)ctx, (void)err;
@@ -230,6 +311,7 @@ int main(void)
     check_error(&err, TELLS_ERR_IO, want);
 
     supervised_model(dir);
+    changed_after_check(dir);
     train_text(dir);
     CHECK(rmdir(dir) == 0);
     CHECK_DONE();

@@ -38,6 +38,23 @@ run tells-run $small --model-cmd "sed -u 's/.*/1 0.5/'" --classes 0,1 -o "$tmp/r
 expect 1 "tells-run: model command 'sed -u 's/.*/1 0.5/'': answer 1: 1 probabilities for 2 classes"
 check_kept
 
+what="probabilities that do not sum to 1"
+for answer in "1 0.9 0.9|the probabilities sum to 1.8, not 1 (tolerance 0.01)" \
+    "1 0 0|the probabilities sum to 0, not 1 (tolerance 0.01)" \
+    "1 0.2 0.789|the probabilities sum to 0.989, not 1 (tolerance 0.01)"; do
+    run tells-run $small --model-cmd "sed -u 's/.*/${answer%%|*}/'" --classes 0,1 -o "$tmp/report"
+    expect 1 "tells-run: model command 'sed -u 's/.*/${answer%%|*}/'': answer 1: ${answer#*|}"
+    check_kept
+done
+what="probabilities printed with 3 decimals are fine"
+run tells-run $small --model-cmd "sed -u 's/.*/1 0.4 0.599/'" --classes 0,1
+expect 0 ""
+
+what="a NUL byte in an answer"
+run tells-run $small --model-cmd "sed -u 's/.*/0\\x00garbage/'" --classes 0,1 -o "$tmp/report"
+expect 1 "tells-run: model command 'sed -u 's/.*/0\\x00garbage/'': answer 1 of 20 contains a NUL byte"
+check_kept
+
 # Models that hang, answer too little or too much, or fail: each is
 # killed within --timeout, and tells-run ends (timeout 30 turns a hang
 # into a failure) with one line naming the command, the cases answered
@@ -144,6 +161,15 @@ expect 0 ""
 printf '1\n\377\n' >"$tmp/bad-utf8"
 run tells-run $small --predictions "$tmp/bad-utf8" --classes 0,1
 expect 1 "tells-run: $tmp/bad-utf8:2: invalid UTF-8"
+what="predictions: a NUL byte, probabilities that are no distribution"
+{ head -n 2 "$tmp/answers"; printf '0\000garbage\n'; tail -n +4 "$tmp/answers"; } >"$tmp/nul"
+run tells-run $small --predictions "$tmp/nul" --classes 0,1 -o "$tmp/report"
+expect 1 "tells-run: $tmp/nul:3: NUL byte in input"
+check_kept
+sed '2s/.*/1 0.9 0.9/' "$tmp/answers" >"$tmp/sum"
+run tells-run $small --predictions "$tmp/sum" --classes 0,1 -o "$tmp/report"
+expect 1 "tells-run: $tmp/sum:2: the probabilities sum to 1.8, not 1 (tolerance 0.01)"
+check_kept
 
 what="malformed templates"
 printf ',capability,label,template\n0,Neg,0,"no {ade\n' >"$tmp/t1.csv"

@@ -471,6 +471,12 @@ static int claim(model_cmd *m, query *q, tells_error *err)
             return model_error(m, err, TELLS_ERR_DATA, 0, 0, 0,
                                "answer %zu of %zu is longer than %d bytes",
                                q->before + q->answered + 1, q->of, MODEL_ANSWER_MAX);
+        /* The answer becomes a C string: what follows a NUL would be
+           dropped without a word. */
+        if (memchr(s, '\0', len))
+            return model_error(m, err, TELLS_ERR_DATA, 0, 0, 0,
+                               "answer %zu of %zu contains a NUL byte",
+                               q->before + q->answered + 1, q->of);
         char *a = malloc(len + 1);
         if (!a)
             return tells_error_nomem(err, NULL, 0);

@@ -59,8 +59,9 @@ const char *model_cmd_label(const model_cmd *m);
    NULL (nothing half-filled). No answer line within the timeout (from
    the start of the query or the previous answer), an early end of the
    model's output, a write error (io) or an answer longer than
-   MODEL_ANSWER_MAX bytes (data) kills and reaps the model, and every
-   later query fails; a rejected line leaves it usable. */
+   MODEL_ANSWER_MAX bytes or holding a NUL byte (data) kills and reaps
+   the model, and every later query fails; a rejected line leaves it
+   usable. */
 int model_cmd_query(model_cmd *m, const char *const *lines, size_t n,
                     char **answers, tells_error *err);
 /* Closes the model's stdin and waits (within the timeout) for it to end

@@ -228,6 +228,11 @@ static void failures(void)
               "model command 'read l; head -c 1100000 /dev/zero | tr '\\0' x; echo': answer 1 "
               "of 1 is longer than 1048576 bytes");
     CHECK(err.kind == TELLS_ERR_DATA);
+    /* A NUL byte would cut the answer short without a word. */
+    CHECK_STR(run_failing("read l; printf '0\\000garbage\\n'", 1),
+              "model command 'read l; printf '0\\000garbage\\n'': answer 1 of 1 contains a "
+              "NUL byte");
+    CHECK(err.kind == TELLS_ERR_DATA);
 
     /* SIGPIPE handling is put back after each query. */
     struct sigaction sa;

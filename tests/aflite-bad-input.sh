@@ -123,6 +123,7 @@ badsplits "too few rows" '0 1 2\n3 4\n' ":2: 2 rows, expected the training size 
 badsplits "too many rows" '0 1 2 5\n3 4 5\n' ":1: 4 rows, expected the training size 3"
 badsplits "a row twice" '0 1 1\n3 4 5\n' ":1: row 1 is given twice"
 badsplits "past the last row" '0 1 600\n3 4 5\n' ":1: row 600 is past the last row (600 rows, counted from 0)"
+badsplits "past 2^64" '0 1 99999999999999999999\n3 4 5\n' ":1: row 99999999999999999999 is past the last row (600 rows, counted from 0)"
 badsplits "not a number" '0 1 x\n3 4 5\n' ":1: expected row numbers separated by spaces"
 badsplits "negative" '0 1 -2\n3 4 5\n' ":1: expected row numbers separated by spaces"
 badsplits "too few lines" '0 1 2\n' ": 1 lines, expected one for each of the 2 models"

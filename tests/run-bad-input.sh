@@ -112,6 +112,18 @@ tells-run: model command 'bad-model.sh fail': exited with status 3 after answeri
 check_kept
 [ "$(cat "$tmp/old-cases")" = "old cases" ] || fail "$what: --emit-cases was replaced"
 
+what="a model's long stderr lines are passed on whole"
+long=$(head -c 10000 /dev/zero | tr '\0' e)
+run tells-run $small --model-cmd "head -c 10000 /dev/zero | tr '\\0' e >&2; echo >&2; \
+sed -u 's/.*/1 0.4 0.6/'" --classes 0,1 -o "$tmp/out.tsv"
+expect 0 "$long"
+shown=$(printf '%.160s' "$long")
+run tells-run $small --model-cmd "head -c 10000 /dev/zero | tr '\\0' e >&2; exit 3" \
+    --classes 0,1 -o "$tmp/report"
+expect 1 "$long
+tells-run: model command 'head -c 10000 /dev/zero | tr '\\0' e >&2; exit 3': exited with status 3 after answering 0 of 20 cases (stderr: '$shown...')"
+check_kept
+
 what="a model that does not exit after its input ends"
 bad linger
 expect 1 "tells-run: model command 'bad-model.sh linger': did not exit within 1 s of the end of its input"
@@ -291,6 +303,18 @@ expect 2 "tells-run: invalid value '-1' for --timeout (expected a number >= 0)
 Try 'tells-run --help' for more information."
 run tells-run --bogus
 expect 2 "tells-run: unrecognized option '--bogus'
+Try 'tells-run --help' for more information."
+run tells-run $small --model-cmd '' --classes 0,1
+expect 2 "tells-run: --model-cmd: the command is empty
+Try 'tells-run --help' for more information."
+run tells-run --tree "$d/tree.csv" --model-cmd "$d/model.sh" --before-model-cmd ' ' --classes 0,1
+expect 2 "tells-run: --before-model-cmd: the command is empty
+Try 'tells-run --help' for more information."
+run tells-run $small --model-cmd cat --classes 0,0
+expect 2 "tells-run: --classes: class '0' listed twice (items 1 and 2)
+Try 'tells-run --help' for more information."
+run tells-run $small --model-cmd cat --classes 0,,1
+expect 2 "tells-run: --classes: empty class name (item 2)
 Try 'tells-run --help' for more information."
 
 what="held-out data without examples"

@@ -442,7 +442,8 @@ static int count_field(const char *s, const char *what, const line_reader *r, ui
 {
     int rc = number_u64(s, NULL, UINT64_MAX, v);
     if (rc == -2)
-        tells_error_set(err, r->name, r->lineno, "%s %s is larger than " U64_MAX_TEXT, what, s);
+        tells_error_set(err, r->name, r->lineno, "%s %s is larger than " U64_MAX_TEXT, what,
+                        s);
     return rc;
 }
 

@@ -31,6 +31,10 @@ badvec "dimensions against the header" '2 5\nthe 1 2 3 4 5\nof 1 2 3 4\n' \
 badvec "dimensions against the first vector" 'the 1 2 3\nof 1 2 3 4\n' \
     ":2: 4 numbers, but the first vector has 3"
 badvec "a header that lies" '3 2\nthe 1 2\nof 1 2\n' ":1: the header gives 3 words, the file has 2"
+badvec "a header with a minus sign (not a header)" ' -5 3\nthe 1 2 3\n' \
+    ":1: expected a word and its numbers separated by single spaces"
+badvec "a header with a plus sign (not a header)" '2 +3\nthe 1 2 3\nof 1 2 3\n' \
+    ":2: 3 numbers, but the first vector has 1"
 badvec "NaN" 'of 1 2 3\nthe 1 nan 3\n' ":2: number 2 is not finite"
 badvec "infinity" 'the 1 inf 3\n' ":1: number 2 is not finite"
 badvec "out of float range" 'the 1 2 1e50\n' ":1: number 3 is not finite"

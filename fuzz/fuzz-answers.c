@@ -1,13 +1,15 @@
 /* Answers of a model, as tells-run --predictions reads them from a file
    and from a model process (model/classifier.h): "LABEL" or "LABEL P1
    ... PK" per line, for as many cases as the file has lines (at most
-   256) and for three cases, in batches of two. */
+   256) and for three cases, in batches of two. Probabilities accepted
+   must be one distribution (each in [0, 1], summing to 1). */
 #include <config.h>
 
 #include <math.h>
 #include <string.h>
 
 #include "fuzz.h"
+#include "base/number.h"
 #include "model/classifier.h"
 
 enum { MAX_CASES = 256 };
@@ -35,9 +37,14 @@ static void answer(const char *path, size_t n)
     for (size_t i = 0; i < n; i++) {
         if (label[i] >= 3)
             fuzz_fail("classifier_predict", "a label out of range");
+        const double *p = prob + i * 3;
+        if (isnan(p[0]) && isnan(p[1]) && isnan(p[2]))
+            continue;   /* a label alone */
         for (size_t k = 0; k < 3; k++)
-            if (!isnan(prob[i * 3 + k]) && !(prob[i * 3 + k] >= 0 && prob[i * 3 + k] <= 1))
+            if (!(p[k] >= 0 && p[k] <= 1))
                 fuzz_fail("classifier_predict", "a probability out of [0, 1]");
+        if (!(fabs(p[0] + p[1] + p[2] - 1) <= PROB_SUM_TOLERANCE))
+            fuzz_fail("classifier_predict", "probabilities that do not sum to 1");
     }
     fuzz_check(classifier_finish(c, &err), &err, "classifier_finish");
 }

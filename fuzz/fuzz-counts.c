@@ -1,6 +1,7 @@
 /* Counts files of tells-pmi --emit-counts, merged by --merge
-   (stats/counts.h). Counts merged and written must merge back into the
-   same counts. */
+   (stats/counts.h). Merged counts must not wrap or contradict each
+   other, and counts merged and written must merge back into the same
+   counts. */
 #include <config.h>
 
 #include <string.h>
@@ -25,6 +26,25 @@ static text_field field_of(const uint8_t *data, size_t size)
     return FIELD_HYPOTHESIS;
 }
 
+/* What merging promises: no sum of the counts or of the examples wraps,
+   and a token is in at most count and at most its class's examples. */
+static void check_sums(const token_counts *tc)
+{
+    uint64_t total = 0, examples = 0;
+    for (size_t c = 0; c < vocab_size(tc->classes); c++) {
+        if (tc->examples[c] > UINT64_MAX - examples)
+            fuzz_fail("counts_merge_file", "the examples wrap");
+        examples += tc->examples[c];
+        for (size_t t = 0; t < vocab_size(tc->tokens); t++) {
+            if (tc->count[c][t] > UINT64_MAX - total)
+                fuzz_fail("counts_merge_file", "the counts wrap");
+            total += tc->count[c][t];
+            if (tc->docs[c][t] > tc->count[c][t] || tc->docs[c][t] > tc->examples[c])
+                fuzz_fail("counts_merge_file", "docs above count or examples");
+        }
+    }
+}
+
 /* Merges path into new counts and writes them to sink; -1 on an error. */
 static int merge_write(const char *path, text_field field, int times, fuzz_sink *sink)
 {
@@ -37,6 +57,7 @@ static int merge_write(const char *path, text_field field, int times, fuzz_sink 
     for (int i = 0; i < times && rc == 0; i++)
         rc = fuzz_check(counts_merge_file(&tc, path, &err), &err, "counts_merge_file");
     if (rc == 0) {
+        check_sums(&tc);
         FILE *fp = fuzz_sink_open(sink);
         if (counts_write(&tc, fp, &err) < 0 || fflush(fp) != 0)
             fuzz_fail("counts_write", err.msg);

@@ -60,11 +60,13 @@ static void usage(void)
 "  -m, --model FILE         fastText model (.bin)\n"
 "      --model-cmd CMD      a process (sh -c CMD) that reads one input line per\n"
 "                           case and answers one line: LABEL, or LABEL and one\n"
-"                           probability per class in --classes order\n"
+"                           probability per class in --classes order (each\n"
+"                           from 0 to 1, summing to 1 within 0.01)\n"
 "      --predictions FILE   answers in the same format, one per line of\n"
 "                           --emit-cases\n"
-"      --classes LIST       the classes of --model-cmd or --predictions\n"
-"                           [the test labels after --labels, byte order]\n"
+"      --classes LIST       the classes of --model-cmd or --predictions,\n"
+"                           comma-separated, each once [the test labels\n"
+"                           after --labels, byte order]\n"
 "      --labels MAP         template labels to model classes: FROM=TO,...\n"
 "      --model-text TEXT    what the model reads: raw (the text as written) or\n"
 "                           prepared (tokenised and lowercased as tells-prep)\n"
@@ -262,6 +264,9 @@ static void set_model(model_runs *m, int kind, const char *arg, const char *opti
 {
     if (m->n == MAX_RUNS)
         cli_usage_error("%s: at most %d runs of a model", option, MAX_RUNS);
+    /* sh -c '' would run, read nothing and exit 0: no model at all. */
+    if (kind == OPT_MODEL_CMD && model_cmd_blank(arg))
+        cli_usage_error("%s: the command is empty", option);
     m->run[m->n++] = (model_spec){kind, arg, option};
 }
 
@@ -316,12 +321,13 @@ static void add_partition(options *o, const char *spec)
         cli_fail(&err);
 }
 
-/* The model's stderr goes on to ours line by line, as it comes. */
-static void pass_stderr(void *ctx, const char *line, size_t len)
+/* The model's stderr goes on to ours as it comes, long lines whole; an
+   unfinished last line is ended, so that what we print starts a line. */
+static void pass_stderr(void *ctx, const char *text, size_t len, bool line_end)
 {
     (void)ctx;
-    fwrite(line, 1, len, stderr);
-    if (line[len - 1] != '\n' && line[len - 1] != '\r')
+    fwrite(text, 1, len, stderr);
+    if (line_end && (len == 0 || (text[len - 1] != '\n' && text[len - 1] != '\r')))
         fputc('\n', stderr);
 }
 

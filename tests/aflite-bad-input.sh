@@ -31,6 +31,10 @@ badvec "dimensions against the header" '2 5\nthe 1 2 3 4 5\nof 1 2 3 4\n' \
 badvec "dimensions against the first vector" 'the 1 2 3\nof 1 2 3 4\n' \
     ":2: 4 numbers, but the first vector has 3"
 badvec "a header that lies" '3 2\nthe 1 2\nof 1 2\n' ":1: the header gives 3 words, the file has 2"
+badvec "a header with a minus sign (not a header)" ' -5 3\nthe 1 2 3\n' \
+    ":1: expected a word and its numbers separated by single spaces"
+badvec "a header with a plus sign (not a header)" '2 +3\nthe 1 2 3\nof 1 2 3\n' \
+    ":2: 3 numbers, but the first vector has 1"
 badvec "NaN" 'of 1 2 3\nthe 1 nan 3\n' ":2: number 2 is not finite"
 badvec "infinity" 'the 1 inf 3\n' ":1: number 2 is not finite"
 badvec "out of float range" 'the 1 2 1e50\n' ":1: number 3 is not finite"
@@ -123,6 +127,7 @@ badsplits "too few rows" '0 1 2\n3 4\n' ":2: 2 rows, expected the training size 
 badsplits "too many rows" '0 1 2 5\n3 4 5\n' ":1: 4 rows, expected the training size 3"
 badsplits "a row twice" '0 1 1\n3 4 5\n' ":1: row 1 is given twice"
 badsplits "past the last row" '0 1 600\n3 4 5\n' ":1: row 600 is past the last row (600 rows, counted from 0)"
+badsplits "past 2^64" '0 1 99999999999999999999\n3 4 5\n' ":1: row 99999999999999999999 is past the last row (600 rows, counted from 0)"
 badsplits "not a number" '0 1 x\n3 4 5\n' ":1: expected row numbers separated by spaces"
 badsplits "negative" '0 1 -2\n3 4 5\n' ":1: expected row numbers separated by spaces"
 badsplits "too few lines" '0 1 2\n' ": 1 lines, expected one for each of the 2 models"

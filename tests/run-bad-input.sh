@@ -38,6 +38,23 @@ run tells-run $small --model-cmd "sed -u 's/.*/1 0.5/'" --classes 0,1 -o "$tmp/r
 expect 1 "tells-run: model command 'sed -u 's/.*/1 0.5/'': answer 1: 1 probabilities for 2 classes"
 check_kept
 
+what="probabilities that do not sum to 1"
+for answer in "1 0.9 0.9|the probabilities sum to 1.8, not 1 (tolerance 0.01)" \
+    "1 0 0|the probabilities sum to 0, not 1 (tolerance 0.01)" \
+    "1 0.2 0.789|the probabilities sum to 0.989, not 1 (tolerance 0.01)"; do
+    run tells-run $small --model-cmd "sed -u 's/.*/${answer%%|*}/'" --classes 0,1 -o "$tmp/report"
+    expect 1 "tells-run: model command 'sed -u 's/.*/${answer%%|*}/'': answer 1: ${answer#*|}"
+    check_kept
+done
+what="probabilities printed with 3 decimals are fine"
+run tells-run $small --model-cmd "sed -u 's/.*/1 0.4 0.599/'" --classes 0,1
+expect 0 ""
+
+what="a NUL byte in an answer"
+run tells-run $small --model-cmd "sed -u 's/.*/0\\x00garbage/'" --classes 0,1 -o "$tmp/report"
+expect 1 "tells-run: model command 'sed -u 's/.*/0\\x00garbage/'': answer 1 of 20 contains a NUL byte"
+check_kept
+
 # Models that hang, answer too little or too much, or fail: each is
 # killed within --timeout, and tells-run ends (timeout 30 turns a hang
 # into a failure) with one line naming the command, the cases answered
@@ -95,6 +112,18 @@ tells-run: model command 'bad-model.sh fail': exited with status 3 after answeri
 check_kept
 [ "$(cat "$tmp/old-cases")" = "old cases" ] || fail "$what: --emit-cases was replaced"
 
+what="a model's long stderr lines are passed on whole"
+long=$(head -c 10000 /dev/zero | tr '\0' e)
+run tells-run $small --model-cmd "head -c 10000 /dev/zero | tr '\\0' e >&2; echo >&2; \
+sed -u 's/.*/1 0.4 0.6/'" --classes 0,1 -o "$tmp/out.tsv"
+expect 0 "$long"
+shown=$(printf '%.160s' "$long")
+run tells-run $small --model-cmd "head -c 10000 /dev/zero | tr '\\0' e >&2; exit 3" \
+    --classes 0,1 -o "$tmp/report"
+expect 1 "$long
+tells-run: model command 'head -c 10000 /dev/zero | tr '\\0' e >&2; exit 3': exited with status 3 after answering 0 of 20 cases (stderr: '$shown...')"
+check_kept
+
 what="a model that does not exit after its input ends"
 bad linger
 expect 1 "tells-run: model command 'bad-model.sh linger': did not exit within 1 s of the end of its input"
@@ -144,6 +173,15 @@ expect 0 ""
 printf '1\n\377\n' >"$tmp/bad-utf8"
 run tells-run $small --predictions "$tmp/bad-utf8" --classes 0,1
 expect 1 "tells-run: $tmp/bad-utf8:2: invalid UTF-8"
+what="predictions: a NUL byte, probabilities that are no distribution"
+{ head -n 2 "$tmp/answers"; printf '0\000garbage\n'; tail -n +4 "$tmp/answers"; } >"$tmp/nul"
+run tells-run $small --predictions "$tmp/nul" --classes 0,1 -o "$tmp/report"
+expect 1 "tells-run: $tmp/nul:3: NUL byte in input"
+check_kept
+sed '2s/.*/1 0.9 0.9/' "$tmp/answers" >"$tmp/sum"
+run tells-run $small --predictions "$tmp/sum" --classes 0,1 -o "$tmp/report"
+expect 1 "tells-run: $tmp/sum:2: the probabilities sum to 1.8, not 1 (tolerance 0.01)"
+check_kept
 
 what="malformed templates"
 printf ',capability,label,template\n0,Neg,0,"no {ade\n' >"$tmp/t1.csv"
@@ -281,6 +319,18 @@ expect 2 "tells-run: invalid value '-1' for --timeout (expected a number >= 0)
 Try 'tells-run --help' for more information."
 run tells-run --bogus
 expect 2 "tells-run: unrecognized option '--bogus'
+Try 'tells-run --help' for more information."
+run tells-run $small --model-cmd '' --classes 0,1
+expect 2 "tells-run: --model-cmd: the command is empty
+Try 'tells-run --help' for more information."
+run tells-run --tree "$d/tree.csv" --model-cmd "$d/model.sh" --before-model-cmd ' ' --classes 0,1
+expect 2 "tells-run: --before-model-cmd: the command is empty
+Try 'tells-run --help' for more information."
+run tells-run $small --model-cmd cat --classes 0,0
+expect 2 "tells-run: --classes: class '0' listed twice (items 1 and 2)
+Try 'tells-run --help' for more information."
+run tells-run $small --model-cmd cat --classes 0,,1
+expect 2 "tells-run: --classes: empty class name (item 2)
 Try 'tells-run --help' for more information."
 
 what="held-out data without examples"

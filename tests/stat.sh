@@ -168,6 +168,33 @@ friedman	8.000000	2	0.018	blocks=scores n=4 k=3 ties=corrected
 friedman_mean_rank	1.000000	-	-	system=$tmp/x.txt best=1
 friedman_mean_rank	2.000000	-	-	system=$tmp/y.txt best=1
 friedman_mean_rank	3.000000	-	-	system=$tmp/z.txt best=1"
+# Nemenyi far in the tail: 2000 blocks ranked alike, mean ranks 3, 2, 1.
+# The critical difference has no cap on q (it stopped at q = 40, so
+# --alpha 1e-250 gave the value of 1e-176); q_alpha = q / sqrt(2), q from
+# mpmath (tests/ref/make-range-tail-ref.py): 40.594574359291, 47.874678498434,
+# 52.460809396302. A pair's p-value keeps its log below 1e-308: for k = 3
+# and q = 2 sqrt(d) (d = 500, 2000 here) it is 3 erfc(sqrt(d)) to far more
+# digits than printed (the pairs' events overlap by e^(-q^2 / 12)):
+# 5.3874984e-219 and 9.7489762e-871 (mpmath).
+seq 1 2000 >"$tmp/r1.txt"
+seq 2 2001 >"$tmp/r2.txt"
+seq 3 2002 >"$tmp/r3.txt"
+for a in "1e-180 28.704699 0.907722" "1e-250 33.852510 1.070510" "1e-300 37.095394 1.173059"; do
+    set -- $a
+    what="nemenyi --alpha $1"
+    run tells-stat friedman --scores --nemenyi --alpha "$1" "$tmp/r1.txt" "$tmp/r2.txt" "$tmp/r3.txt"
+    expect 0 ""
+    grep -q "^nemenyi_cd	$3	-	-	alpha=$1 q_alpha=$2 k=3 n=2000\$" "$tmp/out" ||
+        fail "$what: $(grep nemenyi_cd "$tmp/out")"
+done
+what="nemenyi p-values below 1e-308"
+run tells-stat friedman --scores --nemenyi --digits 6 "$tmp/r1.txt" "$tmp/r2.txt" "$tmp/r3.txt"
+expect 0 ""
+grep '^nemenyi	' "$tmp/out" | cut -f 1-4 >"$tmp/pairs"
+printf 'nemenyi\t1.000000\t-\t5.3875e-219\nnemenyi\t2.000000\t-\t9.74898e-871\nnemenyi\t1.000000\t-\t5.3875e-219\n' \
+    >"$tmp/pairs.want"
+cmp -s "$tmp/pairs" "$tmp/pairs.want" || fail "$what: $(cat "$tmp/pairs")"
+
 what="friedman --scores --column"
 run tells-stat friedman --scores -c x "$tmp/seeds.tsv" "$tmp/seeds.tsv" "$tmp/seeds.tsv"
 expect 0 ""

@@ -2,6 +2,7 @@
 #include "analysis/aflite.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "base/alloc.h"
 #include "base/idfile.h"
 #include "base/lineio.h"
+#include "base/number.h"
 #include "base/tasks.h"
 #include "stats/subsample.h"
 
@@ -361,14 +363,16 @@ int aflite_read_splits(const char *path, size_t models, size_t train_size, size_
                                      "by spaces");
                 break;
             }
-            unsigned long long v = strtoull(p, &e, 10);
-            if (v >= rows) {
-                rc = tells_error_set(err, r.name, r.lineno, "row %llu is past the last row "
-                                     "(%zu rows, counted from 0)", v, rows);
+            uint64_t v;
+            if (number_u64(p, &e, UINT64_MAX, &v) < 0 || v >= rows) {
+                /* The digits as given: the number may not fit in 64 bits. */
+                rc = tells_error_set(err, r.name, r.lineno, "row %.*s is past the last row "
+                                     "(%zu rows, counted from 0)", (int)(e - p), p, rows);
                 break;
             }
             if (seen[v]) {
-                rc = tells_error_set(err, r.name, r.lineno, "row %llu is given twice", v);
+                rc = tells_error_set(err, r.name, r.lineno, "row %" PRIu64 " is given twice",
+                                     v);
                 break;
             }
             seen[v] = 1;

@@ -2,6 +2,7 @@
 #include "analysis/audit.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -11,6 +12,7 @@
 #include "base/alloc.h"
 #include "base/fields.h"
 #include "base/lineio.h"
+#include "base/number.h"
 #include "base/outfile.h"
 #include "model/evaluate.h"
 #include "stats/chisq.h"
@@ -157,7 +159,7 @@ static int read_sidecar(audit_reference *ref, const char *model, tells_error *er
     char *line;
     size_t len;
     int rc, seen = 0;
-    long examples = -1;
+    uint64_t examples = 0, cv_n = 0;
     while ((rc = line_reader_next(&r, &line, &len, err)) == 1) {
         if ((rc = text_line_check(line, len, r.name, r.lineno, err)) < 0)
             break;
@@ -179,21 +181,43 @@ static int read_sidecar(audit_reference *ref, const char *model, tells_error *er
             rc = tells_error_set(err, r.name, r.lineno, "malformed number for '%s'", key);
             break;
         }
+        /* Counts are integers that fit in a size_t, shares from 0 to 1. */
+        if (strcmp(key, "cv_n") == 0 || strcmp(key, "examples") == 0) {
+            int nrc = number_u64(sp + 1, NULL, SIZE_MAX, key[0] == 'c' ? &cv_n : &examples);
+            if (nrc < 0) {
+                rc = nrc == -2 ? tells_error_set(err, r.name, r.lineno, "'%s' %s is larger "
+                                                 "than %zu", key, sp + 1, (size_t)SIZE_MAX)
+                               : tells_error_set(err, r.name, r.lineno, "'%s' %s is not a "
+                                                 "non-negative integer", key, sp + 1);
+                break;
+            }
+        }
+        if ((strcmp(key, "cv_accuracy") == 0 || strcmp(key, "cv_gold_prob") == 0) &&
+            !(v >= 0.0 && v <= 1.0)) {
+            rc = tells_error_set(err, r.name, r.lineno, "'%s' %s is not from 0 to 1", key,
+                                 sp + 1);
+            break;
+        }
         if (strcmp(key, "cv_accuracy") == 0)
             ref->cv_accuracy = v, seen |= 1;
         else if (strcmp(key, "cv_gold_prob") == 0)
             ref->cv_gold_prob = v, seen |= 2;
         else if (strcmp(key, "cv_n") == 0)
-            ref->cv_n = (size_t)v, seen |= 4;
+            seen |= 4;
         else if (strcmp(key, "examples") == 0)
-            examples = (long)v, seen |= 8;
+            seen |= 8;
     }
     if (rc == 0 && seen != 15)
         rc = tells_error_set(err, r.name, 0, "incomplete: needs cv_accuracy, "
                              "cv_gold_prob, cv_n and examples");
-    if (rc == 0 && (size_t)examples != ref->data.n)
-        rc = tells_error_set(err, r.name, 0, "made for a reference of %ld examples, "
+    if (rc == 0 && examples != ref->data.n)
+        rc = tells_error_set(err, r.name, 0, "made for a reference of %" PRIu64 " examples, "
                              "not %zu", examples, ref->data.n);
+    /* The cross-validated predictions are of the reference's examples. */
+    if (rc == 0 && (cv_n == 0 || cv_n > examples))
+        rc = tells_error_set(err, r.name, 0, "cv_n %" PRIu64 " is not from 1 to the %"
+                             PRIu64 " examples", cv_n, examples);
+    ref->cv_n = (size_t)cv_n;
     line_reader_close(&r);
     free(path);
     return rc < 0 ? -1 : 0;

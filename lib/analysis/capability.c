@@ -92,18 +92,30 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The classes of spec in its order: every comma-separated item a class,
+   none empty, none twice (the order of probabilities in an answer, so a
+   repeat or a gap would shift them). */
 static int classes_of_spec(class_list *out, const char *spec, tells_error *err)
 {
-    char *copy = strdup(spec), *save = NULL;
-    if (!copy)
-        return tells_error_nomem(err, NULL, 0);
-    int rc = 0;
-    for (char *c = strtok_r(copy, ",", &save); c && rc == 0; c = strtok_r(NULL, ",", &save))
-        rc = class_add(out, c, err);
-    free(copy);
-    if (rc == 0 && out->n == 0)
-        rc = tells_error_usage(err, "no class named");
-    return rc;
+    if (!*spec)
+        return tells_error_usage(err, "no class named");
+    for (const char *p = spec;; ) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == 0)
+            return tells_error_usage(err, "empty class name (item %zu)", out->n + 1);
+        for (size_t i = 0; i < out->n; i++)
+            if (strlen(out->name[i]) == len && memcmp(out->name[i], p, len) == 0)
+                return tells_error_usage(err, "class '%.*s' listed twice (items %zu and "
+                                         "%zu)", (int)len, p, i + 1, out->n + 1);
+        if (ARRAY_RESERVE(out->name, out->cap, out->n + 1) < 0 ||
+            !(out->name[out->n] = strndup(p, len)))
+            return tells_error_nomem(err, NULL, 0);
+        out->n++;
+        if (!comma)
+            return 0;
+        p = comma + 1;
+    }
 }
 
 int class_list_default(class_list *out, const char *spec, const template_set *ts,

@@ -42,11 +42,11 @@ typedef struct class_list {
 } class_list;
 
 /* The classes for a model command or a predictions file: those of spec
-   (comma-separated, in its order, each once) when it is not NULL, else
-   every label the tests and the held-out data name, in byte order: the
-   MFT labels after m, the DIR classes, the tree's outputs and d's labels
-   (ts, tr and d may be NULL). A spec that names no class is a usage
-   error. */
+   (comma-separated, in its order) when it is not NULL, else every label
+   the tests and the held-out data name, in byte order: the MFT labels
+   after m, the DIR classes, the tree's outputs and d's labels (ts, tr
+   and d may be NULL). A spec that is empty, has an empty item or names a
+   class twice is a usage error. */
 int class_list_default(class_list *out, const char *spec, const template_set *ts,
                        const label_map *m, const test_tree *tr, const dataset *d,
                        tells_error *err);

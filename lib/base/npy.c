@@ -12,6 +12,7 @@
 #include "base/alloc.h"
 #include "base/ioplan.h"
 #include "base/lineio.h"
+#include "base/number.h"
 
 enum { NPY_ALIGN = 64, NPY_MAX_HEADER = 1 << 20, NPY_CHUNK = 1 << 16 };
 static const char npy_magic[6] = {'\x93', 'N', 'U', 'M', 'P', 'Y'};
@@ -134,9 +135,9 @@ static int parse_header(const char *h, npy_header *hd, bool strings, const char 
         if (*v == ')')
             break;
         char *e;
-        errno = 0;
-        unsigned long long x = strtoull(v, &e, 10);
-        if (e == v || errno || *v == '-')
+        uint64_t x;
+        /* Digits only: strtoull would take "\t-5" as 2^64 - 5. */
+        if (number_u64(v, &e, SIZE_MAX, &x) < 0)
             return tells_error_set(err, name, 0, "malformed .npy header: bad 'shape'");
         if (hd->ndim == (strings ? 1 : 2))
             return tells_error_set(err, name, 0, strings

@@ -1,7 +1,7 @@
 #include <config.h>
 #include "model/carto.h"
 
-#include <errno.h>
+#include <inttypes.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -13,6 +13,7 @@
 #include "base/fields.h"
 #include "base/idfile.h"
 #include "base/lineio.h"
+#include "base/number.h"
 
 enum { FORMAT_NONE, FORMAT_JSON, FORMAT_TSV };
 
@@ -161,15 +162,25 @@ static int json_line(epoch_read *er, char *line, long lineno, double **prob, siz
     const char *id = NULL;
     char idbuf[64];
     yajl_val logits = NULL, gold = NULL;
-    long epoch = -1;
+    const char *logits_key = NULL;
+    bool have_guid = false;
+    uint64_t epoch = 0;
     if (!YAJL_IS_OBJECT(v)) {
         tells_error_set(err, er->file, lineno, "not a JSON object");
         goto done;
     }
+    /* As tells-prep: a key read twice is an error, not the last one
+       silently winning; so is a second logits_epoch_K key. */
     for (size_t j = 0; j < v->u.object.len; j++) {
         const char *key = v->u.object.keys[j];
         yajl_val val = v->u.object.values[j];
+        if ((strcmp(key, "guid") == 0 && have_guid) || (strcmp(key, "gold") == 0 && gold) ||
+            (logits_key && strcmp(key, logits_key) == 0)) {
+            tells_error_set(err, er->file, lineno, "duplicate key '%s'", key);
+            goto done;
+        }
         if (strcmp(key, "guid") == 0) {
+            have_guid = true;
             if (YAJL_IS_STRING(val)) {
                 id = YAJL_GET_STRING(val);
             } else if (YAJL_IS_INTEGER(val)) {
@@ -179,12 +190,22 @@ static int json_line(epoch_read *er, char *line, long lineno, double **prob, siz
         } else if (strcmp(key, "gold") == 0) {
             gold = val;
         } else if (strncmp(key, "logits_epoch_", 13) == 0) {
-            char *end;
-            epoch = strtol(key + 13, &end, 10);
-            if (*end || end == key + 13 || epoch < 0) {
+            int nrc = number_u64(key + 13, NULL, CARTO_EPOCH_MAX, &epoch);
+            if (nrc == -2) {
+                tells_error_set(err, er->file, lineno, "epoch of key '%s' is larger than %"
+                                PRIu64, key, (uint64_t)CARTO_EPOCH_MAX);
+                goto done;
+            }
+            if (nrc < 0) {
                 tells_error_set(err, er->file, lineno, "malformed key '%s'", key);
                 goto done;
             }
+            if (logits_key) {
+                tells_error_set(err, er->file, lineno, "two keys '%s' and '%s' (one "
+                                "epoch per file)", logits_key, key);
+                goto done;
+            }
+            logits_key = key;
             logits = val;
         }
     }
@@ -202,10 +223,11 @@ static int json_line(epoch_read *er, char *line, long lineno, double **prob, siz
     }
     if (d->epochs == 0 && vocab_size(d->ids) == 0)
         d->first_epoch = epoch;
-    long want = d->first_epoch + (long)d->epochs;
+    /* No wraparound: the first epoch is at most CARTO_EPOCH_MAX. */
+    uint64_t want = d->first_epoch + (uint64_t)d->epochs;
     if (epoch != want) {
-        tells_error_set(err, er->file, lineno, "logits_epoch_%ld where logits_epoch_%ld "
-                        "was expected (is an epoch missing?)", epoch, want);
+        tells_error_set(err, er->file, lineno, "logits_epoch_%" PRIu64 " where logits_epoch_%"
+                        PRIu64 " was expected (is an epoch missing?)", epoch, want);
         goto done;
     }
     size_t k = logits->u.array.len;
@@ -333,15 +355,14 @@ static int tsv_line(epoch_read *er, const tsv_header *h, char *line, size_t len,
         return tells_error_nomem(err, er->file, lineno);
     for (size_t c = 0; c < k; c++) {
         const char *s = row->field[h->pcol[c]];
-        char *end;
-        errno = 0;
-        double v = strtod(s, &end);
-        if (end == s || *end || errno == ERANGE || !isfinite(v) || v < 0 || v > 1)
+        if (prob_parse(s, &(*prob)[c]) < 0)
             return tells_error_set(err, er->file, lineno, "invalid probability '%s' for "
                                    "class %s (expected a number from 0 to 1)", s,
                                    vocab_str(d->classes, c));
-        (*prob)[c] = v;
     }
+    char msg[128];
+    if (prob_check(*prob, k, msg, sizeof msg) < 0)
+        return tells_error_set(err, er->file, lineno, "%s", msg);
     return record(er, lineno, id, (size_t)g, *prob, k, err);
 }
 

@@ -32,11 +32,16 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "base/dataset.h"
 #include "base/error.h"
 #include "base/vocab.h"
+
+/* The largest K of a key logits_epoch_K (2^63 - 1): K plus the number of
+   epochs never wraps. */
+#define CARTO_EPOCH_MAX INT64_MAX
 
 typedef struct carto_dynamics {
     vocab *ids;                /* examples, in the first epoch's order */
@@ -47,7 +52,7 @@ typedef struct carto_dynamics {
     unsigned char **right;     /* [epoch][example] */
     /* the reader's state */
     int format;                /* 0 none yet, 1 JSON lines, 2 TSV */
-    long first_epoch;          /* JSON: K of the first file's logits_epoch_K */
+    uint64_t first_epoch;      /* JSON: K of the first file's logits_epoch_K */
     char first_file[1024];
     size_t cap, epoch_cap;
 } carto_dynamics;
@@ -56,7 +61,9 @@ int carto_dynamics_init(carto_dynamics *d, tells_error *err);
 void carto_dynamics_free(carto_dynamics *d);
 /* Reads the next epoch's file. Every epoch must hold the first epoch's
    examples, each once, with the same gold label and as many classes;
-   probabilities finite (in [0, 1] in a TSV); JSON epochs consecutive. */
+   logits finite; in a TSV, a row's probabilities one distribution
+   (base/number.h: prob_check); in JSON, each key once and epochs
+   consecutive. */
 int carto_read_epoch(carto_dynamics *d, const char *path, tells_error *err);
 
 typedef struct carto_stats {

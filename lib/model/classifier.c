@@ -1,7 +1,6 @@
 #include <config.h>
 #include "model/classifier.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,9 +8,11 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/fields.h"
 #include "model/baseline.h"
 #include "model/ftshim.h"
 #include "base/lineio.h"
+#include "base/number.h"
 #include "model/modelcmd.h"
 #include "base/utf8.h"
 
@@ -177,19 +178,18 @@ static int parse_answer(const classifier *c, char *line, size_t *label, double *
             snprintf(msg, msglen, "more than %zu probabilities", c->nclasses);
             return -1;
         }
-        char *end;
-        errno = 0;
-        double p = strtod(tok, &end);
-        if (*end || errno == ERANGE || !isfinite(p) || p < 0 || p > 1) {
+        if (prob_parse(tok, &prob[got]) < 0) {
             snprintf(msg, msglen, "probability '%.200s' is not a number in [0, 1]", tok);
             return -1;
         }
-        prob[got++] = p;
+        got++;
     }
     if (got != 0 && got != c->nclasses) {
         snprintf(msg, msglen, "%zu probabilities for %zu classes", got, c->nclasses);
         return -1;
     }
+    if (got != 0 && prob_check(prob, got, msg, msglen) < 0)
+        return -1;
     if (got == 0)
         for (size_t j = 0; j < c->nclasses; j++)
             prob[j] = NAN;
@@ -249,8 +249,8 @@ int classifier_predict(classifier *c, const char *const *lines, size_t n, size_t
                 return -1;
             }
             c->answered++;
-            if (text_invalid_offset(line, len) != (size_t)-1)
-                return tells_error_set(err, c->pred.name, c->pred.lineno, "invalid UTF-8");
+            if (text_line_check(line, len, c->pred.name, c->pred.lineno, err) < 0)
+                return -1;
             if (parse_answer(c, line, &label[i], prob + i * c->nclasses, msg, sizeof msg) < 0)
                 return tells_error_set(err, c->pred.name, c->pred.lineno, "%s", msg);
         }

@@ -34,8 +34,11 @@ long classifier_find(const classifier *c, const char *name);
    the probability of class k, NAN for every class when the model gave
    none. An answer is "LABEL" or "LABEL P1 ... PK" (one probability per
    class, in class order; spaces or tabs), as CheckList's pred_only and
-   pred_and_softmax files. A predictions file is consumed in order across
-   calls; one that ends first is an error tagged TELLS_E_FEW_ANSWERS. */
+   pred_and_softmax files; the probabilities must be one distribution
+   (base/number.h: each from 0 to 1, summing to 1 within
+   PROB_SUM_TOLERANCE), and an answer valid UTF-8 without NUL bytes. A
+   predictions file is consumed in order across calls; one that ends
+   first is an error tagged TELLS_E_FEW_ANSWERS. */
 int classifier_predict(classifier *c, const char *const *lines, size_t n, size_t *label,
                        double *prob, tells_error *err);
 /* classifier_predict on lines[0..n) in batches of batch lines (all at

@@ -1,7 +1,7 @@
 #include <config.h>
 #include "model/embed.h"
 
-#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -11,6 +11,7 @@
 #include "base/alloc.h"
 #include "base/fields.h"
 #include "base/lineio.h"
+#include "base/number.h"
 #include "base/vocab.h"
 #include "model/baseline.h"
 
@@ -155,19 +156,22 @@ static size_t count_fields(const char *s)
     return n;
 }
 
-/* "WORDS DIMENSIONS", both positive integers. */
+/* "WORDS DIMENSIONS", both decimal digits only (no sign or space before
+   them: strtoul would wrap " -5"), DIMENSIONS positive. */
 static bool parse_header(const char *s, unsigned long *words, unsigned long *dim)
 {
     char *e;
-    errno = 0;
-    *words = strtoul(s, &e, 10);
-    if (e == s || *e != ' ' || errno || *s == '-')
+    uint64_t w, d;
+    if (number_u64(s, &e, ULONG_MAX, &w) < 0 || *e != ' ')
         return false;
     s = e + 1;
-    *dim = strtoul(s, &e, 10);
+    if (number_u64(s, &e, ULONG_MAX, &d) < 0)
+        return false;
     while (*e == ' ')
         e++;
-    return e != s && *e == '\0' && !errno && *s != '-' && *dim > 0;
+    *words = (unsigned long)w;
+    *dim = (unsigned long)d;
+    return *e == '\0' && *dim > 0;
 }
 
 static int vectors_from_text(const char *path, const vocab *types, type_vectors *tv,

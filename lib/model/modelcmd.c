@@ -27,7 +27,7 @@ extern char **environ;
 enum {
     WRITE_CHUNK = 1 << 16,   /* input is staged and written in this size */
     READ_CHUNK = 1 << 16,    /* room made before each read */
-    STDERR_LINE_MAX = 4096,  /* a longer stderr line is passed on in pieces */
+    STDERR_CHUNK = 4096,     /* a longer stderr line is passed on in pieces */
     LAST_LINE_SHOWN = 160,   /* bytes of the last stderr line in a message */
     COMMAND_SHOWN = 60,      /* bytes of the command in a message */
     EXIT_GRACE_MS = 500,     /* output closed: how long to wait for exit */
@@ -52,9 +52,13 @@ struct model_cmd {
     char *buf;        /* output read but not yet claimed as answers */
     size_t cap, start, end;
     char *wbuf;       /* WRITE_CHUNK bytes of staged input */
-    char errline[STDERR_LINE_MAX];   /* the stderr line being read */
+    char errline[STDERR_CHUNK];  /* the stderr line's bytes not yet passed on */
     size_t errlen;
-    char last_err[LAST_LINE_SHOWN + 4];  /* the last non-blank one, cleaned */
+    bool err_mid;     /* pieces of the current stderr line were passed on */
+    char err_head[LAST_LINE_SHOWN + 8];  /* its start, leading blanks skipped */
+    size_t headlen;
+    bool head_cut;    /* the line went on past err_head */
+    char last_err[LAST_LINE_SHOWN + 4];  /* the last non-blank line, cleaned */
     char label[COMMAND_SHOWN + 32];      /* "model command 'CMD'" */
     long timeout_ms;  /* 0: none */
     model_cmd_stderr_fn on_stderr;
@@ -176,22 +180,40 @@ static void describe_exit(const model_cmd *m, char *buf, size_t size)
 
 /* ---- its stderr ---- */
 
-/* Passes the line read so far on, and keeps it as the last line when
-   it is not blank. */
-static void stderr_line(model_cmd *m)
+/* Passes the bytes of the current line read so far on, as its last
+   piece when end, and keeps the line's start; at its end, the line
+   becomes the last one when it is not blank. Memory stays bounded
+   (STDERR_CHUNK and err_head) whatever the line's length. */
+static void stderr_piece(model_cmd *m, bool end)
 {
-    if (m->errlen == 0)
+    if (m->errlen == 0 && !(end && m->err_mid))
         return;
     if (m->on_stderr)
-        m->on_stderr(m->stderr_ctx, m->errline, m->errlen);
-    size_t start = 0, end = m->errlen;
-    while (end > 0 && isspace((unsigned char)m->errline[end - 1]))
-        end--;
-    while (start < end && isspace((unsigned char)m->errline[start]))
-        start++;
-    if (end > start)
-        clean_copy(m->last_err, m->errline + start, end - start, LAST_LINE_SHOWN);
+        m->on_stderr(m->stderr_ctx, m->errline, m->errlen, end);
+    const char *s = m->errline;
+    size_t n = m->errlen;
+    if (m->headlen == 0)
+        while (n > 0 && isspace((unsigned char)*s))
+            s++, n--;
+    size_t room = sizeof m->err_head - m->headlen;
+    if (n > room) {
+        n = room;
+        m->head_cut = true;
+    }
+    memcpy(m->err_head + m->headlen, s, n);
+    m->headlen += n;
     m->errlen = 0;
+    m->err_mid = !end;
+    if (end) {
+        /* A cut line is longer than shown: clean_copy marks the cut. */
+        size_t len = m->headlen;
+        while (!m->head_cut && len > 0 && isspace((unsigned char)m->err_head[len - 1]))
+            len--;
+        if (len > 0)
+            clean_copy(m->last_err, m->err_head, len, LAST_LINE_SHOWN);
+        m->headlen = 0;
+        m->head_cut = false;
+    }
 }
 
 /* Reads what the model printed on stderr: one read, or (drain) until
@@ -204,8 +226,10 @@ static void read_stderr(model_cmd *m, bool drain)
         if (r > 0) {
             for (ssize_t i = 0; i < r; i++) {
                 m->errline[m->errlen++] = chunk[i];
-                if (chunk[i] == '\n' || chunk[i] == '\r' || m->errlen == STDERR_LINE_MAX)
-                    stderr_line(m);
+                if (chunk[i] == '\n' || chunk[i] == '\r')
+                    stderr_piece(m, true);
+                else if (m->errlen == STDERR_CHUNK)
+                    stderr_piece(m, false);
             }
             if (!drain)
                 return;
@@ -215,7 +239,7 @@ static void read_stderr(model_cmd *m, bool drain)
             return;
         } else {  /* the end (an error reading it counts as one) */
             close_fd(&m->err_fd);
-            stderr_line(m);
+            stderr_piece(m, true);
         }
     }
 }
@@ -246,7 +270,7 @@ static void await_exit(model_cmd *m, long ms)
     }
     if (m->exited) {
         read_stderr(m, true);
-        stderr_line(m);  /* an unfinished last line counts too */
+        stderr_piece(m, true);  /* an unfinished last line counts too */
     }
 }
 
@@ -265,7 +289,7 @@ static void terminate(model_cmd *m)
         kill_and_reap(m);
     }
     read_stderr(m, true);
-    stderr_line(m);
+    stderr_piece(m, true);
     close_fd(&m->err_fd);
 }
 
@@ -365,9 +389,16 @@ static int spawn(model_cmd *m, const char *command, int in, int out, int errfd)
     return e;
 }
 
+bool model_cmd_blank(const char *command)
+{
+    return command[strspn(command, " \t\n\r\v\f")] == '\0';
+}
+
 int model_cmd_start(model_cmd **out, const char *command, tells_error *err)
 {
     *out = NULL;
+    if (model_cmd_blank(command))
+        return tells_error_usage(err, "the model command is empty");
     model_cmd *m = calloc(1, sizeof *m);
     if (m)
         m->wbuf = malloc(WRITE_CHUNK);
@@ -471,6 +502,12 @@ static int claim(model_cmd *m, query *q, tells_error *err)
             return model_error(m, err, TELLS_ERR_DATA, 0, 0, 0,
                                "answer %zu of %zu is longer than %d bytes",
                                q->before + q->answered + 1, q->of, MODEL_ANSWER_MAX);
+        /* The answer becomes a C string: what follows a NUL would be
+           dropped without a word. */
+        if (memchr(s, '\0', len))
+            return model_error(m, err, TELLS_ERR_DATA, 0, 0, 0,
+                               "answer %zu of %zu contains a NUL byte",
+                               q->before + q->answered + 1, q->of);
         char *a = malloc(len + 1);
         if (!a)
             return tells_error_nomem(err, NULL, 0);
@@ -749,7 +786,7 @@ int model_cmd_finish(model_cmd *m, tells_error *err)
                          of == 1 ? "case" : "cases");
     } else if (rc == 0) {
         read_stderr(m, true);
-        stderr_line(m);
+        stderr_piece(m, true);
         if (m->exit_signal || m->exit_code > 0) {
             char how[96];
             describe_exit(m, how, sizeof how);

@@ -11,6 +11,7 @@
 #ifndef TELLS_MODELCMD_H
 #define TELLS_MODELCMD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/error.h"
@@ -23,10 +24,13 @@ enum { MODEL_ANSWER_MAX = 1 << 20 };  /* 1 MiB */
 
 typedef struct model_cmd model_cmd;
 
-/* Receives each line the model prints on its stderr, with its '\n' or
-   '\r' when it had one (a line longer than 4096 bytes comes in pieces;
-   an unfinished last line comes without). */
-typedef void (*model_cmd_stderr_fn)(void *ctx, const char *line, size_t len);
+/* Receives what the model prints on its stderr as it comes, line by
+   line: a line in one call with its '\n' or '\r' and line_end true; a
+   line longer than 4096 bytes in pieces of at most that, line_end false
+   for all but the last, so that a line of any length passes whole in
+   bounded memory; an unfinished last line, when the output ends, with
+   line_end true and no line end (possibly as an empty last piece). */
+typedef void (*model_cmd_stderr_fn)(void *ctx, const char *text, size_t len, bool line_end);
 
 typedef struct model_cmd_options {
     double timeout;                 /* seconds; 0: wait for ever */
@@ -35,9 +39,13 @@ typedef struct model_cmd_options {
     void *stderr_ctx;
 } model_cmd_options;
 
+/* Whether command is empty or only white space: no model (sh -c would
+   run it, read nothing and exit 0). */
+bool model_cmd_blank(const char *command);
 /* Starts /bin/sh -c command in a new process group, with pipes to its
    stdin, stdout and stderr; the timeout is MODEL_TIMEOUT_DEFAULT and
-   stderr lines are dropped until model_cmd_set_options. */
+   stderr lines are dropped until model_cmd_set_options. A blank command
+   is a usage error ("the model command is empty"). */
 int model_cmd_start(model_cmd **out, const char *command, tells_error *err);
 void model_cmd_set_options(model_cmd *m, const model_cmd_options *o);
 /* The number of cases the whole run will send: messages count answers
@@ -59,8 +67,9 @@ const char *model_cmd_label(const model_cmd *m);
    NULL (nothing half-filled). No answer line within the timeout (from
    the start of the query or the previous answer), an early end of the
    model's output, a write error (io) or an answer longer than
-   MODEL_ANSWER_MAX bytes (data) kills and reaps the model, and every
-   later query fails; a rejected line leaves it usable. */
+   MODEL_ANSWER_MAX bytes or holding a NUL byte (data) kills and reaps
+   the model, and every later query fails; a rejected line leaves it
+   usable. */
 int model_cmd_query(model_cmd *m, const char *const *lines, size_t n,
                     char **answers, tells_error *err);
 /* Closes the model's stdin and waits (within the timeout) for it to end

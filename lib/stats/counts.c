@@ -10,7 +10,9 @@
 #include "base/alloc.h"
 #include "base/fields.h"
 #include "base/lineio.h"
+#include "base/number.h"
 #include "base/prepared.h"
+#include "base/u64map.h"
 
 #define COUNTS_MAGIC "tells-counts\t1"
 
@@ -392,29 +394,135 @@ int counts_write(const token_counts *tc, FILE *fp, tells_error *err)
     return ferror(fp) ? -1 : 0;
 }
 
-static int parse_u64(const char *s, uint64_t *v)
+/* The sum of every count in tc. */
+static uint64_t counts_total(const token_counts *tc)
 {
-    char *end;
-    if (*s < '0' || *s > '9')
-        return -1;
-    *v = strtoull(s, &end, 10);
-    return *end ? -1 : 0;
+    uint64_t total = 0;
+    for (size_t c = 0; c < vocab_size(tc->classes); c++)
+        for (size_t t = 0; t < vocab_size(tc->tokens); t++)
+            total += tc->count[c][t];
+    return total;
 }
 
-static int merge_row(token_counts *tc, char **f, const line_reader *r,
+/* What merging counts files keeps: the sums of everything merged (every
+   count, every example), which must fit in 64 bits so that no sum a
+   measure takes of them wraps; and what the current file (one of a
+   concatenation) has given, so that no examples line and no token-class
+   row comes twice and no row claims more examples than its class has. */
+typedef struct merge_state {
+    uint64_t total, examples_total;
+    long *ex_line;         /* [class]: the file's examples line, 0 none yet */
+    uint64_t *ex;          /* [class]: its number of examples */
+    size_t ex_cap;
+    u64map rows;           /* token * classes + class: the row's line */
+} merge_state;
+
+static void merge_state_next_file(merge_state *ms)
+{
+    if (ms->ex_cap) {
+        memset(ms->ex_line, 0, ms->ex_cap * sizeof *ms->ex_line);
+        memset(ms->ex, 0, ms->ex_cap * sizeof *ms->ex);
+    }
+    u64map_free(&ms->rows);
+}
+
+static void merge_state_free(merge_state *ms)
+{
+    free(ms->ex_line);
+    free(ms->ex);
+    u64map_free(&ms->rows);
+}
+
+#define U64_MAX_TEXT "18446744073709551615"
+
+/* A number of a counts file: 0, -1 when it is no number (err left for
+   the caller's message), -2 (err set) when it is too large. */
+static int count_field(const char *s, const char *what, const line_reader *r, uint64_t *v,
+                       tells_error *err)
+{
+    int rc = number_u64(s, NULL, UINT64_MAX, v);
+    if (rc == -2)
+        tells_error_set(err, r->name, r->lineno, "%s %s is larger than " U64_MAX_TEXT, what,
+                        s);
+    return rc;
+}
+
+static int merge_examples(token_counts *tc, merge_state *ms, char **f, const line_reader *r,
+                          tells_error *err)
+{
+    uint64_t ex;
+    int rc = count_field(f[2], "examples", r, &ex, err);
+    if (rc == -2)
+        return -1;
+    if (rc < 0 || f[1][0] == '\0')
+        return tells_error_set(err, r->name, r->lineno, "malformed examples line");
+    long c = class_id(tc, f[1], strlen(f[1]));
+    if (c < 0 || ensure_token(tc, vocab_size(tc->tokens)) < 0)
+        return tells_error_nomem(err, r->name, r->lineno);
+    size_t need = vocab_size(tc->classes);
+    if (need > ms->ex_cap) {
+        size_t cap = array_capacity(ms->ex_cap, need, 8);
+        long *line = array_resize_zeroed(ms->ex_line, ms->ex_cap, cap, sizeof *line);
+        if (line)
+            ms->ex_line = line;
+        uint64_t *n = line ? array_resize_zeroed(ms->ex, ms->ex_cap, cap, sizeof *n) : NULL;
+        if (!n)
+            return tells_error_nomem(err, r->name, r->lineno);
+        ms->ex = n;
+        ms->ex_cap = cap;
+    }
+    if (ms->ex_line[c])
+        return tells_error_set(err, r->name, r->lineno, "examples of class '%s' given twice "
+                               "(first on line %ld)", f[1], ms->ex_line[c]);
+    if (ex > UINT64_MAX - ms->examples_total)
+        return tells_error_set(err, r->name, r->lineno, "the examples add up to more than "
+                               U64_MAX_TEXT);
+    ms->examples_total += ex;
+    ms->ex_line[c] = r->lineno;
+    ms->ex[c] = ex;
+    tc->examples[c] += ex;
+    return 0;
+}
+
+static int merge_row(token_counts *tc, merge_state *ms, char **f, const line_reader *r,
                      tells_error *err)
 {
     uint64_t count, docs;
-    if (parse_u64(f[2], &count) < 0 || parse_u64(f[3], &docs) < 0 ||
-        docs > count || f[0][0] == '\0')
+    int rc = count_field(f[2], "count", r, &count, err);
+    if (rc == 0)
+        rc = count_field(f[3], "docs", r, &docs, err);
+    if (rc == -2)
+        return -1;
+    if (rc < 0 || f[0][0] == '\0')
         return tells_error_set(err, r->name, r->lineno, "malformed counts row");
     long c = vocab_find(tc->classes, f[1], strlen(f[1]));
-    if (c < 0)
+    if (c < 0 || !ms->ex_line[c])
         return tells_error_set(err, r->name, r->lineno,
                                "class '%s' has no examples line", f[1]);
+    /* Each example of the class counted a token at least once if at all. */
+    if (docs > count)
+        return tells_error_set(err, r->name, r->lineno, "docs %" PRIu64 " is more than "
+                               "count %" PRIu64, docs, count);
+    if (count > 0 && docs == 0)
+        return tells_error_set(err, r->name, r->lineno, "count %" PRIu64 " in no example "
+                               "(docs 0)", count);
+    if (docs > ms->ex[c])
+        return tells_error_set(err, r->name, r->lineno, "docs %" PRIu64 " is more than the "
+                               "%" PRIu64 " examples of class '%s'", docs, ms->ex[c], f[1]);
+    if (count > UINT64_MAX - ms->total)
+        return tells_error_set(err, r->name, r->lineno, "the counts add up to more than "
+                               U64_MAX_TEXT);
     long t = vocab_intern(tc->tokens, f[0], strlen(f[0]));
-    if (t < 0 || ensure_token(tc, (size_t)t) < 0)
+    if (t < 0 || ensure_token(tc, (size_t)t) < 0 ||
+        (!ms->rows.keys && u64map_init(&ms->rows) < 0))
         return tells_error_nomem(err, r->name, r->lineno);
+    uint64_t key = (uint64_t)t * vocab_size(tc->classes) + (uint64_t)c, first;
+    if (u64map_get(&ms->rows, key, &first))
+        return tells_error_set(err, r->name, r->lineno, "token '%s' of class '%s' listed "
+                               "twice (first on line %" PRIu64 ")", f[0], f[1], first);
+    if (u64map_put(&ms->rows, key, (uint64_t)r->lineno) < 0)
+        return tells_error_nomem(err, r->name, r->lineno);
+    ms->total += count;
     tc->count[c][t] += count;
     tc->docs[c][t] += docs;
     return 0;
@@ -430,6 +538,9 @@ int counts_merge_file(token_counts *tc, const char *path, tells_error *err)
     int rc;
     bool in_rows = false, have_field = false, ended = false, words = false;
     uint64_t rows = 0;
+    merge_state ms = {.total = counts_total(tc)};
+    for (size_t c = 0; c < vocab_size(tc->classes); c++)
+        ms.examples_total += tc->examples[c];
     while ((rc = line_reader_next(&r, &line, &len, err)) == 1) {
         rc = -1;
         if (text_line_check(line, len, r.name, r.lineno, err) < 0)
@@ -441,6 +552,7 @@ int counts_merge_file(token_counts *tc, const char *path, tells_error *err)
                --from-counts -): the next one starts. */
             in_rows = have_field = ended = words = false;
             rows = 0;
+            merge_state_next_file(&ms);
         } else if (ended) {
             tells_error_set(err, r.name, r.lineno, "data after the end line");
             break;
@@ -463,17 +575,8 @@ int counts_merge_file(token_counts *tc, const char *path, tells_error *err)
                    strcmp(f[1], "words") == 0) {
             words = true;
         } else if (!in_rows && n == 3 && strcmp(f[0], "examples") == 0) {
-            uint64_t ex;
-            long c = class_id(tc, f[1], strlen(f[1]));
-            if (parse_u64(f[2], &ex) < 0 || f[1][0] == '\0') {
-                tells_error_set(err, r.name, r.lineno, "malformed examples line");
+            if (merge_examples(tc, &ms, f, &r, err) < 0)
                 break;
-            }
-            if (c < 0 || ensure_token(tc, vocab_size(tc->tokens)) < 0) {
-                tells_error_nomem(err, r.name, r.lineno);
-                break;
-            }
-            tc->examples[c] += ex;
         } else if (!in_rows && n == 4 && strcmp(f[0], "token") == 0) {
             if (!have_field) {
                 tells_error_set(err, r.name, r.lineno, "no field line before the rows");
@@ -489,12 +592,12 @@ int counts_merge_file(token_counts *tc, const char *path, tells_error *err)
             }
             in_rows = true;
         } else if (in_rows && n == 4) {
-            if (merge_row(tc, f, &r, err) < 0)
+            if (merge_row(tc, &ms, f, &r, err) < 0)
                 break;
             rows++;
         } else if (in_rows && n == 2 && strcmp(f[0], "end") == 0) {
             uint64_t want;
-            if (parse_u64(f[1], &want) < 0 || want != rows) {
+            if (number_u64(f[1], NULL, UINT64_MAX, &want) < 0 || want != rows) {
                 tells_error_set(err, r.name, r.lineno,
                                 "end line does not match the %" PRIu64 " rows read",
                                 rows);
@@ -509,6 +612,7 @@ int counts_merge_file(token_counts *tc, const char *path, tells_error *err)
     }
     if (rc == 0 && !ended)
         rc = tells_error_set(err, r.name, r.lineno, "truncated counts file");
+    merge_state_free(&ms);
     line_reader_close(&r);
     return rc < 0 ? -1 : 0;
 }

@@ -59,7 +59,12 @@ int counts_merge(token_counts *tc, const token_counts *other);
    memory (err set) or on a write error (err left alone: out_write names
    the file). */
 int counts_write(const token_counts *tc, FILE *fp, tells_error *err);
-/* Adds the counts of a counts file, or of several concatenated ones. */
+/* Adds the counts of a counts file, or of several concatenated ones.
+   Every number and the sums of all counts and of all examples (with
+   those tc holds) must fit in 64 bits; in each file, a class's examples
+   line and a token-class row come once, and docs is at most the count
+   (at least 1 when the count is not 0) and at most the class's examples.
+   -1 with err at the line otherwise. */
 int counts_merge_file(token_counts *tc, const char *path, tells_error *err);
 
 #endif

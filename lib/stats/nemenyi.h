@@ -13,13 +13,19 @@
 #include "base/error.h"
 #include "stats/stattest.h"
 
-/* P(R > q) for R the range of k independent standard normals (the
+/* log P(R > q) for R the range of k independent standard normals (the
    studentized range with infinite df; SciPy's studentized_range.sf(q, k,
    inf)): k times the integral of phi(z) (Phi(z)^(k-1) - (Phi(z) -
    Phi(z - q))^(k-1)), by the trapezoidal rule, which converges
-   geometrically for this smooth, fast-decaying integrand. k >= 2. */
+   geometrically for this smooth, fast-decaying integrand, summed in
+   logs: no underflow for any q (P(R > 60) is below the smallest double
+   for every k up to 10^6). k >= 2. */
+double range_log_sf(double q, size_t k);
+/* P(R > q): exp(range_log_sf(q, k)), 0 once it underflows. */
 double range_sf(double q, size_t k);
-/* The q with range_sf(q, k) = alpha (0 < alpha < 1), by bisection. */
+/* The q with range_sf(q, k) = alpha, by bisection on the log: any alpha
+   in (0, 1), down to the smallest subnormal double, without a cap on q
+   (0 for alpha >= 1). */
 double range_quantile(double alpha, size_t k);
 /* Demsar's q_alpha = range_quantile(alpha, k) / sqrt(2). */
 double nemenyi_q_alpha(double alpha, size_t k);
@@ -28,7 +34,8 @@ double nemenyi_cd(double alpha, size_t k, size_t nblocks);
 
 /* The pairwise test of mean ranks a and b: statistic |a - b|, p =
    range_sf(|a - b| / sqrt(k (k + 1) / (6 n)) * sqrt(2), k) (as
-   scikit-posthocs' posthoc_nemenyi_friedman); df NAN. */
+   scikit-posthocs' posthoc_nemenyi_friedman), kept as its log when tiny;
+   df NAN. */
 void nemenyi_pair(double mean_rank_a, double mean_rank_b, size_t k, size_t nblocks,
                   test_result *r);
 

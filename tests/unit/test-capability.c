@@ -40,13 +40,27 @@ static void classes(const template_set *ts)
     class_list l;
     tells_error err;
     tells_error_clear(&err);
-    /* A spec keeps its order and drops repeats. */
-    CHECK(class_list_default(&l, "b,a,,b", NULL, NULL, NULL, NULL, &err) == 0);
-    CHECK(l.n == 2);
+    /* A spec keeps its order; a repeat or an empty item would shift the
+       probabilities of every answer, so they are usage errors. */
+    CHECK(class_list_default(&l, "b,a,c", NULL, NULL, NULL, NULL, &err) == 0);
+    CHECK(l.n == 3);
     CHECK_STR(l.name[0], "b");
     CHECK_STR(l.name[1], "a");
+    CHECK_STR(l.name[2], "c");
     class_list_free(&l);
+    CHECK(class_list_default(&l, "b,a,,b", NULL, NULL, NULL, NULL, &err) < 0);
+    CHECK(err.kind == TELLS_ERR_USAGE);
+    CHECK_STR(err.msg, "empty class name (item 3)");
+    CHECK(l.n == 0 && l.name == NULL);
+    CHECK(class_list_default(&l, "b,a,b", NULL, NULL, NULL, NULL, &err) < 0);
+    CHECK(err.kind == TELLS_ERR_USAGE);
+    CHECK_STR(err.msg, "class 'b' listed twice (items 1 and 3)");
+    CHECK(class_list_default(&l, "a,", NULL, NULL, NULL, NULL, &err) < 0);
+    CHECK_STR(err.msg, "empty class name (item 2)");
     CHECK(class_list_default(&l, ",", ts, NULL, NULL, NULL, &err) < 0);
+    CHECK(err.kind == TELLS_ERR_USAGE);
+    CHECK_STR(err.msg, "empty class name (item 1)");
+    CHECK(class_list_default(&l, "", ts, NULL, NULL, NULL, &err) < 0);
     CHECK(err.kind == TELLS_ERR_USAGE);
     CHECK_STR(err.msg, "no class named");
     CHECK(l.n == 0 && l.name == NULL);

@@ -452,6 +452,24 @@ int main(void)
         fclose(f);
     CHECK(npy_read(tmp, &none, &err) == -1);
     CHECK_STR(err.msg, "a 4611686018427387904 x 4 matrix is too large");
+    /* A shape is digits: strtoull took a tab and a sign ("\t-5", 2^64 - 5
+       rows) and "+5". */
+    static const char *const shapes[] = {"(\t-5, 4)", "(+3, 4)"};
+    for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++) {
+        char h[128];
+        int len = snprintf(h, sizeof h, "{'descr': '<f4', 'fortran_order': False, "
+                           "'shape': %s, }", shapes[k]);
+        while (len < 117)
+            h[len++] = ' ';
+        h[len++] = '\n';   /* 10 + 118 = 128 bytes, as NumPy aligns them */
+        f = fopen(tmp, "wb");
+        CHECK(f && fwrite("\x93NUMPY\x01\x00\x76\x00", 1, 10, f) == 10 &&
+              fwrite(h, 1, (size_t)len, f) == (size_t)len);
+        if (f)
+            fclose(f);
+        CHECK(npy_read(tmp, &none, &err) == -1);
+        CHECK_STR(err.msg, "malformed .npy header: bad 'shape'");
+    }
     /* Exactly what it claims, and one byte more. */
     f = fopen(tmp, "wb");
     CHECK(f && npy_write(f, mat, 3, 4) == 0);

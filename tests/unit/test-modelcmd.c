@@ -228,6 +228,11 @@ static void failures(void)
               "model command 'read l; head -c 1100000 /dev/zero | tr '\\0' x; echo': answer 1 "
               "of 1 is longer than 1048576 bytes");
     CHECK(err.kind == TELLS_ERR_DATA);
+    /* A NUL byte would cut the answer short without a word. */
+    CHECK_STR(run_failing("read l; printf '0\\000garbage\\n'", 1),
+              "model command 'read l; printf '0\\000garbage\\n'': answer 1 of 1 contains a "
+              "NUL byte");
+    CHECK(err.kind == TELLS_ERR_DATA);
 
     /* SIGPIPE handling is put back after each query. */
     struct sigaction sa;
@@ -254,6 +259,13 @@ static void failures(void)
               "model command 'cat; exit 4': exited with status 4 after answering all 3 cases");
 
     model_cmd_abort(NULL);
+
+    /* No command: a usage error, nothing started. */
+    m = (model_cmd *)&err;
+    CHECK(model_cmd_start(&m, " \t", &err) < 0 && m == NULL);
+    CHECK(err.kind == TELLS_ERR_USAGE);
+    CHECK_STR(err.msg, "the model command is empty");
+    CHECK(model_cmd_start(&m, "", &err) < 0 && m == NULL);
 }
 
 static void extra_output(void)
@@ -326,21 +338,24 @@ static void line_ends(void)
 }
 
 
-/* The model's stderr lines as the callback got them, joined, and how
-   many bytes came in all. */
-static char seen[8192];
+/* The model's stderr as the callback got it: the pieces joined, each
+   followed by '|' when it ends a line and '+' when the line goes on; the
+   pieces' lengths the same way; and how many bytes came in all. */
+static char seen[8192], shape[1024];
 static size_t seen_bytes;
 
-static void collect(void *ctx, const char *line, size_t len)
+static void collect(void *ctx, const char *text, size_t len, bool line_end)
 {
     (void)ctx;
     seen_bytes += len;
     size_t have = strlen(seen);
     if (have + len + 2 < sizeof seen) {
-        memcpy(seen + have, line, len);
-        seen[have + len] = '|';
+        memcpy(seen + have, text, len);
+        seen[have + len] = line_end ? '|' : '+';
         seen[have + len + 1] = '\0';
     }
+    have = strlen(shape);
+    snprintf(shape + have, sizeof shape - have, "%zu%c", len, line_end ? '|' : '+');
 }
 
 /* Starts command with a timeout of seconds and stderr collected. */
@@ -351,7 +366,7 @@ static model_cmd *start(const char *command, double seconds)
     CHECK(model_cmd_start(&m, command, &err) == 0);
     model_cmd_options o = { seconds, collect, NULL };
     model_cmd_set_options(m, &o);
-    seen[0] = '\0';
+    seen[0] = shape[0] = '\0';
     seen_bytes = 0;
     return m;
 }
@@ -503,8 +518,29 @@ static void stderr_lines(void)
     memset(want, 'e', 160);
     snprintf(want + 160, sizeof want - 160, "...')");
     CHECK(strstr(err.msg, want));
-    /* 5000 bytes came as pieces of at most 4096. */
-    CHECK(strlen(seen) == 5002 && seen[4096] == '|');
+    /* 5000 bytes came as pieces of at most 4096, one line: the last
+       piece, unfinished, ends it. */
+    CHECK(strlen(seen) == 5002 && seen[4096] == '+' && seen[5001] == '|');
+    CHECK_STR(shape, "4096+904|");
+    model_cmd_abort(m);
+
+    /* Lines of any length stay whole: pieces of one line are marked as
+       such; the last line in a message is its start, not its tail. */
+    m = start("exec 1>&2; printf 'start'; head -c 10000 /dev/zero | tr '\\0' e; "
+              "printf ' end\\n'; exit 1", 0);
+    CHECK(model_cmd_query(m, lines, 1, answers, &err) < 0);
+    CHECK_STR(shape, "4096+4096+1818|");
+    CHECK(seen_bytes == 10010);
+    memcpy(want, "start", 5);
+    memset(want + 5, 'e', 155);
+    snprintf(want + 160, sizeof want - 160, "...')");
+    CHECK(strstr(err.msg, want));
+    model_cmd_abort(m);
+    /* An unfinished last line of exactly one piece ends with an empty
+       one. */
+    m = start("head -c 4096 /dev/zero | tr '\\0' e >&2; exit 1", 0);
+    CHECK(model_cmd_query(m, lines, 1, answers, &err) < 0);
+    CHECK_STR(shape, "4096+0|");
     model_cmd_abort(m);
 
     /* A model with much to say on stderr is not blocked by it. */

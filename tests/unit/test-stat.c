@@ -714,6 +714,37 @@ static void test_rank_posthoc(void)
     for (int a = 0; a < 2; a++)
         for (size_t k = 2; k <= 10; k++)
             CHECK_NEAR(nemenyi_q_alpha(a ? 0.10 : 0.05, k), table5[a][k - 2], 1e-3);
+
+    /* Far in the tail, without a cap on q (it stopped at 40: alpha 1e-250
+       gave the q of about 1e-176): quantiles from mpmath's quadrature of
+       the same integral at 30 digits more than alpha has zeros, the
+       difference of powers taken directly (tests/ref/make-range-tail-ref.py;
+       for k = 2 also the closed form erfc(q / 2) = alpha). tells agrees
+       to 5e-14 relative at every alpha and k = 2, 3, 10, 50 tried. */
+    static const struct { double alpha; size_t k; double q; } tail[] = {
+        {1e-10, 3, 9.3776845374316584},     {1e-50, 50, 21.842411079950688},
+        {1e-100, 10, 30.38222777575693},    {1e-180, 2, 40.540477788865444},
+        {1e-180, 3, 40.594574359290981},    {1e-250, 3, 47.87467849843436},
+        {1e-250, 50, 48.124966029102688},   {1e-300, 10, 52.563874323946281},
+        {2.3e-308, 2, 53.085270040216022},  {2.3e-308, 10, 53.228392710519925},
+    };
+    for (size_t i = 0; i < sizeof tail / sizeof *tail; i++) {
+        double q = range_quantile(tail[i].alpha, tail[i].k);
+        if (!(fabs(q - tail[i].q) <= 1e-12 * tail[i].q)) {
+            fprintf(stderr, "range_quantile(%g, %zu) = %.17g, want %.17g\n", tail[i].alpha,
+                    tail[i].k, q, tail[i].q);
+            check_failures++;
+        }
+    }
+    /* Below the smallest double the log keeps the digits: for k = 3 and
+       q = 2 sqrt(2 d), P(R > q) = 3 erfc(sqrt(d)) up to e^(-q^2 / 12)
+       (the pairs' events overlap that little): logs from mpmath. */
+    CHECK_NEAR(range_log_sf(89.442719099991588, 3), -2003.27445372797, 1e-9);
+    CHECK_NEAR(range_log_sf(44.721359549995794, 3), -502.582054215714, 1e-9);
+    CHECK(range_sf(89.442719099991588, 3) == 0.0);
+    /* The ends: q = 0 for alpha 1, and P(R > 0) = 1. */
+    CHECK(range_quantile(1.0, 5) == 0.0);
+    CHECK(range_log_sf(0.0, 5) == 0.0);
 }
 
 /* Cochran's Q and McNemar without the continuity correction on the

@@ -305,6 +305,10 @@ static const char *partition_file(const char *spec)
     const char *eq = strchr(spec, '=');
     if (!eq || eq == spec || !eq[1])
         cli_usage_error("--partition: expected NAME=IDFILE, not '%s'", spec);
+    /* As tells-baseline: a name is a cell of the partitions table. */
+    if (strcspn(spec, "\t\n\r") < (size_t)(eq - spec) ||
+        ((size_t)(eq - spec) == 4 && strncmp(spec, "full", 4) == 0))
+        cli_usage_error("invalid partition name '%.*s'", (int)(eq - spec), spec);
     return eq + 1;
 }
 

@@ -295,6 +295,11 @@ expect 2 "tells-run: invalid --tokenizer 'odd' (default, whitespace or none)
 Try 'tells-run --help' for more information."
 run tells-run $small --model-cmd cat --eval x.tsv --partition easy=x.ids --eval-output "$tmp/eo"
 [ "$status" = 1 ] || fail "$what: a missing id file: exit $status"
+for name in "a	b" full; do
+    run tells-run --eval x.tsv -m x.bin --partition "$name=x.ids"
+    expect 2 "tells-run: invalid partition name '$name'
+Try 'tells-run --help' for more information."
+done
 run tells-run $small --max-cases 0 --emit-cases "$tmp/c"
 expect 2 "tells-run: invalid value '0' for --max-cases (expected an integer >= 1)
 Try 'tells-run --help' for more information."

@@ -130,6 +130,20 @@ static char *join(const char *dir, const char *name)
     return p;
 }
 
+/* A path as list_tree writes them: names joined by single slashes, none
+   of them "." or "..". */
+static bool plain_path(const char *p)
+{
+    for (;;) {
+        size_t n = strcspn(p, "/");
+        if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+            return false;
+        if (!p[n])
+            return true;
+        p += n + 1;
+    }
+}
+
 /* The manifest of the folder at dir: 1 read, 0 none (or not one), -1
    with err set. */
 static int read_manifest(const char *dir, const char *mark, listing *l, tells_error *err)
@@ -158,7 +172,8 @@ static int read_manifest(const char *dir, const char *mark, listing *l, tells_er
             break;
         }
         *nl = '\0';
-        if (nl - line < 3 || (line[0] != 'f' && line[0] != 'd') || line[1] != ' ')
+        if (nl - line < 3 || (line[0] != 'f' && line[0] != 'd') || line[1] != ' ' ||
+            !plain_path(line + 2))
             rc = 0;
         else if (listing_add(l, line[0], line + 2) < 0)
             rc = tells_error_nomem(err, NULL, 0);
@@ -306,27 +321,32 @@ static int write_manifest(const out_dir *d, tells_error *err)
 static int remove_listed(const char *dir, const char *mark)
 {
     tells_error ignored;
-    listing l = {0};
-    if (read_manifest(dir, mark, &l, &ignored) == 1) {
-        for (size_t i = 0; i < l.n; i++) {
-            if (l.e[i][0] != 'f')
+    listing made = {0}, have = {0};
+    /* What is there and listed, never what the list alone says: a list
+       cannot name a file outside the folder. */
+    if (read_manifest(dir, mark, &made, &ignored) == 1 &&
+        list_tree(dir, "", mark, 1, &have, dir, &ignored) == 0) {
+        listing_sort(&have);
+        for (size_t i = 0; i < have.n; i++) {
+            if (have.e[i][0] != 'f' || !listing_has(&made, have.e[i]))
                 continue;
-            char *p = join(dir, l.e[i] + 2);
+            char *p = join(dir, have.e[i] + 2);
             if (p && !io_is_input(p))
                 unlink(p);
             free(p);
         }
         /* Sorted, a folder comes before what it holds: backwards, after. */
-        for (size_t i = l.n; i-- > 0;) {
-            if (l.e[i][0] != 'd')
+        for (size_t i = have.n; i-- > 0;) {
+            if (have.e[i][0] != 'd' || !listing_has(&made, have.e[i]))
                 continue;
-            char *p = join(dir, l.e[i] + 2);
+            char *p = join(dir, have.e[i] + 2);
             if (p)
                 rmdir(p);
             free(p);
         }
     }
-    listing_free(&l);
+    listing_free(&made);
+    listing_free(&have);
     char *m = join(dir, mark);
     if (m)
         unlink(m);

@@ -218,6 +218,22 @@ static void folders(void)
     CHECK_STR(get("out/figs/late"), "mine\n");
     CHECK_STR(get("out/a.tsv"), "a.tsv\n");
     unlink(at("out/figs/late"));
+    /* A manifest naming files outside the folder is none: nothing
+       outside it is ever removed. */
+    put("precious", "mine\n");
+    const char *outside[] = {"f ../precious\n", "f figs/../../precious\n", "f /precious\n",
+                             "f ./a.tsv\n", "d figs//\n"};
+    for (size_t i = 0; i < sizeof outside / sizeof *outside; i++) {
+        char mark[1024];
+        snprintf(mark, sizeof mark, "%s%s", get("out/.mark"), outside[i]);
+        put("out/.mark", mark);
+        CHECK(make_run(at("out"), first, 4, &err) == -1);
+        CHECK_STR(err.msg, "cannot replace it: it is not empty and has no .mark, so tells "
+                           "did not make it");
+        CHECK_STR(get("precious"), "mine\n");
+        mark[strlen(mark) - strlen(outside[i])] = '\0';
+        put("out/.mark", mark);
+    }
     /* A damaged manifest is none. */
     put("out/.mark", "# tells: every file\n");
     CHECK(make_run(at("out"), first, 4, &err) == -1);
@@ -235,7 +251,8 @@ static void folders(void)
     CHECK_STR(get("empty/a.tsv"), "a.tsv\n");
     /* Nothing left beside them. */
     const char *gone[] = {"out/a.tsv", "out/old.tsv", "out/figs/x.svg", "out/figs/y.svg",
-                          "out/.mark", "empty/a.tsv", "empty/.mark", "file", "to-empty"};
+                          "out/.mark", "empty/a.tsv", "empty/.mark", "file", "to-empty",
+                          "precious"};
     for (size_t i = 0; i < sizeof gone / sizeof *gone; i++)
         unlink(at(gone[i]));
     rmdir(at("out/figs"));

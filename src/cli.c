@@ -44,14 +44,14 @@ void cli_init(char **argv, const char *program_name)
     sa.sa_handler = remove_temporaries;
     sa.sa_flags = SA_RESETHAND;
     sigemptyset(&sa.sa_mask);
-    /* SIGPIPE too: "tells-x ... | head" ends the program, as it always
-       did (status 141), without leaving its temporary files behind. */
-    const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
-    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+    /* Every signal that would end the program (base/tempfile.h), SIGPIPE
+       too: "tells-x ... | head" ends it, as it always did (status 141),
+       without leaving its temporary files behind. */
+    for (size_t i = 0; i < temp_nsignals; i++) {
         struct sigaction old;
         /* A signal the caller chose to ignore (nohup) stays ignored. */
-        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
-            sigaction(sigs[i], &sa, NULL);
+        if (sigaction(temp_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+            sigaction(temp_signals[i], &sa, NULL);
     }
     atexit(remove_temporaries_at_exit);
     /* GSL's default handler aborts on a domain error; the library keeps

@@ -16,9 +16,10 @@
 enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
 
 /* Also sets argv[0], so getopt's own messages use the same name
-   however the program was invoked, and makes SIGINT, SIGTERM, SIGHUP,
-   SIGPIPE and exit remove the temporary files of base/tempfile.h (a
-   signal the caller ignores stays ignored). */
+   however the program was invoked, and makes exit and every signal that
+   would end the program (SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT,
+   SIGXFSZ, ...: temp_signals of base/tempfile.h) remove the temporary
+   files first (a signal the caller ignores stays ignored). */
 void cli_init(char **argv, const char *program_name);
 const char *cli_program(void);
 /* Prints "prog: FILE:LINE: msg" for a library error. */

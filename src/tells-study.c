@@ -266,10 +266,15 @@ static void parse_args(int argc, char **argv, options *o)
 
 static char *data_path(const char *rel);
 
-/* The bundled corpora's files, as run_bundled reads them. */
+/* The bundled corpora's files, as run_bundled and the capability step
+   (analysis/capstudy.c) read them. */
 static const char *const bundled_files[] = {
     "snli/snli_1.0_dev.jsonl", "synthetic/train.jsonl", "synthetic/dev.jsonl",
-    "synthetic/test.jsonl", "synthetic/batch.jsonl", CLI_MESH_FILE, CLI_HEURISTICS_FILE
+    "synthetic/test.jsonl", "synthetic/batch.jsonl", CLI_MESH_FILE, CLI_HEURISTICS_FILE,
+    "ade-posts/train.jsonl", "ade-posts/dev.jsonl", "ade-posts/test.jsonl",
+    "ade-templates/templates_all.csv", "ade-templates/templates_base.csv",
+    "ade-templates/entities/ades.txt", "ade-templates/entities/ades_mild.txt",
+    "ade-templates/entities/drugs.txt"
 };
 
 /* Every file the study reads, and its folder, before any work. */
@@ -546,7 +551,8 @@ int main(int argc, char **argv)
     if (rc == 0)
         rc = out_dir_commit(&dir, &err);
     if (rc == 0 && dir.kept)
-        cli_warn("%s: kept: it held files that tells-study did not write", dir.kept);
+        cli_warn("%s: the old folder, kept: files in it were not tells-study's to remove "
+                 "(inputs of this run, or put there while it ran)", dir.kept);
     out_dir_close(&dir);
     free(o.corpus.inputs);
     free(o.phrases);

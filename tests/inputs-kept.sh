@@ -137,6 +137,21 @@ expect 2 "tells-study: --output names an input (PREPARED.tsv): $d/a.tsv
 Try 'tells-study --help' for more information."
 unchanged
 
+# Without a corpus, the bundled ones: their folder is no output folder.
+for f in snli/snli_1.0_dev.jsonl ade-templates/templates_all.csv ade-posts/train.jsonl; do
+    mkdir -p "$data/${f%/*}"
+    printf 'not data\n' >"$data/$f"
+done
+before=$(snapshot)
+what="tells-study onto the bundled corpora"
+run tells-study -q -o "$data/ade-templates"
+expect 2 "tells-study: --output names a folder holding an input (the bundled corpora): $data/ade-templates/templates_all.csv
+Try 'tells-study --help' for more information."
+run tells-study -q -o "$data/"
+expect 2 "tells-study: --output names a folder holding an input (the MeSH tree file): $data/mesh/mtrees2024.txt
+Try 'tells-study --help' for more information."
+unchanged
+
 # The files beside an output: an id file's checksum, a model's .ref.
 what="an output onto another's checksum"
 run tells-pvi --low "$tmp/new/x" --high "$tmp/new/x.sha256" "$d/a.tsv"
@@ -148,10 +163,12 @@ run tells-audit --reference "$d/ref.tsv" --no-heuristics --save-model "$d/m.bin"
 expect 2 "tells-audit: --save-model names an input (BATCH): $d/m.bin.ref
 Try 'tells-audit --help' for more information."
 unchanged
-what="an id file on standard output"
-run tells-carto --hard - "$d/e0.tsv"
-expect 2 "tells-carto: --hard needs a file (it writes a checksum file beside it)
+for dev in - /dev/null /dev/stdout; do
+    what="an id file onto $dev"
+    run tells-carto --hard "$dev" "$d/e0.tsv"
+    expect 2 "tells-carto: --hard needs a file (it writes a checksum file beside it)
 Try 'tells-carto --help' for more information."
+done
 before=$(snapshot)
 
 # One file by other names: a symbolic link, "..", a hard link, a link to
@@ -187,6 +204,10 @@ printf '%s\n' "tells-len: --output names an input (standard input): $d/a.tsv" \
     "Try 'tells-len --help' for more information." | cmp -s - "$tmp/err" ||
     fail "$what: $(cat "$tmp/err")"
 unchanged
+what="an input that is not there"
+run tells-len -o "$tmp/new/nothere" "$tmp/new/nothere"
+expect 1 "tells-len: $tmp/new/nothere: cannot open: No such file or directory"
+unchanged
 what="devices keep their behaviour"
 printf 'id\tsplit\tlabel\tpremise\thypothesis\n1\ta\tx\tp\th\n' >"$tmp/ok.tsv"
 run tells-len -o /dev/null "$tmp/ok.tsv"
@@ -206,6 +227,13 @@ run tells-heur --no-builtin -H "$tmp/h/heur-marker.heur" -o "$tmp/h/heur-marker.
     "$tmp/ok.tsv"
 expect 2 "tells-heur: $tmp/h/heur-marker.txt: is an input of this run: not replaced
 Try 'tells-heur --help' for more information."
+cmp -s "$tmp/h/heur-marker.txt" "$tmp/h/list.orig" || fail "$what: the list changed"
+what="standard output appended to a heuristic's list file"
+tells-heur --no-builtin -H "$tmp/h/heur-marker.heur" "$tmp/ok.tsv" >>"$tmp/h/heur-marker.txt" \
+    2>"$tmp/err" && fail "$what: exit 0"
+printf '%s\n' "tells-heur: stdout: is an input of this run: not written" \
+    "Try 'tells-heur --help' for more information." | cmp -s - "$tmp/err" ||
+    fail "$what: $(cat "$tmp/err")"
 cmp -s "$tmp/h/heur-marker.txt" "$tmp/h/list.orig" || fail "$what: the list changed"
 ls -A "$tmp/h" | grep -q '^\.' && fail "$what: a temporary file was left"
 finish

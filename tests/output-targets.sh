@@ -78,7 +78,10 @@ ls -A "$tmp" | grep -q '^\.' && fail "temporary files left: $(ls -A "$tmp" | gre
 # writes as it reads, so its output is open while it waits for input.
 printf '{"sentence1": "a b", "sentence2": "c", "gold_label": "x", "pairID": "1"}\n' \
     >"$tmp/one.jsonl"
-for sig in INT TERM HUP; do
+# Every signal whose default ends the program: SIGQUIT (Ctrl-\\) and
+# SIGXFSZ (a file-size limit) too, and those of schedulers.
+ulimit -c 0
+for sig in INT TERM HUP QUIT USR1 USR2 ALRM XCPU XFSZ VTALRM PROF; do
     what="SIG$sig"
     rm -f "$tmp/feed"
     mkfifo "$tmp/feed"
@@ -106,6 +109,33 @@ for sig in INT TERM HUP; do
     left=$(ls -A "$tmp" | grep '^\.sig\.tsv\.' || :)
     [ -z "$left" ] || fail "$what: left $left"
 done
+
+what="a file-size limit (SIGXFSZ)"
+printf 'old\n' >"$tmp/sig.tsv"
+status=0
+(ulimit -f 1; exec tells-prep -q -t whitespace -o "$tmp/sig.tsv" \
+    --split dev "$top_srcdir/corpora/snli/snli_1.0_dev.jsonl") 2>/dev/null || status=$?
+[ "$status" = $((128 + $(kill -l XFSZ))) ] || fail "$what: exit status $status"
+[ "$(cat "$tmp/sig.tsv")" = old ] || fail "$what: the old output changed"
+left=$(ls -A "$tmp" | grep '^\.sig\.tsv\.' || :)
+[ -z "$left" ] || fail "$what: left $left"
+
+# A descriptor is written as it is open: "-o /dev/stdout >> log" appends
+# to log. A link under /proc that is no descriptor is followed as any.
+what="-o /dev/stdout >> log"
+printf 'one\ntwo\n' >"$tmp/log"
+tells-len -o /dev/stdout "$tmp/in.tsv" >>"$tmp/log" || fail "$what: exit $?"
+{ printf 'one\ntwo\n'; cat "$tmp/table"; } | cmp -s - "$tmp/log" || fail "$what: $(cat "$tmp/log")"
+what="-o /proc/self/fd/3 3>>log"
+tells-len -o /proc/self/fd/3 "$tmp/in.tsv" 3>>"$tmp/log" || fail "$what: exit $?"
+{ printf 'one\ntwo\n'; cat "$tmp/table" "$tmp/table"; } | cmp -s - "$tmp/log" ||
+    fail "$what: $(cat "$tmp/log")"
+what="a link under /proc/self/cwd"
+seq 1000 >"$tmp/d/proc-real"   # longer than the table: no old tail may stay
+ln -s proc-real "$tmp/d/proc-link"
+(cd "$tmp/d" && tells-len -o /proc/self/cwd/proc-link "$tmp/in.tsv") || fail "$what: exit $?"
+[ -L "$tmp/d/proc-link" ] && cmp -s "$tmp/table" "$tmp/d/proc-real" ||
+    fail "$what: $(cat "$tmp/d/proc-real")"
 
 # SIGPIPE, when the reader of standard output has gone, ends the program
 # as it always did (killed by the signal: status 141 in a shell) and also

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The README's examples are run: in each ```console block, a line starting
-# with "$ " is a command (run from the top of the source tree) and the
+# with "$ " is a command (run from the top of the source tree, with
+# TMPDIR in the test's own folder) and the
 # lines up to the next command or the end of the block are its output.
 . "${top_srcdir:-.}/tests/init.sh"
 
@@ -16,7 +17,8 @@ for cmd in "$tmp"/cmd*; do
     n=$((n + 1))
     i=${cmd##*/cmd}
     what="README example $i: $(cat "$cmd")"
-    run sh -c "cd '$top_srcdir' && $(cat "$cmd")"
+    # Temporary folders an example makes (mktemp) go with the test's.
+    run env TMPDIR="$tmp" sh -c "cd '$top_srcdir' && $(cat "$cmd")"
     expect 0 ""
     expect_out "$tmp/want$i"
 done

@@ -63,7 +63,15 @@ void io_output_idfile(io_plan *p, const char *role, const char *path)
 {
     if (!path)
         return;
-    if (is_std(path) && !p->refused && !(p->refused = strdup(role)))
+    /* The checksum file needs a name beside a file: not standard output,
+       a device (/dev/null.sha256) or a descriptor (/dev/stdout.sha256). */
+    struct stat st;
+    bool direct = false;
+    char *target = is_std(path) ? NULL : out_resolve_links(path, &direct);
+    bool file = !is_std(path) && !direct &&
+                (!target || stat(target, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode));
+    free(target);
+    if (!file && !p->refused && !(p->refused = strdup(role)))
         p->nomem = 1;
     add(p, IO_OUT, role, path);
     size_t nr = strlen(role) + 32, np = strlen(path) + 8;
@@ -170,7 +178,8 @@ static int make_key(const io_entry *e, key *k)
         k->ino = st.st_ino;
         return 0;
     }
-    if (errno != ENOENT)
+    /* An input that is not there is no file to keep: reading it says so. */
+    if (errno != ENOENT || e->kind == IO_IN)
         return 0;
     /* Not there yet: where it would be created, links followed. */
     bool direct;
@@ -330,14 +339,25 @@ void io_note_written(const char *path)
         note(&st, true);
 }
 
-bool io_is_input(const char *path)
+bool io_is_input_stat(const struct stat *st)
 {
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+    if (!S_ISREG(st->st_mode))
         return false;
     pthread_mutex_lock(&seen_lock);
-    const seen_file *f = find_seen(&st);
+    const seen_file *f = find_seen(st);
     bool input = f && !f->ours;
     pthread_mutex_unlock(&seen_lock);
     return input;
+}
+
+bool io_is_input(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && io_is_input_stat(&st);
+}
+
+bool io_is_input_fd(int fd)
+{
+    struct stat st;
+    return fstat(fd, &st) == 0 && io_is_input_stat(&st);
 }

@@ -21,6 +21,7 @@
 #define TELLS_IOPLAN_H
 
 #include <stdbool.h>
+#include <sys/stat.h>
 
 #include "base/error.h"
 
@@ -36,8 +37,9 @@ void io_plan_init(io_plan *p);
 /* Roles and paths are copied; a NULL path adds nothing. */
 void io_input(io_plan *p, const char *role, const char *path);
 void io_output(io_plan *p, const char *role, const char *path);
-/* An id file's output: path and path.sha256 (base/idfile.h); "-" is
-   refused (the checksum file needs a name). */
+/* An id file's output: path and path.sha256 (base/idfile.h); "-", a
+   device or a descriptor (/dev/stdout) is refused: the checksum file
+   needs a name beside a file. */
 void io_output_idfile(io_plan *p, const char *role, const char *path);
 /* A folder the run replaces as a whole. */
 void io_output_dir(io_plan *p, const char *role, const char *path);
@@ -61,5 +63,8 @@ void io_note_written(const char *path);
 /* Whether the file path names (links followed) was read by this process
    and not written by it. */
 bool io_is_input(const char *path);
+/* The same for an open descriptor, and for what stat gave. */
+bool io_is_input_fd(int fd);
+bool io_is_input_stat(const struct stat *st);
 
 #endif

@@ -2,6 +2,7 @@
 #include "base/outdir.h"
 
 #include <dirent.h>
+#include <signal.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -82,7 +83,7 @@ static int list_tree(const char *root, const char *rel, const char *mark, int de
         return tells_error_io(err, shown, 0, "cannot read the folder: %s", strerror(errno));
     int rc = 0;
     struct dirent *de;
-    while (rc == 0 && (errno = 0, de = readdir(d))) {
+    while (rc == 0 && (errno = 0, de = readdir(d)) != NULL) {
         const char *name = de->d_name;
         if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
             (!rel[0] && strcmp(name, mark) == 0))
@@ -117,6 +118,8 @@ static int list_tree(const char *root, const char *rel, const char *mark, int de
         }
         free(sub);
     }
+    if (rc == 0 && errno)
+        rc = tells_error_io(err, shown, 0, "cannot read the folder: %s", strerror(errno));
     closedir(d);
     return rc;
 }
@@ -198,8 +201,14 @@ int out_dir_check(const char *path, const char *shown, const char *mark, tells_e
     listing have = {0}, made = {0};
     int rc = list_tree(path, "", mark, 1, &have, shown, err);
     int m = rc == 0 ? read_manifest(path, mark, &made, err) : 0;
+    char *mp = join(path, mark);
+    bool marked = mp && lstat(mp, &st) == 0;
+    free(mp);
     if (m < 0)
         rc = -1;
+    else if (rc == 0 && m == 0 && marked)
+        rc = tells_error_io(err, shown, 0, "cannot replace it: its %s is not a list of "
+                            "files tells wrote there", mark);
     else if (rc == 0 && m == 0 && have.n)
         rc = tells_error_io(err, shown, 0, "cannot replace it: it is not empty and has no "
                             "%s, so tells did not make it", mark);
@@ -259,6 +268,17 @@ int out_dir_open(out_dir *d, const char *path, const char *mark, tells_error *er
         out_dir_close(d);
         return tells_error_io(err, path, 0, "cannot replace it: it is the root folder");
     }
+    if (lstat(target, &st) == 0 && S_ISDIR(st.st_mode)) {
+        /* A folder on a device of its own cannot be renamed aside. */
+        char *parent = join(target, "..");
+        struct stat up;
+        bool mount = parent && stat(parent, &up) == 0 && up.st_dev != st.st_dev;
+        free(parent);
+        if (mount) {
+            out_dir_close(d);
+            return tells_error_io(err, path, 0, "cannot replace it: it is a mount point");
+        }
+    }
     if (out_dir_check(target, path, mark, err) < 0) {
         out_dir_close(d);
         return -1;
@@ -316,41 +336,60 @@ static int write_manifest(const out_dir *d, tells_error *err)
     return rc;
 }
 
-/* Removes what the old folder's manifest lists, then the folder: 0, or
-   -1 when something else keeps it. */
+/* Removes the file or (flags AT_REMOVEDIR) folder rel under the folder
+   open as root, every folder on the way opened without following a
+   link: a folder swapped for a link meanwhile leads nowhere. Files this
+   run read stay. */
+static void remove_at(int root, const char *rel, int flags)
+{
+    char *copy = strdup(rel);
+    if (!copy)
+        return;
+    int cur = root;
+    char *name = copy;
+    for (char *slash; cur >= 0 && (slash = strchr(name, '/')); name = slash + 1) {
+        *slash = '\0';
+        int next = openat(cur, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (cur != root)
+            close(cur);
+        cur = next;
+    }
+    struct stat st;
+    if (cur >= 0 && fstatat(cur, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+        (flags || !io_is_input_stat(&st)))
+        unlinkat(cur, name, flags);
+    if (cur >= 0 && cur != root)
+        close(cur);
+    free(copy);
+}
+
+/* Removes what is in the old folder and listed in its manifest, never
+   what the list alone says (it cannot name a file outside the folder),
+   then the manifest and the folder: 0, or -1 when something else keeps
+   it. */
 static int remove_listed(const char *dir, const char *mark)
 {
     tells_error ignored;
     listing made = {0}, have = {0};
-    /* What is there and listed, never what the list alone says: a list
-       cannot name a file outside the folder. */
-    if (read_manifest(dir, mark, &made, &ignored) == 1 &&
+    int root = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (root >= 0 && read_manifest(dir, mark, &made, &ignored) == 1 &&
         list_tree(dir, "", mark, 1, &have, dir, &ignored) == 0) {
         listing_sort(&have);
-        for (size_t i = 0; i < have.n; i++) {
-            if (have.e[i][0] != 'f' || !listing_has(&made, have.e[i]))
-                continue;
-            char *p = join(dir, have.e[i] + 2);
-            if (p && !io_is_input(p))
-                unlink(p);
-            free(p);
-        }
+        for (size_t i = 0; i < have.n; i++)
+            if (have.e[i][0] == 'f' && listing_has(&made, have.e[i]))
+                remove_at(root, have.e[i] + 2, 0);
         /* Sorted, a folder comes before what it holds: backwards, after. */
-        for (size_t i = have.n; i-- > 0;) {
-            if (have.e[i][0] != 'd' || !listing_has(&made, have.e[i]))
-                continue;
-            char *p = join(dir, have.e[i] + 2);
-            if (p)
-                rmdir(p);
-            free(p);
-        }
+        for (size_t i = have.n; i-- > 0;)
+            if (have.e[i][0] == 'd' && listing_has(&made, have.e[i]))
+                remove_at(root, have.e[i] + 2, AT_REMOVEDIR);
+        struct stat st;
+        if (fstatat(root, mark, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode))
+            unlinkat(root, mark, 0);
     }
     listing_free(&made);
     listing_free(&have);
-    char *m = join(dir, mark);
-    if (m)
-        unlink(m);
-    free(m);
+    if (root >= 0)
+        close(root);
     return rmdir(dir);
 }
 
@@ -360,10 +399,16 @@ int out_dir_commit(out_dir *d, tells_error *err)
         return -1;
     struct stat st;
     if (lstat(d->target, &st) != 0) {
-        if (rename(d->tmp, d->target) != 0)
+        sigset_t saved;
+        temp_block_signals(&saved);
+        if (rename(d->tmp, d->target) != 0) {
+            int e = errno;
+            temp_restore_signals(&saved);
             return tells_error_io(err, d->path, 0, "cannot put the new folder in place: %s",
-                                  strerror(errno));
+                                  strerror(e));
+        }
         temp_untrack_dir(d->tmp);
+        temp_restore_signals(&saved);
         free(d->tmp);
         d->tmp = NULL;
         return 0;
@@ -376,10 +421,15 @@ int out_dir_commit(out_dir *d, tells_error *err)
     if (!old)
         return tells_error_nomem(err, NULL, 0);
     snprintf(old, n, "%s.old-XXXXXX", d->target);
+    /* The swap as one step for the signals that remove the new folder:
+       never the old one aside and the new one gone. */
+    sigset_t saved;
+    temp_block_signals(&saved);
     if (!mkdtemp(old) || rename(d->target, old) != 0) {
         int e = errno;
         rmdir(old);
         free(old);
+        temp_restore_signals(&saved);
         return tells_error_io(err, d->path, 0, "cannot move the old folder aside: %s",
                               strerror(e));
     }
@@ -387,10 +437,12 @@ int out_dir_commit(out_dir *d, tells_error *err)
         int e = errno;
         rename(old, d->target);
         free(old);
+        temp_restore_signals(&saved);
         return tells_error_io(err, d->path, 0, "cannot put the new folder in place: %s",
                               strerror(e));
     }
     temp_untrack_dir(d->tmp);
+    temp_restore_signals(&saved);
     free(d->tmp);
     d->tmp = NULL;
     if (remove_listed(old, d->mark) == 0)

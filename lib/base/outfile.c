@@ -14,13 +14,43 @@
 
 enum { OUT_BUFFER = 1 << 16, MAX_LINKS = 40 };
 
-/* A link that stands for an open descriptor (/dev/stdout, /dev/fd/N,
-   /proc/self/fd/N) or an anonymous pipe or socket: not a file to
-   replace. */
+/* The number N of a descriptor's path, /dev/fd/N or /proc/P/fd/N (P
+   self, thread-self or this process's id), or -1; *other is set for
+   another process's. */
+static int descriptor_number(const char *path, bool *other)
+{
+    const char *rest = NULL;
+    *other = false;
+    if (strncmp(path, "/dev/fd/", 8) == 0) {
+        rest = path + 8;
+    } else if (strncmp(path, "/proc/", 6) == 0) {
+        const char *p = path + 6, *slash = strchr(p, '/');
+        if (!slash || strncmp(slash, "/fd/", 4) != 0)
+            return -1;
+        size_t n = (size_t)(slash - p);
+        char self[32];
+        int len = snprintf(self, sizeof self, "%ld", (long)getpid());
+        if (!(n == 4 && strncmp(p, "self", 4) == 0) &&
+            !(n == 11 && strncmp(p, "thread-self", 11) == 0) &&
+            !((size_t)len == n && strncmp(p, self, n) == 0)) {
+            if (strspn(p, "0123456789") != n)
+                return -1;
+            *other = true;
+        }
+        rest = slash + 4;
+    }
+    if (!rest || !*rest || strspn(rest, "0123456789") != strlen(rest) || strlen(rest) > 9)
+        return -1;
+    return atoi(rest);
+}
+
+/* A link that stands for an open descriptor (/dev/fd/N, /proc/self/fd/N,
+   and so /dev/stdout) or an anonymous pipe or socket: not a file to
+   replace. Any other link, under /proc too, is followed. */
 static bool descriptor_link(const char *link_path, const char *target)
 {
-    if (strncmp(link_path, "/proc/", 6) == 0 || strncmp(link_path, "/dev/fd/", 8) == 0 ||
-        strncmp(target, "/proc/", 6) == 0)
+    bool other;
+    if (descriptor_number(link_path, &other) >= 0)
         return true;
     return target[0] != '/' && strstr(target, ":[") != NULL;  /* pipe:[N], socket:[N] */
 }
@@ -68,12 +98,36 @@ char *out_resolve_links(const char *path, bool *direct)
     return NULL;
 }
 
-/* Writes a device, FIFO or descriptor in place: nothing to replace. */
+/* A file this run read is never replaced, nor written in place
+   (base/ioplan.h). */
+static int input_refused(const char *path, tells_error *err)
+{
+    return tells_error_setk(err, TELLS_ERR_USAGE, path, 0,
+                            "is an input of this run: not replaced");
+}
+
+static int input_kept(const char *path, tells_error *err)
+{
+    return tells_error_setk(err, TELLS_ERR_USAGE, path, 0,
+                            "is an input of this run: not written");
+}
+
+/* Writes a device, FIFO or descriptor in place: nothing to replace. A
+   descriptor of this process is used as it is open (a copy of it), so
+   that "-o /dev/stdout >> log" appends to log as the shell opened it,
+   where opening the path again would write from its start. */
 static int open_direct(out_file *o, const char *open_path, tells_error *err)
 {
-    int fd = open(open_path, O_WRONLY | O_CLOEXEC);
+    bool other;
+    int n = descriptor_number(open_path, &other);
+    int fd = n >= 0 && !other ? fcntl(n, F_DUPFD_CLOEXEC, 3)
+                              : open(open_path, O_WRONLY | O_CLOEXEC);
     if (fd < 0)
         return tells_error_io(err, o->path, 0, "cannot open: %s", strerror(errno));
+    if (io_is_input_fd(fd)) {
+        close(fd);
+        return input_kept(o->path, err);
+    }
     o->fp = fdopen(fd, "wb");
     if (!o->fp) {
         int e = errno;
@@ -83,17 +137,13 @@ static int open_direct(out_file *o, const char *open_path, tells_error *err)
     return 0;
 }
 
-/* A file this run read is never replaced (base/ioplan.h). */
-static int input_refused(const char *path, tells_error *err)
-{
-    return tells_error_setk(err, TELLS_ERR_USAGE, path, 0,
-                            "is an input of this run: not replaced");
-}
-
 int out_open(out_file *o, const char *path, tells_error *err)
 {
     memset(o, 0, sizeof *o);
     if (!path || strcmp(path, "-") == 0) {
+        /* "tells-x ... >> list" onto a file named inside an input. */
+        if (io_is_input_fd(STDOUT_FILENO))
+            return input_kept("stdout", err);
         o->fp = stdout;
         return 0;
     }

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -54,7 +55,7 @@ void temp_remove(const char *path)
 
 /* ---- folders ---- */
 
-enum { DIR_SLOTS = 8, TREE_DEPTH = 4 };
+enum { DIR_SLOTS = 8, TREE_DEPTH = 9 };
 static char dir_path[DIR_SLOTS][TEMP_PATH];
 static int dir_state[DIR_SLOTS];
 
@@ -105,7 +106,12 @@ static void empty_dir(int fd, int depth)
             off += e->reclen;
             if (e->name[0] == '.' && (!e->name[1] || (e->name[1] == '.' && !e->name[2])))
                 continue;
-            if (e->type == DT_DIR && depth > 0) {
+            struct stat st;
+            bool dir = e->type == DT_DIR ||
+                       (e->type == DT_UNKNOWN &&
+                        fstatat(fd, e->name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                        S_ISDIR(st.st_mode));
+            if (dir && depth > 0) {
                 int sub = openat(fd, e->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
                 if (sub >= 0)
                     empty_dir(sub, depth - 1);
@@ -148,18 +154,25 @@ void temp_remove_all(void)
     errno = saved;
 }
 
-/* The signals whose handler removes the temporary files: blocked while
-   a name exists but is not yet registered. */
-static void block_signals(sigset_t *old)
+const int temp_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT, SIGUSR1, SIGUSR2,
+                            SIGALRM, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF};
+const size_t temp_nsignals = sizeof temp_signals / sizeof *temp_signals;
+
+void temp_block_signals(sigset_t *old)
 {
     sigset_t block;
     sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigaddset(&block, SIGHUP);
-    sigaddset(&block, SIGPIPE);
+    for (size_t i = 0; i < temp_nsignals; i++)
+        sigaddset(&block, temp_signals[i]);
     pthread_sigmask(SIG_BLOCK, &block, old);
 }
+
+void temp_restore_signals(const sigset_t *old)
+{
+    pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+static void block_signals(sigset_t *old) { temp_block_signals(old); }
 
 int temp_create(char *tmpl, const char *what, tells_error *err)
 {

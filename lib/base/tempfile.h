@@ -1,13 +1,26 @@
 /* Temporary files that must not outlive the program. Every temporary
    file tells makes (the atomic outputs' NAME.XXXXXX beside their targets,
    training files for fastText) is registered while it exists, so that a
-   program killed by SIGINT, SIGTERM, SIGHUP or SIGPIPE can remove them before it
-   dies: its handler calls temp_remove_all, which is async-signal-safe.
+   program killed by a signal (SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT,
+   SIGXFSZ, ...: temp_signals) can remove them before it dies: its handler calls temp_remove_all, which is async-signal-safe.
    The library installs no handler itself; programs do (cli_init). */
 #ifndef TELLS_TEMPFILE_H
 #define TELLS_TEMPFILE_H
 
+#include <signal.h>
+#include <stddef.h>
+
 #include "base/error.h"
+
+/* The signals whose default action ends the program, but for those of a
+   bug (SIGSEGV, SIGABRT, ...): a program's handler removes the
+   temporary files on each of them (cli_init), and they are blocked while
+   a temporary name exists but is not yet registered, and while an
+   output folder is swapped (temp_block_signals, temp_restore_signals). */
+extern const int temp_signals[];
+extern const size_t temp_nsignals;
+void temp_block_signals(sigset_t *old);
+void temp_restore_signals(const sigset_t *old);
 
 /* Creates a file from template tmpl (ending in XXXXXX, modified in place)
    with mkstemp and registers it; the descriptor, or -1 with err set
@@ -26,8 +39,8 @@ void temp_remove(const char *path);
 void temp_remove_all(void);
 
 /* Temporary folders (a run's output built beside its target): tracked
-   the same way, removed with everything in them (four levels deep at
-   most) by temp_remove_all. temp_create_dir makes one from tmpl
+   the same way, removed with everything in them (nine levels deep at
+   most, more than base/outdir.h allows) by temp_remove_all. temp_create_dir makes one from tmpl
    (mkdtemp) and registers it: 0, or -1 with errno set (EMFILE when the
    table of 8 is full). */
 int temp_create_dir(char *tmpl);

@@ -228,8 +228,8 @@ static void folders(void)
         snprintf(mark, sizeof mark, "%s%s", get("out/.mark"), outside[i]);
         put("out/.mark", mark);
         CHECK(make_run(at("out"), first, 4, &err) == -1);
-        CHECK_STR(err.msg, "cannot replace it: it is not empty and has no .mark, so tells "
-                           "did not make it");
+        CHECK_STR(err.msg, "cannot replace it: its .mark is not a list of files tells "
+                           "wrote there");
         CHECK_STR(get("precious"), "mine\n");
         mark[strlen(mark) - strlen(outside[i])] = '\0';
         put("out/.mark", mark);
@@ -237,8 +237,31 @@ static void folders(void)
     /* A damaged manifest is none. */
     put("out/.mark", "# tells: every file\n");
     CHECK(make_run(at("out"), first, 4, &err) == -1);
+    CHECK_STR(err.msg, "cannot replace it: its .mark is not a list of files tells wrote "
+                       "there");
+    /* No manifest at all. */
+    unlink(at("out/.mark"));
+    CHECK(make_run(at("out"), first, 4, &err) == -1);
     CHECK_STR(err.msg, "cannot replace it: it is not empty and has no .mark, so tells did "
                        "not make it");
+    /* Something else named as the manifest: a file of the user's, a
+       folder, a link. */
+    CHECK(mkdir(at("own"), 0777) == 0);
+    put("own/.mark", "my notes\n");
+    CHECK(make_run(at("own"), first, 1, &err) == -1);
+    CHECK_STR(err.msg, "cannot replace it: its .mark is not a list of files tells wrote "
+                       "there");
+    CHECK_STR(get("own/.mark"), "my notes\n");
+    unlink(at("own/.mark"));
+    CHECK(mkdir(at("own/.mark"), 0777) == 0);
+    CHECK(make_run(at("own"), first, 1, &err) == -1);
+    CHECK_STR(err.msg, "cannot replace it: its .mark is not a list of files tells wrote "
+                       "there");
+    rmdir(at("own/.mark"));
+    CHECK(symlink("../out/.mark", at("own/.mark")) == 0);
+    CHECK(make_run(at("own"), first, 1, &err) == -1);
+    unlink(at("own/.mark"));
+    rmdir(at("own"));
     /* Not a folder; an empty folder; a link to a folder (the link stays). */
     put("file", "f\n");
     CHECK(make_run(at("file"), first, 4, &err) == -1);

@@ -393,26 +393,41 @@ static int remove_listed(const char *dir, const char *mark)
     return rmdir(dir);
 }
 
+/* Puts the new folder in place, the old one first renamed to old (a
+   mkdtemp template) when there is one: as one step for the signals that
+   remove the new folder, never the old one aside and the new one gone. */
+static int swap_in(out_dir *d, char *old, tells_error *err)
+{
+    sigset_t saved;
+    temp_block_signals(&saved);
+    int rc = 0;
+    if (old && (!mkdtemp(old) || rename(d->target, old) != 0)) {
+        int e = errno;
+        rmdir(old);
+        rc = tells_error_io(err, d->path, 0, "cannot move the old folder aside: %s",
+                            strerror(e));
+    } else if (rename(d->tmp, d->target) != 0) {
+        int e = errno;
+        if (old)
+            rename(old, d->target);
+        rc = tells_error_io(err, d->path, 0, "cannot put the new folder in place: %s",
+                            strerror(e));
+    } else {
+        temp_untrack_dir(d->tmp);
+        free(d->tmp);
+        d->tmp = NULL;
+    }
+    temp_restore_signals(&saved);
+    return rc;
+}
+
 int out_dir_commit(out_dir *d, tells_error *err)
 {
     if (write_manifest(d, err) < 0)
         return -1;
     struct stat st;
-    if (lstat(d->target, &st) != 0) {
-        sigset_t saved;
-        temp_block_signals(&saved);
-        if (rename(d->tmp, d->target) != 0) {
-            int e = errno;
-            temp_restore_signals(&saved);
-            return tells_error_io(err, d->path, 0, "cannot put the new folder in place: %s",
-                                  strerror(e));
-        }
-        temp_untrack_dir(d->tmp);
-        temp_restore_signals(&saved);
-        free(d->tmp);
-        d->tmp = NULL;
-        return 0;
-    }
+    if (lstat(d->target, &st) != 0)
+        return swap_in(d, NULL, err);
     /* It may have changed while the run ran. */
     if (out_dir_check(d->target, d->path, d->mark, err) < 0)
         return -1;
@@ -421,30 +436,10 @@ int out_dir_commit(out_dir *d, tells_error *err)
     if (!old)
         return tells_error_nomem(err, NULL, 0);
     snprintf(old, n, "%s.old-XXXXXX", d->target);
-    /* The swap as one step for the signals that remove the new folder:
-       never the old one aside and the new one gone. */
-    sigset_t saved;
-    temp_block_signals(&saved);
-    if (!mkdtemp(old) || rename(d->target, old) != 0) {
-        int e = errno;
-        rmdir(old);
+    if (swap_in(d, old, err) < 0) {
         free(old);
-        temp_restore_signals(&saved);
-        return tells_error_io(err, d->path, 0, "cannot move the old folder aside: %s",
-                              strerror(e));
+        return -1;
     }
-    if (rename(d->tmp, d->target) != 0) {
-        int e = errno;
-        rename(old, d->target);
-        free(old);
-        temp_restore_signals(&saved);
-        return tells_error_io(err, d->path, 0, "cannot put the new folder in place: %s",
-                              strerror(e));
-    }
-    temp_untrack_dir(d->tmp);
-    temp_restore_signals(&saved);
-    free(d->tmp);
-    d->tmp = NULL;
     if (remove_listed(old, d->mark) == 0)
         free(old);
     else

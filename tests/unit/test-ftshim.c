@@ -64,22 +64,34 @@ static void check_error(const tells_error *err, tells_error_kind kind, const cha
 
 /* A tiny supervised model: its labels are entries the word-vector code
    must not take for words. */
-static void supervised_model(const char *dir)
+/* Trains the tiny yes/no model on DIR/train.txt (removed afterwards). */
+static ft_model *train_yes_no(const char *dir, int word_ngrams)
 {
-    char text[4096], bin[4096];
+    char text[4096];
     snprintf(text, sizeof text, "%s/train.txt", dir);
-    snprintf(bin, sizeof bin, "%s/sup.bin", dir);
     FILE *fp = fopen(text, "w");
     CHECK(fp != NULL);
-    for (int i = 0; i < 20; i++)
+    for (int i = 0; fp && i < 20; i++)
         fprintf(fp, "__label__yes good fine nice\n__label__no bad awful poor\n");
-    fclose(fp);
+    if (fp)
+        fclose(fp);
     ft_train_args a = {.mode = "supervised", .epoch = 5, .dim = 4, .min_count = 1,
-                       .threads = 1, .seed = 1, .bucket = 1000, .word_ngrams = 2};
+                       .threads = 1, .seed = 1, .bucket = 1000, .word_ngrams = word_ngrams};
     tells_error err;
     tells_error_clear(&err);
     ft_model *m = ft_train(text, &a, &err);
     CHECK(m != NULL);
+    unlink(text);
+    return m;
+}
+
+static void supervised_model(const char *dir)
+{
+    char bin[4096];
+    snprintf(bin, sizeof bin, "%s/sup.bin", dir);
+    tells_error err;
+    tells_error_clear(&err);
+    ft_model *m = train_yes_no(dir, 2);
     if (!m)
         return;
     CHECK(ft_nlabels(m) == 2);
@@ -92,7 +104,7 @@ static void supervised_model(const char *dir)
     CHECK(ft_word_vector(m, "zzz", v, &err) == 0);
     CHECK(ft_predict(m, "good fine", probs, &err) == 0);
     /* Saved and loaded again: the same file ftbin_check accepts. */
-    fp = fopen(bin, "wb");
+    FILE *fp = fopen(bin, "wb");
     CHECK(fp && ft_write(m, fp, &err) == 0);
     CHECK(fp && fclose(fp) == 0);
     ftbin_info info;
@@ -109,7 +121,6 @@ static void supervised_model(const char *dir)
         ft_free(back);
     }
     ft_free(m);
-    unlink(text);
     unlink(bin);
 }
 
@@ -119,23 +130,14 @@ static void supervised_model(const char *dir)
    that grew loads as checked; one that shrank is an error. */
 static void changed_after_check(const char *dir)
 {
-    char text[4096], path[4096];
-    snprintf(text, sizeof text, "%s/train.txt", dir);
+    char path[4096];
     snprintf(path, sizeof path, "%s/race.bin", dir);
-    FILE *fp = fopen(text, "w");
-    CHECK(fp != NULL);
-    for (int i = 0; i < 20; i++)
-        fprintf(fp, "__label__yes good fine nice\n__label__no bad awful poor\n");
-    fclose(fp);
-    ft_train_args a = {.mode = "supervised", .epoch = 5, .dim = 4, .min_count = 1,
-                       .threads = 1, .seed = 1, .bucket = 1000};
     tells_error err;
     tells_error_clear(&err);
-    ft_model *m = ft_train(text, &a, &err);
-    CHECK(m != NULL);
+    ft_model *m = train_yes_no(dir, 0);
     if (!m)
         return;
-    fp = fopen(path, "wb");
+    FILE *fp = fopen(path, "wb");
     CHECK(fp && ft_write(m, fp, &err) == 0);
     CHECK(fp && fclose(fp) == 0);
     ft_free(m);
@@ -190,7 +192,6 @@ static void changed_after_check(const char *dir)
         fclose(fp);
     }
     free(bytes);
-    unlink(text);
     unlink(path);
 }
 

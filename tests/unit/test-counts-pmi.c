@@ -182,7 +182,9 @@ int main(void)
     CHECK(counts_merge_file(&merged, path, &err) == 0);
     long a = vocab_find(merged.tokens, "a", 1), ce = vocab_find(merged.classes, "e", 1);
     CHECK(a >= 0 && ce >= 0);
-    CHECK(merged.count[ce][a] == 6 && merged.docs[ce][a] == 4);
+    uint64_t count, docs;
+    counts_get(&merged, (size_t)ce, (size_t)a, &count, &docs);
+    CHECK(count == 6 && docs == 4);
     CHECK(merged.examples[ce] == 4);
     counts_free(&merged);
 

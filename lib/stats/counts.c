@@ -383,7 +383,9 @@ int counts_merge(token_counts *tc, const token_counts *other)
     size_t *first;
     if (counts_cells(other, false, NULL, NULL, &cells, &first) < 0)
         return -1;
-    int rc = 0;
+    /* other's token ids in tc, + 1 (0: not interned yet). */
+    size_t *id = array_new(vocab_size(other->tokens), sizeof *id);
+    int rc = id ? 0 : -1;
     for (size_t c2 = 0; rc == 0 && c2 < vocab_size(other->classes); c2++) {
         long c = class_id(tc, vocab_str(other->classes, c2),
                           vocab_len(other->classes, c2));
@@ -394,15 +396,22 @@ int counts_merge(token_counts *tc, const token_counts *other)
         tc->examples[c] += other->examples[c2];
         for (size_t i = first[c2]; i < first[c2 + 1]; i++) {
             size_t t2 = cells[i].token;
-            long t = vocab_intern(tc->tokens, vocab_str(other->tokens, t2),
-                                  vocab_len(other->tokens, t2));
-            if (t < 0 || ensure_token(tc, (size_t)t) < 0 ||
-                cell_add(tc, (size_t)t, (size_t)c, cells[i].count, cells[i].docs) < 0) {
+            if (!id[t2]) {
+                long t = vocab_intern(tc->tokens, vocab_str(other->tokens, t2),
+                                      vocab_len(other->tokens, t2));
+                if (t < 0 || ensure_token(tc, (size_t)t) < 0) {
+                    rc = -1;
+                    break;
+                }
+                id[t2] = (size_t)t + 1;
+            }
+            if (cell_add(tc, id[t2] - 1, (size_t)c, cells[i].count, cells[i].docs) < 0) {
                 rc = -1;
                 break;
             }
         }
     }
+    free(id);
     free(cells);
     free(first);
     return rc;

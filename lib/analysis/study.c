@@ -169,6 +169,11 @@ static int step_prepare(run *u, tells_error *err)
         return tells_error_set(err, direct ? c->prepared : NULL, 0,
                                "one class only ('%s'): nothing to study",
                                vocab_str(r->data.labels, 0));
+    if (r->nclasses > STUDY_MAX_CLASSES)
+        return tells_error_set(err, direct ? c->prepared : NULL, 0,
+                               "%zu classes: the study serves at most %d (AFLite's models "
+                               "need memory that grows with the square of the classes)",
+                               r->nclasses, STUDY_MAX_CLASSES);
     r->class_order = vocab_sorted_ids(r->data.labels);
     r->class_n = array_new(r->nclasses, sizeof *r->class_n);
     if (!r->class_order || !r->class_n)

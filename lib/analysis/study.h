@@ -59,7 +59,8 @@
    GB at 100 classes, and 100,000 classes, one per example, would run
    until killed). The other steps grow linearly with the classes (fastText's
    softmax, predictions.tsv's probability columns, the report's panel per
-   class). study_run checks it as soon as the corpus is read. */
+   class), but for the confusion matrix (K^2 counts). study_run checks it
+   as soon as the corpus is read. */
 enum { STUDY_MAX_CLASSES = 32 };
 
 typedef struct study_config {

@@ -36,10 +36,12 @@ static void check_sums(const token_counts *tc)
             fuzz_fail("counts_merge_file", "the examples wrap");
         examples += tc->examples[c];
         for (size_t t = 0; t < vocab_size(tc->tokens); t++) {
-            if (tc->count[c][t] > UINT64_MAX - total)
+            uint64_t count, docs;
+            counts_get(tc, c, t, &count, &docs);
+            if (count > UINT64_MAX - total)
                 fuzz_fail("counts_merge_file", "the counts wrap");
-            total += tc->count[c][t];
-            if (tc->docs[c][t] > tc->count[c][t] || tc->docs[c][t] > tc->examples[c])
+            total += count;
+            if (docs > count || docs > tc->examples[c])
                 fuzz_fail("counts_merge_file", "docs above count or examples");
         }
     }

@@ -31,7 +31,8 @@ static void usage(void)
 "train and test (else dev) when there is a split named train and another,\n"
 "else K-fold cross-validation over every example. Without a corpus, the\n"
 "bundled ones (SNLI dev, the synthetic MedNLI-style corpus, and the ADE\n"
-"capability tests), each in a folder of DIR.\n"
+"capability tests), each in a folder of DIR. A corpus has 2 to %d classes:\n"
+"AFLite's models need memory that grows with the square of the classes.\n"
 "\n"
 "Corpus (as tells-prep reads it):\n"
 "  -s, --split NAME FILE    read FILE as split NAME; repeatable\n"
@@ -112,7 +113,7 @@ static void usage(void)
 "  tells-study -o mednli-study --split train mli_train_v1.jsonl \\\n"
 "    --split dev mli_dev_v1.jsonl --split test mli_test_v1.jsonl\n"
 "  tells-study -o out --batch new-annotations.jsonl prepared.tsv\n"
-"  tells-study -o study        # the bundled corpora\n");
+"  tells-study -o study        # the bundled corpora\n", STUDY_MAX_CLASSES);
 }
 
 enum {

@@ -322,6 +322,28 @@ cmp -s "$tmp/o/len.tsv" "$tmp/o/len.orig" || fail "$what: -o file changed"
 ls -a "$tmp/o" | grep -q '^\.len\.tsv\.' && fail "$what: temporary file left behind"
 
 # Usage errors: exit 2, the problem and the Try line, nothing on stdout.
+what="100,000 classes, one per example, in 256 MB of address space (issue 23)"
+awk 'BEGIN {
+    print "id\tsplit\tlabel\tpremise\thypothesis"
+    for (i = 0; i < 100000; i++) {
+        h = "w"
+        for (j = 0; j < i % 7; j++) h = h " w"
+        printf "%d\ttrain\tc%d\tp\t%s\n", i, i, h
+    }
+}' >"$tmp/own.tsv"
+{
+    printf 'class\tn\tmean\tmedian\tsd\n'
+    awk -F '\t' 'NR > 1 { n = split($5, w, " "); printf "%s\t1\t%d.000000\t%d.000000\t0.000000\n", $3, n, n }' \
+        "$tmp/own.tsv" | sort
+    # all: lengths 1 to 7 in turn, median 4
+    awk -F '\t' 'NR > 1 { n = split($5, w, " "); s += n; q += n * n; k++ }
+        END { m = s / k; printf "all\t%d\t%.6f\t4.000000\t%.6f\n", k, m, sqrt((q - k * m * m) / (k - 1)) }' \
+        "$tmp/own.tsv"
+} >"$tmp/own.want"
+run sh -c 'ulimit -v 262144 2>/dev/null; exec tells-len "$1"' sh "$tmp/own.tsv"
+expect 0 ""
+expect_out "$tmp/own.want"
+
 usage() {
     what=$1
     shift

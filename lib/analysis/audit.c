@@ -120,7 +120,7 @@ static int count_rows(token_counts *tc, const dataset *d, const size_t *rows, si
 
 static int top_tokens(audit_reference *ref, const audit_options *o)
 {
-    pmi_options po = {.binary = false, .min_count = 5, .smoothing = 50};
+    pmi_options po = {.binary = false, .min_count = 5, .smoothing = 50, .top = o->top_pmi};
     pmi_table t;
     ref->tells = vocab_new();
     if (!ref->tells || pmi_compute(&ref->tokens, &po, &t) < 0)
@@ -602,16 +602,18 @@ static int check_tokens(audit_group *g, const audit_reference *ref, classes *c,
     for (size_t k = 0; rc == 0 && k < vocab_size(bt.classes); k++)
         bclass[k] = vocab_find(c->names, vocab_str(bt.classes, k), vocab_len(bt.classes, k));
     size_t *order = rc == 0 ? vocab_sorted_ids(bt.tokens) : NULL;
-    if (!order)
+    counts_cell *cells = NULL;
+    size_t *first = NULL;
+    if (!order || counts_cells(&bt, true, NULL, NULL, &cells, &first) < 0)
         rc = -1;
     for (size_t j = 0; rc == 0 && j < vocab_size(bt.tokens); j++) {
         size_t t = order[j];
         const char *w = vocab_str(bt.tokens, t);
         uint64_t total = 0;
         memset(c->batch, 0, n * sizeof *c->batch);
-        for (size_t k = 0; k < vocab_size(bt.classes); k++) {
-            c->batch[bclass[k]] += (double)bt.docs[k][t];
-            total += bt.docs[k][t];
+        for (size_t i = first[t]; i < first[t + 1]; i++) {
+            c->batch[bclass[cells[i].cls]] += (double)cells[i].docs;
+            total += cells[i].docs;
         }
         if (total < o->min_count)
             continue;
@@ -620,8 +622,11 @@ static int check_tokens(audit_group *g, const audit_reference *ref, classes *c,
             c->ref[k] = o->pseudo * prior[k];
         /* The reference's count classes were interned in the same row
            order as its dataset labels, so their ids agree with c->names. */
-        for (size_t k = 0; rt >= 0 && k < vocab_size(ref->tokens.classes); k++)
-            c->ref[k] += (double)ref->tokens.docs[k][rt];
+        for (size_t k = 0; rt >= 0 && k < vocab_size(ref->tokens.classes); k++) {
+            uint64_t count, docs;
+            counts_get(&ref->tokens, k, (size_t)rt, &count, &docs);
+            c->ref[k] += (double)docs;
+        }
         size_t top = 0;
         double sum_b = 0, sum_r = 0;
         for (size_t k = 0; k < n; k++) {
@@ -647,6 +652,8 @@ static int check_tokens(audit_group *g, const audit_reference *ref, classes *c,
                  rt >= 0 ? sum_r - o->pseudo : 0.0, rt >= 0 ? "" : " new=1");
     }
     free(order);
+    free(cells);
+    free(first);
     free(prior);
     free(bclass);
     counts_free(&bt);

@@ -169,6 +169,11 @@ static int step_prepare(run *u, tells_error *err)
         return tells_error_set(err, direct ? c->prepared : NULL, 0,
                                "one class only ('%s'): nothing to study",
                                vocab_str(r->data.labels, 0));
+    if (r->nclasses > STUDY_MAX_CLASSES)
+        return tells_error_set(err, direct ? c->prepared : NULL, 0,
+                               "%zu classes: the study serves at most %d (AFLite's models "
+                               "need memory that grows with the square of the classes)",
+                               r->nclasses, STUDY_MAX_CLASSES);
     r->class_order = vocab_sorted_ids(r->data.labels);
     r->class_n = array_new(r->nclasses, sizeof *r->class_n);
     if (!r->class_order || !r->class_n)
@@ -212,7 +217,9 @@ static int step_tokens(run *u, tells_error *err)
         return tells_error_nomem(err, NULL, 0);
     if (counts_add_prepared(&r->tokens, u->input, false, u->c->threads, err) < 0)
         return -1;
-    pmi_options po = {.binary = false, .min_count = PMI_MIN_COUNT, .smoothing = PMI_SMOOTHING};
+    /* The report and pmi.tsv show a class's first STUDY_PMI_TOP tokens. */
+    pmi_options po = {.binary = false, .min_count = PMI_MIN_COUNT, .smoothing = PMI_SMOOTHING,
+                      .top = STUDY_PMI_TOP};
     if (pmi_compute(&r->tokens, &po, &r->pmi) < 0)
         return tells_error_nomem(err, NULL, 0);
     competency_options co;
@@ -969,7 +976,7 @@ static int step_measures(run *u, tells_error *err)
 {
     study_result *r = u->r;
     study_measures *m = &r->m;
-    logodds_options lo = {.min_count = PMI_MIN_COUNT, .prior_scale = 1.0};
+    logodds_options lo = {.min_count = PMI_MIN_COUNT, .prior_scale = 1.0, .top = STUDY_PMI_TOP};
     if (logodds_compute(&r->tokens, &lo, &m->logodds, err) < 0 ||
         write_out(u, "logodds.tsv", write_logodds, r, err) < 0)
         return -1;

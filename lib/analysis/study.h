@@ -50,6 +50,19 @@
 #include "base/error.h"
 #include "text/prep.h"
 
+/* The most classes a corpus may have. AFLite's logistic regressions,
+   warm-started from round to round, precondition with the Hessian of all
+   the classes' weights together: about 48 (K (d + 1))^2 bytes for K
+   classes of d-dimensional vectors, and (K (d + 1))^3 / 3 operations to
+   factor it. At 32 classes of the study's 100-d vectors that is 0.5 GB
+   and seconds; it grows with the square and the cube of the classes (5
+   GB at 100 classes, and 100,000 classes, one per example, would run
+   until killed). The other steps grow linearly with the classes (fastText's
+   softmax, predictions.tsv's probability columns, the report's panel per
+   class), but for the confusion matrix (K^2 counts). study_run checks it
+   as soon as the corpus is read. */
+enum { STUDY_MAX_CLASSES = 32 };
+
 typedef struct study_config {
     const char *name;              /* the corpus's name in the report */
     /* The corpus: a prepared TSV as it is, or inputs prepared with prep
@@ -94,7 +107,9 @@ typedef struct study_step {
 typedef struct study_result study_result;
 
 /* Runs the study into dir (an existing, empty folder); on failure dir
-   holds what was written so far. *out (free with study_result_free)
+   holds what was written so far. A corpus of one class or of more than
+   STUDY_MAX_CLASSES is bad data, found before any step but the corpus's
+   preparation. *out (free with study_result_free)
    keeps the verdicts and the step times. */
 int study_run(const study_config *c, const char *dir, study_result **out, tells_error *err);
 void study_result_free(study_result *r);

@@ -24,6 +24,7 @@ typedef struct competency_options {
     bool class_prior;     /* p0 = the class's share of examples, not 1/K */
     uint64_t min_count;   /* test tokens in at least this many examples [1] */
     double alpha;         /* family-wise level before Bonferroni [0.01] */
+    size_t top;           /* rows kept per class, the first by z; 0 = all [0] */
 } competency_options;
 
 void competency_options_default(competency_options *o);
@@ -37,13 +38,17 @@ typedef struct competency_row {
 } competency_row;
 
 typedef struct competency_table {
-    competency_row *rows;   /* classes in byte order, z descending, ties by token */
+    competency_row *rows;   /* classes in byte order, z descending, ties by token;
+                               with a top, a class's first top rows only */
     size_t n;
     size_t tested;          /* m: token-class pairs tested */
     double threshold;       /* alpha / m */
-    size_t significant;
+    size_t significant;     /* of the m pairs, rows kept or not */
 } competency_table;
 
+/* With a top, time grows with the token-class cells seen and the rows
+   kept, not with the pairs tested (a token absent from a class has
+   p_hat 0, z below 0: never significant, ranked by n). */
 int competency_compute(const token_counts *tc, const competency_options *o,
                        competency_table *out, tells_error *err);
 void competency_free(competency_table *t);

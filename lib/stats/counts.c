@@ -31,12 +31,8 @@ int counts_init(token_counts *tc, text_field field)
 
 void counts_free(token_counts *tc)
 {
-    for (size_t c = 0; tc->classes && c < vocab_size(tc->classes); c++) {
-        free(tc->count[c]);
-        free(tc->docs[c]);
-    }
-    free(tc->count);
-    free(tc->docs);
+    free(tc->dense);
+    free(tc->cells);
     free(tc->examples);
     free(tc->stamp);
     free(tc->scratch);
@@ -55,16 +51,22 @@ static int grow_array(uint64_t **a, size_t old, size_t cap)
     return 0;
 }
 
-/* Makes room for token id tok in every class's arrays. */
+/* Makes room for token id tok in the per-token arrays. Cells name tokens
+   and classes in 32 bits. */
 static int ensure_token(token_counts *tc, size_t tok)
 {
     if (tok < tc->token_cap)
         return 0;
+    if (tok >= UINT32_MAX)
+        return -1;
     size_t cap = array_capacity(tc->token_cap, tok + 1, 4096);
-    for (size_t c = 0; c < vocab_size(tc->classes); c++)
-        if (grow_array(&tc->count[c], tc->token_cap, cap) < 0 ||
-            grow_array(&tc->docs[c], tc->token_cap, cap) < 0)
-            return -1;
+    if (cap > SIZE_MAX / COUNTS_DENSE)
+        return -1;
+    counts_pair *dense = array_resize_zeroed(tc->dense, tc->token_cap * COUNTS_DENSE,
+                                             cap * COUNTS_DENSE, sizeof *dense);
+    if (!dense)
+        return -1;
+    tc->dense = dense;
     if (grow_array(&tc->stamp, tc->token_cap, cap) < 0)
         return -1;
     tc->token_cap = cap;
@@ -73,25 +75,170 @@ static int ensure_token(token_counts *tc, size_t tok)
 
 static long class_id(token_counts *tc, const char *label, size_t len)
 {
-    /* Room for a new class first, so that every interned class has its
-       arrays (counts_free frees them). count and docs share class_cap:
-       count grows on a copy of it. */
     size_t before = vocab_size(tc->classes);
     if (before >= tc->class_cap) {
-        size_t cap = array_capacity(tc->class_cap, before + 1, 8), count_cap = tc->class_cap;
-        if (grow_array(&tc->examples, tc->class_cap, cap) < 0 ||
-            ARRAY_RESERVE_MIN(tc->count, count_cap, cap, 8) < 0 ||
-            ARRAY_RESERVE_MIN(tc->docs, tc->class_cap, cap, 8) < 0)
+        if (before >= UINT32_MAX)
             return -1;
+        size_t cap = array_capacity(tc->class_cap, before + 1, 8);
+        if (grow_array(&tc->examples, tc->class_cap, cap) < 0)
+            return -1;
+        tc->class_cap = cap;
     }
-    long c = vocab_intern(tc->classes, label, len);
-    if (c < 0 || (size_t)c < before)
-        return c;
-    tc->count[c] = calloc(tc->token_cap ? tc->token_cap : 1, sizeof **tc->count);
-    tc->docs[c] = calloc(tc->token_cap ? tc->token_cap : 1, sizeof **tc->docs);
-    if (!tc->count[c] || !tc->docs[c])
+    return vocab_intern(tc->classes, label, len);
+}
+
+/* The slot of (token, class): Fibonacci hashing of the pair, linear
+   probing. */
+static inline size_t cell_slot(const token_counts *tc, uint32_t token, uint32_t cls)
+{
+    uint64_t h = ((uint64_t)token << 32 | cls) * 0x9E3779B97F4A7C15ULL;
+    size_t mask = tc->nslots - 1, i = (size_t)(h >> 32) & mask;
+    while (tc->cells[i].count && (tc->cells[i].token != token || tc->cells[i].cls != cls))
+        i = (i + 1) & mask;
+    return i;
+}
+
+static int grow_cells(token_counts *tc)
+{
+    size_t old = tc->nslots, nslots = old ? old * 2 : 1024;
+    counts_cell *was = tc->cells;
+    tc->cells = array_new(nslots, sizeof *tc->cells);
+    if (!tc->cells) {
+        tc->cells = was;
         return -1;
-    return c;
+    }
+    tc->nslots = nslots;
+    for (size_t i = 0; i < old; i++)
+        if (was[i].count)
+            tc->cells[cell_slot(tc, was[i].token, was[i].cls)] = was[i];
+    free(was);
+    return 0;
+}
+
+/* The cell of (token, class), made (count 0) if new: its count must be
+   raised before the next call. NULL when out of memory. */
+static inline counts_cell *cell_for(token_counts *tc, size_t token, size_t cls)
+{
+    if ((tc->nhashed + 1) * 2 > tc->nslots && grow_cells(tc) < 0)
+        return NULL;
+    counts_cell *cell = &tc->cells[cell_slot(tc, (uint32_t)token, (uint32_t)cls)];
+    if (!cell->count) {
+        cell->token = (uint32_t)token;
+        cell->cls = (uint32_t)cls;
+        cell->docs = 0;
+        tc->nhashed++;
+        tc->ncells++;
+    }
+    return cell;
+}
+
+/* Adds count and docs to (token, class), a token below token_cap; count
+   0 adds nothing (no cell holds 0). */
+static int cell_add(token_counts *tc, size_t token, size_t cls, uint64_t count, uint64_t docs)
+{
+    if (!count)
+        return 0;
+    if (cls < COUNTS_DENSE) {
+        counts_pair *e = &tc->dense[token * COUNTS_DENSE + cls];
+        tc->ncells += !e->count;
+        e->count += count;
+        e->docs += docs;
+        return 0;
+    }
+    counts_cell *cell = cell_for(tc, token, cls);
+    if (!cell)
+        return -1;
+    cell->count += count;
+    cell->docs += docs;
+    return 0;
+}
+
+void counts_get(const token_counts *tc, size_t cls, size_t token, uint64_t *count,
+                uint64_t *docs)
+{
+    *count = *docs = 0;
+    if (cls < COUNTS_DENSE && token < vocab_size(tc->tokens)) {
+        *count = tc->dense[token * COUNTS_DENSE + cls].count;
+        *docs = tc->dense[token * COUNTS_DENSE + cls].docs;
+        return;
+    }
+    if (!tc->nslots || token >= UINT32_MAX || cls >= UINT32_MAX)
+        return;
+    const counts_cell *cell = &tc->cells[cell_slot(tc, (uint32_t)token, (uint32_t)cls)];
+    *count = cell->count;
+    *docs = cell->docs;
+}
+
+int counts_cells(const token_counts *tc, bool by_token, const size_t *token_rank,
+                 const size_t *class_rank, counts_cell **cells, size_t **first)
+{
+    size_t nt = vocab_size(tc->tokens), nc = vocab_size(tc->classes);
+    size_t ngroups = by_token ? nt : nc, nminor = by_token ? nc : nt;
+    size_t n = tc->ncells;
+    counts_cell *tmp = array_new(n, sizeof *tmp), *out = array_new(n, sizeof *out);
+    size_t *pos = array_new((nminor > ngroups ? nminor : ngroups) + 1, sizeof *pos);
+    *first = array_new(ngroups + 1, sizeof **first);
+    *cells = out;
+    if (!tmp || !out || !pos || !*first) {
+        free(tmp);
+        free(out);
+        free(pos);
+        free(*first);
+        *cells = NULL;
+        *first = NULL;
+        return -1;
+    }
+    /* Every cell into out, then two stable counting sorts: by the minor
+       key into tmp, then by the group into out. */
+    size_t k = 0;
+    for (size_t t = 0; t < nt; t++)
+        for (size_t c = 0; c < COUNTS_DENSE; c++) {
+            const counts_pair *e = &tc->dense[t * COUNTS_DENSE + c];
+            if (e->count)
+                out[k++] = (counts_cell){(uint32_t)t, (uint32_t)c, e->count, e->docs};
+        }
+    for (size_t i = 0; i < tc->nslots; i++)
+        if (tc->cells[i].count)
+            out[k++] = tc->cells[i];
+#define CELL_TOKEN(c) (token_rank ? token_rank[(c).token] : (c).token)
+#define CELL_CLASS(c) (class_rank ? class_rank[(c).cls] : (c).cls)
+#define CELL_MINOR(c) (by_token ? CELL_CLASS(c) : CELL_TOKEN(c))
+#define CELL_MAJOR(c) (by_token ? CELL_TOKEN(c) : CELL_CLASS(c))
+    for (size_t i = 0; i < n; i++)
+        pos[CELL_MINOR(out[i]) + 1]++;
+    for (size_t m = 0; m < nminor; m++)
+        pos[m + 1] += pos[m];
+    for (size_t i = 0; i < n; i++)
+        tmp[pos[CELL_MINOR(out[i])]++] = out[i];
+    size_t *f = *first;
+    for (size_t i = 0; i < n; i++)
+        f[CELL_MAJOR(tmp[i]) + 1]++;
+    for (size_t g = 0; g < ngroups; g++)
+        f[g + 1] += f[g];
+    memcpy(pos, f, ngroups * sizeof *pos);
+    for (size_t i = 0; i < n; i++)
+        out[pos[CELL_MAJOR(tmp[i])]++] = tmp[i];
+#undef CELL_TOKEN
+#undef CELL_CLASS
+#undef CELL_MINOR
+#undef CELL_MAJOR
+    free(tmp);
+    free(pos);
+    return 0;
+}
+
+uint64_t *counts_token_totals(const token_counts *tc, bool docs)
+{
+    size_t nt = vocab_size(tc->tokens);
+    uint64_t *total = array_new(nt, sizeof *total);
+    for (size_t t = 0; total && t < nt; t++)
+        for (size_t c = 0; c < COUNTS_DENSE; c++)
+            total[t] += docs ? tc->dense[t * COUNTS_DENSE + c].docs
+                             : tc->dense[t * COUNTS_DENSE + c].count;
+    for (size_t i = 0; total && i < tc->nslots; i++)
+        if (tc->cells[i].count)
+            total[tc->cells[i].token] += docs ? tc->cells[i].docs : tc->cells[i].count;
+    return total;
 }
 
 /* Bytes of the UTF-8 sequence at s (1 for a stray byte) and whether its
@@ -163,8 +310,6 @@ static int count_text(token_counts *tc, size_t c, const char *s, size_t len)
         s = tc->scratch;
     }
     const char *end = s + len;
-    uint64_t *count = tc->count[c];
-    uint64_t *docs = tc->docs[c];
     while (s < end) {
         /* Find the token's end and hash it in the same pass: tokens are
            short, and this loop is the whole cost of tells-pmi. */
@@ -177,16 +322,25 @@ static int count_text(token_counts *tc, size_t c, const char *s, size_t len)
                                          vocab_hash_final(h));
             if (t < 0)
                 return -1;
-            if ((size_t)t >= tc->token_cap) {
-                if (ensure_token(tc, (size_t)t) < 0)
+            if ((size_t)t >= tc->token_cap && ensure_token(tc, (size_t)t) < 0)
+                return -1;
+            uint64_t *count, *docs;
+            if (c < COUNTS_DENSE) {
+                counts_pair *e = &tc->dense[(size_t)t * COUNTS_DENSE + c];
+                tc->ncells += !e->count;
+                count = &e->count;
+                docs = &e->docs;
+            } else {
+                counts_cell *cell = cell_for(tc, (size_t)t, c);
+                if (!cell)
                     return -1;
-                count = tc->count[c];
-                docs = tc->docs[c];
+                count = &cell->count;
+                docs = &cell->docs;
             }
-            count[t]++;
+            ++*count;
             if (tc->stamp[t] != tc->rows) {
                 tc->stamp[t] = tc->rows;
-                docs[t]++;
+                ++*docs;
             }
         }
         s = stop + 1;
@@ -225,25 +379,44 @@ static int count_rows(token_counts *tc, prepared_reader *r, tells_error *err)
 
 int counts_merge(token_counts *tc, const token_counts *other)
 {
-    size_t nt = vocab_size(other->tokens);
-    for (size_t c2 = 0; c2 < vocab_size(other->classes); c2++) {
+    /* Class by class, each class's tokens by id: tokens are interned in
+       the order the dense table of before met them. */
+    counts_cell *cells;
+    size_t *first;
+    if (counts_cells(other, false, NULL, NULL, &cells, &first) < 0)
+        return -1;
+    /* other's token ids in tc, + 1 (0: not interned yet). */
+    size_t *id = array_new(vocab_size(other->tokens), sizeof *id);
+    int rc = id ? 0 : -1;
+    for (size_t c2 = 0; rc == 0 && c2 < vocab_size(other->classes); c2++) {
         long c = class_id(tc, vocab_str(other->classes, c2),
                           vocab_len(other->classes, c2));
-        if (c < 0)
-            return -1;
+        if (c < 0) {
+            rc = -1;
+            break;
+        }
         tc->examples[c] += other->examples[c2];
-        for (size_t t2 = 0; t2 < nt; t2++) {
-            if (!other->count[c2][t2])
-                continue;
-            long t = vocab_intern(tc->tokens, vocab_str(other->tokens, t2),
-                                  vocab_len(other->tokens, t2));
-            if (t < 0 || ensure_token(tc, (size_t)t) < 0)
-                return -1;
-            tc->count[c][t] += other->count[c2][t2];
-            tc->docs[c][t] += other->docs[c2][t2];
+        for (size_t i = first[c2]; i < first[c2 + 1]; i++) {
+            size_t t2 = cells[i].token;
+            if (!id[t2]) {
+                long t = vocab_intern(tc->tokens, vocab_str(other->tokens, t2),
+                                      vocab_len(other->tokens, t2));
+                if (t < 0 || ensure_token(tc, (size_t)t) < 0) {
+                    rc = -1;
+                    break;
+                }
+                id[t2] = (size_t)t + 1;
+            }
+            if (cell_add(tc, id[t2] - 1, (size_t)c, cells[i].count, cells[i].docs) < 0) {
+                rc = -1;
+                break;
+            }
         }
     }
-    return 0;
+    free(id);
+    free(cells);
+    free(first);
+    return rc;
 }
 
 /* Below this size one thread is as fast as several. */
@@ -361,14 +534,27 @@ int counts_add_prepared(token_counts *tc, const char *path, bool no_header,
 
 int counts_write(const token_counts *tc, FILE *fp, tells_error *err)
 {
+    size_t nc = vocab_size(tc->classes), nt = vocab_size(tc->tokens);
     size_t *cls = vocab_sorted_ids(tc->classes);
     size_t *tok = vocab_sorted_ids(tc->tokens);
-    if (!cls || !tok) {
+    size_t *class_rank = array_new(nc, sizeof *class_rank);
+    size_t *token_rank = array_new(nt, sizeof *token_rank);
+    counts_cell *cells = NULL;
+    size_t *first = NULL;
+    if (cls && tok && class_rank && token_rank) {
+        for (size_t i = 0; i < nc; i++)
+            class_rank[cls[i]] = i;
+        for (size_t j = 0; j < nt; j++)
+            token_rank[tok[j]] = j;
+    }
+    if (!cls || !tok || !class_rank || !token_rank ||
+        counts_cells(tc, true, token_rank, class_rank, &cells, &first) < 0) {
         free(cls);
         free(tok);
+        free(class_rank);
+        free(token_rank);
         return tells_error_nomem(err, NULL, 0);
     }
-    size_t nc = vocab_size(tc->classes), nt = vocab_size(tc->tokens);
     fprintf(fp, COUNTS_MAGIC "\nfield\t%s\n", text_field_name(tc->field));
     if (tc->analyzer == COUNTS_TOKENS_WORDS)
         fputs("tokens\twords\n", fp);
@@ -376,31 +562,31 @@ int counts_write(const token_counts *tc, FILE *fp, tells_error *err)
         fprintf(fp, "examples\t%s\t%" PRIu64 "\n", vocab_str(tc->classes, cls[i]),
                 tc->examples[cls[i]]);
     fputs("token\tclass\tcount\tdocs\n", fp);
-    uint64_t rows = 0;
-    for (size_t j = 0; j < nt; j++)
-        for (size_t i = 0; i < nc; i++) {
-            size_t c = cls[i], t = tok[j];
-            if (tc->count[c][t]) {
-                fprintf(fp, "%s\t%s\t%" PRIu64 "\t%" PRIu64 "\n",
-                        vocab_str(tc->tokens, t), vocab_str(tc->classes, c),
-                        tc->count[c][t], tc->docs[c][t]);
-                rows++;
-            }
-        }
+    /* Tokens in byte order, each token's classes in byte order. */
+    for (size_t i = 0; i < tc->ncells; i++)
+        fprintf(fp, "%s\t%s\t%" PRIu64 "\t%" PRIu64 "\n",
+                vocab_str(tc->tokens, cells[i].token), vocab_str(tc->classes, cells[i].cls),
+                cells[i].count, cells[i].docs);
     /* A trailer, so that a truncated shard is noticed when merging. */
-    fprintf(fp, "end\t%" PRIu64 "\n", rows);
+    fprintf(fp, "end\t%" PRIu64 "\n", (uint64_t)tc->ncells);
     free(cls);
     free(tok);
+    free(class_rank);
+    free(token_rank);
+    free(cells);
+    free(first);
     return ferror(fp) ? -1 : 0;
 }
 
-/* The sum of every count in tc. */
+/* The sum of every count in tc: its side-by-side classes' and its
+   hashed cells'. */
 static uint64_t counts_total(const token_counts *tc)
 {
     uint64_t total = 0;
-    for (size_t c = 0; c < vocab_size(tc->classes); c++)
-        for (size_t t = 0; t < vocab_size(tc->tokens); t++)
-            total += tc->count[c][t];
+    for (size_t i = 0; i < vocab_size(tc->tokens) * COUNTS_DENSE; i++)
+        total += tc->dense[i].count;
+    for (size_t i = 0; i < tc->nslots; i++)
+        total += tc->cells[i].count;
     return total;
 }
 
@@ -457,7 +643,7 @@ static int merge_examples(token_counts *tc, merge_state *ms, char **f, const lin
     if (rc < 0 || f[1][0] == '\0')
         return tells_error_set(err, r->name, r->lineno, "malformed examples line");
     long c = class_id(tc, f[1], strlen(f[1]));
-    if (c < 0 || ensure_token(tc, vocab_size(tc->tokens)) < 0)
+    if (c < 0)
         return tells_error_nomem(err, r->name, r->lineno);
     size_t need = vocab_size(tc->classes);
     if (need > ms->ex_cap) {
@@ -522,9 +708,9 @@ static int merge_row(token_counts *tc, merge_state *ms, char **f, const line_rea
                                "twice (first on line %" PRIu64 ")", f[0], f[1], first);
     if (u64map_put(&ms->rows, key, (uint64_t)r->lineno) < 0)
         return tells_error_nomem(err, r->name, r->lineno);
+    if (cell_add(tc, (size_t)t, (size_t)c, count, docs) < 0)
+        return tells_error_nomem(err, r->name, r->lineno);
     ms->total += count;
-    tc->count[c][t] += count;
-    tc->docs[c][t] += docs;
     return 0;
 }
 
@@ -615,4 +801,84 @@ int counts_merge_file(token_counts *tc, const char *path, tells_error *err)
     merge_state_free(&ms);
     line_reader_close(&r);
     return rc < 0 ? -1 : 0;
+}
+
+typedef struct zero_sort {
+    const vocab *tokens;
+    const uint64_t *total;
+} zero_sort;
+
+static int cmp_zero(const void *a, const void *b, void *arg)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    const zero_sort *s = arg;
+    if (s->total && s->total[x] != s->total[y])
+        return s->total[x] < s->total[y] ? -1 : 1;
+    return strcmp(vocab_str(s->tokens, x), vocab_str(s->tokens, y));
+}
+
+int zero_order_make(zero_order *z, const vocab *tokens, const size_t *kept, size_t nk,
+                    const uint64_t *total)
+{
+    z->n = nk;
+    z->tok = array_new(nk, sizeof *z->tok);
+    z->group_end = array_new(nk, sizeof *z->group_end);
+    if (!z->tok || !z->group_end) {
+        zero_order_free(z);
+        return -1;
+    }
+    if (nk)
+        memcpy(z->tok, kept, nk * sizeof *kept);
+    zero_sort s = {tokens, total};
+    qsort_r(z->tok, nk, sizeof *z->tok, cmp_zero, &s);
+    for (size_t j = nk; j-- > 0;)
+        z->group_end[j] = j + 1 < nk && (!total || total[z->tok[j + 1]] == total[z->tok[j]])
+                          ? z->group_end[j + 1] : j + 1;
+    return 0;
+}
+
+void zero_order_free(zero_order *z)
+{
+    free(z->tok);
+    free(z->group_end);
+    memset(z, 0, sizeof *z);
+}
+
+long zero_order_walk(const zero_order *z, size_t need, const size_t *mark, size_t stamp,
+                     int (*take)(size_t tok, void *ctx, double *value),
+                     void (*drop)(void *ctx), void *ctx)
+{
+    size_t got = 0;
+    bool any = false;
+    double last = 0;
+    for (size_t j = 0; j < z->n;) {
+        size_t end = z->group_end[j], here = 0;
+        bool probe = got >= need, first = true;
+        for (; j < end && here < need; j++) {
+            size_t t = z->tok[j];
+            if (mark[t] == stamp)
+                continue;
+            double v;
+            int r = take(t, ctx, &v);
+            if (r < 0)
+                return -1;
+            if (r == 0)
+                continue;
+            if (first && any && v > last) {
+                drop(ctx);
+                return -2;
+            }
+            if (probe && !(v == last)) {
+                drop(ctx);
+                return (long)got;
+            }
+            first = probe = false;
+            any = true;
+            last = v;
+            got++;
+            here++;
+        }
+        j = end;
+    }
+    return (long)got;
 }

@@ -47,7 +47,7 @@ static int add_length(length_table *lt, const char *label, size_t llen, double v
     length_class *k = &lt->cls[c];
     if ((size_t)c == before)
         *k = (length_class){0};
-    if (ARRAY_RESERVE_MIN(k->len, k->cap, k->n + 1, 1024) < 0)
+    if (ARRAY_RESERVE(k->len, k->cap, k->n + 1) < 0)
         return -1;
     k->len[k->n++] = v;
     return 0;

@@ -40,6 +40,7 @@ typedef struct logodds_options {
     uint64_t min_count;       /* rank tokens seen at least this often in all */
     double prior_scale;       /* multiplies a_w and a_0 [1] */
     const logodds_prior *prior;   /* NULL: the corpus's own counts */
+    size_t top;               /* rows kept per class, the first by z; 0 = all */
 } logodds_options;
 
 typedef struct logodds_row {
@@ -54,7 +55,13 @@ typedef struct logodds_table {
 } logodds_table;
 
 /* Every token with a count of at least min_count and a prior count above
-   0, for every class. */
+   0, for every class (with a top, the first top of each class). With a
+   top, time grows with the token-class cells seen and the rows kept:
+   where a token is absent from a class its z depends on the token only
+   through its count (with the corpus as prior: one order of the absent
+   tokens serves every class), or through its count and prior count and
+   on the class through the class's token total (a background prior: one
+   order per distinct class total). */
 int logodds_compute(const token_counts *tc, const logodds_options *o, logodds_table *out,
                     tells_error *err);
 void logodds_free(logodds_table *t);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/outfile.h"
 
 static int cmp_entries(const void *a, const void *b, void *arg)
@@ -25,69 +26,152 @@ void pmi_free(pmi_table *t)
     memset(t, 0, sizeof *t);
 }
 
+/* What every class's entries are computed from. */
+typedef struct pmi_state {
+    const token_counts *tc;
+    bool binary;
+    double k, S;
+    size_t nc, nk;
+    const uint64_t *total;    /* [token]: count(w) over the classes */
+    size_t c;                 /* the class at hand */
+    double s_c;
+    pmi_entry *buf;           /* its entries so far */
+    size_t n;
+} pmi_state;
+
+/* Token t's entry in the class at hand, with count(w,c) and docs. The
+   arithmetic of the dense table of before, to the bit. */
+static void pmi_entry_make(const pmi_state *st, size_t t, uint64_t count, uint64_t docs,
+                           pmi_entry *e)
+{
+    const token_counts *tc = st->tc;
+    uint64_t cnt = st->binary ? docs : count;
+    double s_w = (double)st->total[t] + st->k * (double)st->nc;
+    double s_wc = (double)cnt + st->k;
+    e->token = t;
+    e->count = cnt;
+    e->pmi = log2(s_wc * st->S / (s_w * st->s_c));
+    e->class_share = tc->examples[st->c] ? (double)docs / (double)tc->examples[st->c] : 0.0;
+}
+
+static int pmi_take(size_t t, void *ctx, double *value)
+{
+    pmi_state *st = ctx;
+    pmi_entry *e = &st->buf[st->n++];
+    pmi_entry_make(st, t, 0, 0, e);
+    *value = e->pmi;
+    return 1;
+}
+
+static void pmi_drop(void *ctx)
+{
+    ((pmi_state *)ctx)->n--;
+}
+
 int pmi_compute(const token_counts *tc, const pmi_options *opt, pmi_table *out)
 {
     memset(out, 0, sizeof *out);
     size_t nc = vocab_size(tc->classes), nt = vocab_size(tc->tokens);
-    uint64_t *const *cnt = opt->binary ? tc->docs : tc->count;
     size_t *order = vocab_sorted_ids(tc->classes);
-    size_t *kept = malloc((nt ? nt : 1) * sizeof *kept);
-    uint64_t *class_total = calloc(nc ? nc : 1, sizeof *class_total);
-    out->classes = calloc(nc ? nc : 1, sizeof *out->classes);
-    if (!order || !kept || !class_total || !out->classes)
+    uint64_t *total = counts_token_totals(tc, opt->binary);
+    size_t *kept = array_new(nt, sizeof *kept);
+    size_t *mark = array_new(nt, sizeof *mark);      /* class rank + 1 of present tokens */
+    const counts_cell **present = array_new(nt, sizeof *present);
+    uint64_t *class_total = array_new(nc, sizeof *class_total);
+    counts_cell *cells = NULL;
+    size_t *first = NULL;
+    zero_order z = {0};
+    pmi_state st = {.tc = tc, .binary = opt->binary, .k = opt->smoothing, .nc = nc,
+                    .total = total};
+    out->classes = array_new(nc, sizeof *out->classes);
+    if (!order || !total || !kept || !mark || !present || !class_total || !out->classes ||
+        counts_cells(tc, false, NULL, NULL, &cells, &first) < 0)
         goto fail;
     /* Integer sums first: exact, and independent of hash order. */
     size_t nk = 0;
     uint64_t grand = 0;
-    for (size_t t = 0; t < nt; t++) {
-        uint64_t total = 0;
-        for (size_t c = 0; c < nc; c++)
-            total += cnt[c][t];
-        if (total >= opt->min_count && total > 0) {
+    for (size_t t = 0; t < nt; t++)
+        if (total[t] >= opt->min_count && total[t] > 0) {
             kept[nk++] = t;
-            for (size_t c = 0; c < nc; c++)
-                class_total[c] += cnt[c][t];
-            grand += total;
+            grand += total[t];
         }
-    }
+    for (size_t i = 0; i < tc->ncells; i++)
+        if (total[cells[i].token] >= opt->min_count)
+            class_total[cells[i].cls] += opt->binary ? cells[i].docs : cells[i].count;
     double k = opt->smoothing;
-    double S = (double)grand + k * (double)nk * (double)nc;
+    st.S = (double)grand + k * (double)nk * (double)nc;
+    st.nk = nk;
     out->nclasses = nc;
     out->kept = nk;
+    bool sparse = opt->top && opt->top < nk;
+    /* An absent token's PMI is log2(k S / (s_w s_c)): by total, or -inf
+       for every absent token when k is 0. */
+    if (sparse && zero_order_make(&z, tc->tokens, kept, nk, k > 0 ? total : NULL) < 0)
+        goto fail;
+    st.buf = array_new(nk, sizeof *st.buf);
+    if (!st.buf)
+        goto fail;
     for (size_t i = 0; i < nc; i++) {
         size_t c = order[i];
         pmi_class *pc = &out->classes[i];
         pc->class_id = c;
-        pc->entries = malloc((nk ? nk : 1) * sizeof *pc->entries);
+        st.c = c;
+        st.s_c = (double)class_total[c] + k * (double)nk;
+        st.n = 0;
+        const counts_cell *cc = cells + first[c], *cend = cells + first[c + 1];
+        long walked = -2;
+        /* With k = 0 a class without kept tokens has NaN everywhere, and
+           qsort's order of those is the dense table's only. */
+        if (sparse && st.s_c > 0) {
+            for (const counts_cell *p = cc; p < cend; p++)
+                if (total[p->token] >= opt->min_count) {
+                    pmi_entry_make(&st, p->token, p->count, p->docs, &st.buf[st.n++]);
+                    mark[p->token] = i + 1;
+                }
+            walked = zero_order_walk(&z, opt->top, mark, i + 1, pmi_take, pmi_drop, &st);
+        }
+        if (walked == -2) {
+            /* Every kept token, in id order, as the dense table had them. */
+            for (const counts_cell *p = cc; p < cend; p++)
+                present[p->token] = p;
+            for (size_t j = 0; j < nk; j++) {
+                const counts_cell *p = present[kept[j]];
+                pmi_entry_make(&st, kept[j], p ? p->count : 0, p ? p->docs : 0, &st.buf[j]);
+            }
+            st.n = nk;
+            for (const counts_cell *p = cc; p < cend; p++)
+                present[p->token] = NULL;
+        }
+        qsort_r(st.buf, st.n, sizeof *st.buf, cmp_entries, (void *)tc->tokens);
+        pc->n = opt->top && opt->top < st.n ? opt->top : st.n;
+        pc->entries = array_new(pc->n, sizeof *pc->entries);
         if (!pc->entries)
             goto fail;
-        double s_c = (double)class_total[c] + k * (double)nk;
-        for (size_t j = 0; j < nk; j++) {
-            size_t t = kept[j];
-            uint64_t total = 0;
-            for (size_t c2 = 0; c2 < nc; c2++)
-                total += cnt[c2][t];
-            double s_w = (double)total + k * (double)nc;
-            double s_wc = (double)cnt[c][t] + k;
-            pmi_entry *e = &pc->entries[j];
-            e->token = t;
-            e->count = cnt[c][t];
-            e->pmi = log2(s_wc * S / (s_w * s_c));
-            e->class_share = tc->examples[c]
-                ? (double)tc->docs[c][t] / (double)tc->examples[c] : 0.0;
-        }
-        pc->n = nk;
-        qsort_r(pc->entries, nk, sizeof *pc->entries, cmp_entries,
-                (void *)tc->tokens);
+        if (pc->n)
+            memcpy(pc->entries, st.buf, pc->n * sizeof *pc->entries);
     }
+    free(st.buf);
     free(order);
+    free(total);
     free(kept);
+    free(mark);
+    free(present);
     free(class_total);
+    free(cells);
+    free(first);
+    zero_order_free(&z);
     return 0;
 fail:
+    free(st.buf);
     free(order);
+    free(total);
     free(kept);
+    free(mark);
+    free(present);
     free(class_total);
+    free(cells);
+    free(first);
+    zero_order_free(&z);
     pmi_free(out);
     return -1;
 }
@@ -180,16 +264,17 @@ int pmi_published_compute(const token_counts *tc, double smoothing, uint64_t min
     memset(out, 0, sizeof *out);
     size_t nc = vocab_size(tc->classes), nt = vocab_size(tc->tokens);
     size_t *order = vocab_sorted_ids(tc->classes);
-    uint64_t *total = calloc(nt ? nt : 1, sizeof *total);
-    bool *stop = calloc(nt ? nt : 1, sizeof *stop);
-    out->classes = calloc(nc ? nc : 1, sizeof *out->classes);
-    if (!order || !total || !stop || !out->classes)
+    uint64_t *total = counts_token_totals(tc, false);
+    bool *stop = array_new(nt, sizeof *stop);
+    counts_cell *cells = NULL;
+    size_t *first = NULL;
+    out->classes = array_new(nc, sizeof *out->classes);
+    if (!order || !total || !stop || !out->classes ||
+        counts_cells(tc, false, NULL, NULL, &cells, &first) < 0)
         goto fail;
     uint64_t grand = 0, examples = 0;
     size_t seen = 0;
     for (size_t t = 0; t < nt; t++) {
-        for (size_t c = 0; c < nc; c++)
-            total[t] += tc->count[c][t];
         grand += total[t];
         seen += total[t] > 0;
         stop[t] = pmi_stop_word(vocab_str(tc->tokens, t));
@@ -199,28 +284,31 @@ int pmi_published_compute(const token_counts *tc, double smoothing, uint64_t min
     double k = smoothing;
     double S = (double)grand + k * (double)seen;
     out->nclasses = nc;
+    /* Only a class's own words have entries: its cells, in token order. */
     for (size_t i = 0; i < nc; i++) {
         size_t c = order[i];
         pmi_class *pc = &out->classes[i];
         pc->class_id = c;
-        pc->entries = malloc((nt ? nt : 1) * sizeof *pc->entries);
+        pc->entries = array_new(first[c + 1] - first[c], sizeof *pc->entries);
         if (!pc->entries)
             goto fail;
         uint64_t class_sum = 0;
         size_t n = 0;
-        for (size_t t = 0; t < nt; t++)
-            if (tc->docs[c][t] > 0 && tc->docs[c][t] >= min_df && !stop[t]) {
-                pc->entries[n++].token = t;
-                class_sum += tc->count[c][t];
+        for (size_t j = first[c]; j < first[c + 1]; j++) {
+            const counts_cell *p = &cells[j];
+            if (p->docs > 0 && p->docs >= min_df && !stop[p->token]) {
+                pmi_entry *e = &pc->entries[n++];
+                e->token = p->token;
+                e->count = p->count;
+                class_sum += p->count;
             }
+        }
         double S_c = (double)class_sum + k * (double)n;
         double p_c = (double)tc->examples[c] / (double)examples;
         for (size_t j = 0; j < n; j++) {
             pmi_entry *e = &pc->entries[j];
-            size_t t = e->token;
-            double p_wc = ((double)tc->count[c][t] + k) / S_c;
-            double p_w = ((double)total[t] + k) / S;
-            e->count = tc->count[c][t];
+            double p_wc = ((double)e->count + k) / S_c;
+            double p_w = ((double)total[e->token] + k) / S;
             e->pmi = log2(p_wc / (p_w * p_c));
             e->class_share = p_wc;
         }
@@ -231,11 +319,15 @@ int pmi_published_compute(const token_counts *tc, double smoothing, uint64_t min
     free(order);
     free(total);
     free(stop);
+    free(cells);
+    free(first);
     return 0;
 fail:
     free(order);
     free(total);
     free(stop);
+    free(cells);
+    free(first);
     pmi_free(out);
     return -1;
 }
@@ -309,17 +401,22 @@ int pmi_run(const pmi_job *job, char *const *paths, size_t npaths, const char *o
         co.min_count = job->opt.min_count ? job->opt.min_count : 1;
         co.alpha = job->alpha > 0 ? job->alpha : co.alpha;
         co.class_prior = job->class_prior;
+        co.top = job->top;
         rc = competency_compute(&tc, &co, &o.z, err);
     } else if (rc == 0 && !job->emit_counts && job->measure == MEASURE_LOGODDS) {
         logodds_options lo = {.binary = job->opt.binary, .min_count = job->opt.min_count,
                               .prior_scale = job->prior_scale,
-                              .prior = job->prior ? &prior : NULL};
+                              .prior = job->prior ? &prior : NULL, .top = job->top};
         rc = logodds_compute(&tc, &lo, &o.lo, err);
     } else if (rc == 0 && !job->emit_counts && job->measure == MEASURE_PMI_PUBLISHED) {
         if (pmi_published_compute(&tc, job->opt.smoothing, job->opt.min_count, &o.table) < 0)
             rc = tells_error_nomem(err, NULL, 0);
-    } else if (rc == 0 && !job->emit_counts && pmi_compute(&tc, &job->opt, &o.table) < 0)
-        rc = tells_error_nomem(err, NULL, 0);
+    } else if (rc == 0 && !job->emit_counts) {
+        pmi_options po = job->opt;
+        po.top = job->top;
+        if (pmi_compute(&tc, &po, &o.table) < 0)
+            rc = tells_error_nomem(err, NULL, 0);
+    }
     if (rc == 0)
         rc = out_write(output, write_output, &o, err);
     pmi_free(&o.table);

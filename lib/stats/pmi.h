@@ -17,6 +17,7 @@ typedef struct pmi_options {
     bool binary;          /* count(w,c) = examples containing w */
     uint64_t min_count;
     double smoothing;
+    size_t top;           /* entries kept per class, the first by PMI; 0 = all */
 } pmi_options;
 
 typedef struct pmi_entry {
@@ -28,7 +29,8 @@ typedef struct pmi_entry {
 
 typedef struct pmi_class {
     size_t class_id;
-    pmi_entry *entries;   /* kept tokens, PMI descending, ties by token */
+    pmi_entry *entries;   /* kept tokens, PMI descending, ties by token (the
+                             first opt.top of them when top is set) */
     size_t n;
 } pmi_class;
 
@@ -38,6 +40,9 @@ typedef struct pmi_table {
     size_t kept;          /* tokens that passed min_count */
 } pmi_table;
 
+/* Time: the token-class cells seen, plus per class its top entries (with
+   top set) or every kept token (top 0), plus sorting the kept tokens
+   once; not tokens x classes for a top. */
 int pmi_compute(const token_counts *tc, const pmi_options *opt, pmi_table *out);
 void pmi_free(pmi_table *t);
 /* Writes "class<TAB>token<TAB>pmi<TAB>count<TAB>class_share" rows, at most

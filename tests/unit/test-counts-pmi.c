@@ -130,13 +130,61 @@ static void runs(void)
     CHECK(rmdir(dir) == 0);
 }
 
+/* zero_order_walk over made-up values: tokens 0..5 in groups {0 1} {2}
+   {3 4} {5}. */
+static double walk_value[6];
+static size_t walk_taken[8], walk_n;
+
+static int walk_take(size_t t, void *ctx, double *value)
+{
+    (void)ctx;
+    walk_taken[walk_n++] = t;
+    *value = walk_value[t];
+    return 1;
+}
+
+static void walk_drop(void *ctx)
+{
+    (void)ctx;
+    walk_n--;
+}
+
+static void walks(void)
+{
+    size_t tok[] = {0, 1, 2, 3, 4, 5}, end[] = {2, 2, 3, 5, 5, 6}, mark[6] = {0};
+    zero_order z = {tok, end, 6};
+    double v[] = {5, 5, 4, 4, 4, 3};
+    memcpy(walk_value, v, sizeof v);
+    /* Two rows from the first group; the next group's lower value ends
+       the walk. */
+    walk_n = 0;
+    CHECK(zero_order_walk(&z, 2, mark, 1, walk_take, walk_drop, NULL) == 2);
+    CHECK(walk_n == 2 && walk_taken[0] == 0 && walk_taken[1] == 1);
+    /* Three rows: the third from group {2}, and group {3 4} has the same
+       value, so it may rank by name before it: taken too. */
+    walk_n = 0;
+    CHECK(zero_order_walk(&z, 3, mark, 1, walk_take, walk_drop, NULL) == 5);
+    CHECK(walk_n == 5 && walk_taken[2] == 2 && walk_taken[3] == 3 && walk_taken[4] == 4);
+    /* Marked tokens (present in the class) are passed over. */
+    mark[0] = 7;
+    walk_n = 0;
+    CHECK(zero_order_walk(&z, 1, mark, 7, walk_take, walk_drop, NULL) == 1);
+    CHECK(walk_n == 1 && walk_taken[0] == 1);
+    /* A value that rises along the walk: -2, the caller ranks every token. */
+    walk_value[2] = 6;
+    walk_n = 0;
+    CHECK(zero_order_walk(&z, 3, mark, 1, walk_take, walk_drop, NULL) == -2);
+    CHECK(walk_n == 2);
+}
+
 int main(void)
 {
+    walks();
     runs();
     token_counts tc;
     fill(&tc);
     pmi_table t;
-    pmi_options opt = {false, 1, 1.0};
+    pmi_options opt = {false, 1, 1.0, 0};
     CHECK(pmi_compute(&tc, &opt, &t) == 0);
     CHECK(t.nclasses == 3 && t.kept == 4);
     /* Smoothed counts (class c, e, n): a 1 4 1, b 1 2 2, c 3 2 2, d 2 1 1;
@@ -158,7 +206,7 @@ int main(void)
     pmi_free(&t);
 
     /* Binary counts: a 2 in e; with min count 2, d (1) is dropped. */
-    pmi_options bin = {true, 2, 1.0};
+    pmi_options bin = {true, 2, 1.0, 0};
     CHECK(pmi_compute(&tc, &bin, &t) == 0);
     CHECK(t.kept == 3);
     e = find(&t, &tc, "e", "a");
@@ -182,7 +230,9 @@ int main(void)
     CHECK(counts_merge_file(&merged, path, &err) == 0);
     long a = vocab_find(merged.tokens, "a", 1), ce = vocab_find(merged.classes, "e", 1);
     CHECK(a >= 0 && ce >= 0);
-    CHECK(merged.count[ce][a] == 6 && merged.docs[ce][a] == 4);
+    uint64_t count, docs;
+    counts_get(&merged, (size_t)ce, (size_t)a, &count, &docs);
+    CHECK(count == 6 && docs == 4);
     CHECK(merged.examples[ce] == 4);
     counts_free(&merged);
 

@@ -561,10 +561,10 @@ int main(int argc, char **argv)
     free(o.definitions);
     cli_corpus_free(&o.corpus);
     cli_linking_free(&o.link);
+    if (rc == 0 && !o.quiet && !c->ninputs && !c->prepared)
+        printf("tells-study: tables written under %s/\n", o.output);
     free(o.output_buf);
     if (rc < 0)
         cli_fail(&err);
-    if (!o.quiet && !c->ninputs && !c->prepared)
-        printf("tells-study: tables written under %s/\n", o.output);
     return 0;
 }

@@ -6,9 +6,13 @@
 . "${top_srcdir:-.}/tests/init.sh"
 
 what="tells-study (bundled corpora)"
-run tells-study -q -o "$tmp/study"
+run tells-study -o "$tmp/study"
 expect 0 ""
-[ -s "$tmp/out" ] && fail "$what -q: printed $(head -n 1 "$tmp/out")"
+# The verdicts of each corpus, and last where the tables are.
+[ "$(tail -n 1 "$tmp/out")" = "tells-study: tables written under $tmp/study/" ] ||
+    fail "$what: last line $(tail -n 1 "$tmp/out")"
+grep -q "^tells-study: $tmp/study/snli/summary.tsv, $tmp/study/snli/report.html\$" "$tmp/out" ||
+    fail "$what: the SNLI study's files not named"
 for f in snli/pmi.tsv snli/len.tsv snli/baseline.tsv synthetic/pmi.tsv synthetic/len.tsv \
     synthetic/baseline.tsv synthetic/predictions.tsv synthetic/audit.tsv synthetic/flags.tsv \
     snli/heur.tsv snli/heur-pairs.tsv synthetic/heur.tsv synthetic/heur-pairs.tsv \

@@ -58,6 +58,13 @@ expect_out_text() {
     expect_out "$tmp/expected-out"
 }
 
+# Whether the programs were built with AddressSanitizer, which reserves
+# terabytes of address space for its shadow memory: a limit on address
+# space (ulimit -v) cannot be set for them then.
+asan_build() {
+    grep -q __asan_init "$top_builddir/src/tells-len" 2>/dev/null
+}
+
 finish() {
     if [ "$failures" -gt 0 ]; then
         echo "$failures check(s) failed" >&2

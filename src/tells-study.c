@@ -11,10 +11,61 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis/capstudy.h"
-#include "analysis/study.h"
+#include "study/capstudy.h"
+#include "study/study.h"
 #include "base/outdir.h"
 #include "cli.h"
+
+/* "  TERM" then text from column 28, wrapped before column 80. */
+static void print_item(const char *term, const char *text)
+{
+    enum { COLUMN = 27, WIDTH = 79 };
+    int col = printf("  %s", term);
+    if (col > COLUMN - 2) {
+        putchar('\n');
+        col = 0;
+    }
+    for (const char *w = text; *w;) {
+        size_t len = strcspn(w, " ");
+        if (col > COLUMN && col + 1 + (int)len > WIDTH) {
+            putchar('\n');
+            col = 0;
+        }
+        if (col < COLUMN)
+            col += printf("%*s", COLUMN - col, "");
+        else
+            col += printf(" ");
+        col += printf("%.*s", (int)len, w);
+        w += len;
+        w += strspn(w, " ");
+    }
+    putchar('\n');
+}
+
+/* The steps and the checks, from the study's table. */
+static void list_steps(void)
+{
+    printf("\nSteps, in this order, each writing into DIR as the program named would\n"
+           "(--progress times them):\n");
+    for (size_t i = 0; study_step_at(i); i++)
+        print_item(study_step_at(i)->name, study_step_at(i)->writes);
+}
+
+static void list_checks_help(void)
+{
+    printf("\nsummary.tsv has a row per finding: check, value, reference, effect, ci_low,\n"
+           "ci_high, p_value, q_value, significant, detail. The checks:\n");
+    for (size_t i = 0; study_check_at(i); i++)
+        print_item(study_check_at(i)->name, study_check_at(i)->definition);
+    printf("q-values: Benjamini-Hochberg over every test of the study; significant when\n"
+           "q <= --alpha and the effect points the way of a shortcut.\n");
+}
+
+static void list_checks(void)
+{
+    for (size_t i = 0; study_check_at(i); i++)
+        printf("%s\t%s\n", study_check_at(i)->name, study_check_at(i)->definition);
+}
 
 static void usage(void)
 {
@@ -90,37 +141,25 @@ static void usage(void)
 "                           when stderr is not a terminal)\n"
 "      --help               display this help and exit\n"
 "      --version            output version information and exit\n"
-"\n"
-"summary.tsv has one row per finding: check, value, reference, effect,\n"
-"ci_low, ci_high, p_value, q_value, significant, detail. Checks:\n"
-"hypothesis_only (hypothesis-only fastText against the majority class on\n"
-"the same examples: exact McNemar, one-sided; paired-bootstrap interval of\n"
-"the difference), premise_and_hypothesis (the pair model against the\n"
-"hypothesis-only one), token:W:CLASS (every token significant by the\n"
-"competency test of Gardner et al. 2021), length (Kruskal-Wallis),\n"
-"heuristic:NAME (chi-squared against uniform classes), aflite (the easy\n"
-"share; difficult against full hypothesis-only accuracy, bootstrap),\n"
-"audit:BATCH:CHECK, v_information (the mean PVI of the cross-validated\n"
-"hypothesis-only fastText against the folds' label distribution, in bits,\n"
-"against 0: bootstrap), and the untested cartography (mean confidence; the\n"
-"regions' accuracies) and logodds (each class's top token). q-values: Benjamini-Hochberg over every test of the\n"
-"study; significant when q <= --alpha and the effect points the way of a\n"
-"shortcut.\n"
-"\n"
+"      --list-checks        print the checks of summary.tsv, a line each\n"
+"                           (NAME<TAB>definition), and exit\n", STUDY_MAX_CLASSES);
+    list_steps();
+    list_checks_help();
+    printf("\n"
 "Exit status: 0 success, 1 bad data or runtime failure, 2 usage error.\n"
 "\n"
 "Examples:\n"
 "  tells-study -o mednli-study --split train mli_train_v1.jsonl \\\n"
 "    --split dev mli_dev_v1.jsonl --split test mli_test_v1.jsonl\n"
 "  tells-study -o out --batch new-annotations.jsonl prepared.tsv\n"
-"  tells-study -o study        # the bundled corpora\n", STUDY_MAX_CLASSES);
+"  tells-study -o study        # the bundled corpora\n");
 }
 
 enum {
     OPT_PHRASES = 256, OPT_MESH, OPT_BATCH, OPT_VECTORS, OPT_FOLDS, OPT_ALPHA,
     OPT_TOKEN_ALPHA, OPT_CLASS_PRIOR, OPT_THREADS, OPT_SEED, OPT_NO_FIGURES, OPT_GNUPLOT,
     OPT_PROGRESS, OPT_TRAIN, OPT_EVAL, OPT_NAME,
-    OPT_HELP, OPT_VERSION
+    OPT_LIST_CHECKS, OPT_HELP, OPT_VERSION
 };
 
 static const struct option long_options[] = {
@@ -147,6 +186,7 @@ static const struct option long_options[] = {
     {"progress", no_argument, NULL, OPT_PROGRESS},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
+    {"list-checks", no_argument, NULL, OPT_LIST_CHECKS},
     {NULL, 0, NULL, 0}
 };
 
@@ -212,6 +252,7 @@ static void parse_args(int argc, char **argv, options *o)
         case 'q': o->quiet = true; break;
         case OPT_PROGRESS: forced = true; break;
         case OPT_HELP: usage(); exit(0);
+        case OPT_LIST_CHECKS: list_checks(); exit(0);
         case OPT_VERSION: cli_version(); exit(0);
         default: cli_try_help();
         }

@@ -23,4 +23,17 @@ for cmd in "$tmp"/cmd*; do
     expect_out "$tmp/want$i"
 done
 [ $n -ge 3 ] || fail "only $n README examples found"
+
+# The README's table of checks is the study's own (each check is defined
+# once, with its section of the study).
+what="README's table of checks"
+awk '/^<!-- checks:/ { on = 1; next } /^<!-- \/checks -->/ { on = 0 }
+     on && /^\| `/ { sub(/^\| `/, ""); sub(/` \| /, "\t"); sub(/ \|$/, ""); gsub(/\\\|/, "|"); print }' \
+    "$top_srcdir/README.md" >"$tmp/readme-checks"
+tells-study --list-checks >"$tmp/checks" || fail "$what: tells-study --list-checks failed"
+[ -s "$tmp/checks" ] || fail "$what: no checks listed"
+if ! cmp -s "$tmp/checks" "$tmp/readme-checks"; then
+    fail "$what: README and tells-study --list-checks differ:"
+    diff "$tmp/checks" "$tmp/readme-checks" >&2
+fi
 finish

@@ -8,8 +8,8 @@
    so that a reader can weigh each row against all that was tried. A row
    is significant when q <= alpha and its effect points the way the check
    looks for (a shortcut helps a model; a token favours its class). */
-#ifndef TELLS_VERDICTS_H
-#define TELLS_VERDICTS_H
+#ifndef TELLS_STUDY_VERDICTS_H
+#define TELLS_STUDY_VERDICTS_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -32,6 +32,8 @@ typedef struct verdict {
 typedef struct verdicts {
     verdict *v;
     size_t n, cap;
+    pvalue *extra;             /* tests of the family that are no row */
+    size_t nextra, extra_cap;
     double alpha;
     size_t family;             /* tests in the BH family */
 } verdicts;
@@ -43,9 +45,13 @@ void verdicts_free(verdicts *vs);
    add. */
 verdict *verdicts_add(verdicts *vs, tells_error *err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* Sets the q-values (BH over the rows' p-values and extra[0..nextra))
-   and significance. */
-int verdicts_adjust(verdicts *vs, const pvalue *extra, size_t nextra, tells_error *err);
+/* A test of the family that is no row (a token-class pair the
+   competency test tried and found nothing in): it counts in the
+   Benjamini-Hochberg adjustment all the same. */
+int verdicts_add_extra(verdicts *vs, pvalue p, tells_error *err);
+/* Sets the q-values (BH over the rows' p-values and the extra ones) and
+   significance. */
+int verdicts_adjust(verdicts *vs, tells_error *err);
 /* The row named check, or NULL. */
 const verdict *verdicts_find(const verdicts *vs, const char *check);
 /* summary.tsv: an out_writer for a verdicts. Numbers with 6 decimals,

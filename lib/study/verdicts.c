@@ -1,5 +1,5 @@
 #include <config.h>
-#include "analysis/verdicts.h"
+#include "study/verdicts.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -17,6 +17,7 @@ void verdicts_init(verdicts *vs, double alpha)
 void verdicts_free(verdicts *vs)
 {
     free(vs->v);
+    free(vs->extra);
     memset(vs, 0, sizeof *vs);
 }
 
@@ -43,9 +44,17 @@ static bool at_most(pvalue p, double level)
     return p.p >= PVALUE_TINY ? p.p <= level : p.log_p <= log(level);
 }
 
-int verdicts_adjust(verdicts *vs, const pvalue *extra, size_t nextra, tells_error *err)
+int verdicts_add_extra(verdicts *vs, pvalue p, tells_error *err)
 {
-    size_t m = nextra;
+    if (ARRAY_RESERVE(vs->extra, vs->extra_cap, vs->nextra + 1) < 0)
+        return tells_error_nomem(err, NULL, 0);
+    vs->extra[vs->nextra++] = p;
+    return 0;
+}
+
+int verdicts_adjust(verdicts *vs, tells_error *err)
+{
+    size_t m = vs->nextra;
     for (size_t i = 0; i < vs->n; i++)
         m += vs->v[i].tested;
     vs->family = m;
@@ -63,8 +72,8 @@ int verdicts_adjust(verdicts *vs, const pvalue *extra, size_t nextra, tells_erro
     for (size_t i = 0; i < vs->n; i++)
         if (vs->v[i].tested)
             p[k++] = vs->v[i].p;
-    for (size_t i = 0; i < nextra; i++)
-        p[k++] = extra[i];
+    for (size_t i = 0; i < vs->nextra; i++)
+        p[k++] = vs->extra[i];
     int rc = bh_adjust(p, m, vs->alpha, q, reject, err);
     k = 0;
     for (size_t i = 0; rc == 0 && i < vs->n; i++) {

@@ -1,40 +1,12 @@
 /* The whole artifact study of one corpus (tells-study): every analysis of
    tells with the settings of the MedNLI study scaled to the corpus, the
-   verdicts they add up to (analysis/verdicts.h) and the report
-   (analysis/report.h), written into one folder.
+   verdicts they add up to (study/verdicts.h) and the report
+   (study/report.h), written into one folder.
 
-   Files in the folder (every table TSV with a header):
-     prepared.tsv      the corpus as tells-prep writes it
-     pmi.tsv           top 15 tokens per class by PMI (add-100, min count 5)
-     logodds.tsv       log-odds with an informative Dirichlet prior, class
-                       against the rest (stats/logodds.h)
-     competency.tsv    the competency test of every token in 5 or more
-                       hypotheses (stats/competency.h)
-     len.tsv           hypothesis length by class
-     heur.tsv, heur-pairs.tsv   the annotator heuristics and their pairs
-     baseline.tsv, predictions.tsv   majority against hypothesis-only
-                       fastText (with details), and the latter's
-                       predictions
-     pair-baseline.tsv the premise+hypothesis model on the same split(s)
-     vectors.bin, hypothesis.npy   skipgram vectors (trained on the corpus
-                       unless given) and the averaged hypothesis vectors
-     aflite.tsv, aflite-scores.tsv, easy.ids, difficult.ids (+ .sha256)
-     all.tsv, partitions.tsv    every row cross-validated, scored in full
-                       and on each partition
-     pvi.tsv, pvi-summary.tsv, low-pvi.ids, high-pvi.ids   pointwise
-                       V-information from partitions.tsv's models
-                       (model/pvi.h)
-     carto.tsv, carto-easy.ids, carto-ambiguous.ids, carto-hard.ids
-                       dataset cartography (model/carto.h)
-     compare-partitions.tsv   each partition scheme's accuracy and the
-                       Jaccard overlaps of AFLite's, PVI's and
-                       cartography's partitions
-     hypothesis.bin, hypothesis-baseline.tsv, heldout.tsv   with train and
-                       test splits: one hypothesis-only model scored on
-                       test in full and by partition
-     batch-K.tsv, audit-K.tsv, flags-K.tsv   per --batch
-     summary.tsv       the verdicts
-     report.html, figures/   the report and its figures' data and scripts
+   The study is a table of sections (study/core.h, study/sections.c), run
+   in order: each writes its own files, adds its own rows to summary.tsv
+   and its own part of the report, and describes both (study_step_at,
+   study_check_at: what tells-study --help lists).
    Which split trains and which is evaluated follows the corpus: with a
    split named "train" and another, train on train and evaluate on "test"
    (else "dev", else the first other split); otherwise K-fold
@@ -46,7 +18,7 @@
 #include <stddef.h>
 
 #include "analysis/heuristics.h"
-#include "analysis/verdicts.h"
+#include "study/verdicts.h"
 #include "base/error.h"
 #include "text/prep.h"
 
@@ -114,6 +86,36 @@ typedef struct study_result study_result;
 int study_run(const study_config *c, const char *dir, study_result **out, tells_error *err);
 void study_result_free(study_result *r);
 const verdicts *study_verdicts(const study_result *r);
-size_t study_steps(const study_result *r, const study_step **steps);
+
+/* What a step of the study does and writes, for --help: NULL past the
+   last. */
+typedef struct study_step_doc {
+    const char *name;              /* "tokens" */
+    const char *writes;            /* "pmi.tsv, competency.tsv: ..." */
+} study_step_doc;
+const study_step_doc *study_step_at(size_t i);
+
+/* One check of summary.tsv: its name ("hypothesis_only", or a pattern
+   such as "token:W:CLASS"), its one-line definition (--help, README),
+   and how the report reads its rows: the words after the sentence when
+   significant and when not, whether significance is good news (the
+   premise helping), whether its rows go in the report's list of
+   verdicts (all, only the significant ones, none), and the headline it
+   gives the report when it has one. */
+typedef enum { CHECK_LIST_ALL, CHECK_LIST_SIGNIFICANT, CHECK_LIST_NONE } study_check_list;
+typedef struct study_check {
+    const char *name;
+    const char *definition;
+    const char *yes, *no;
+    bool good_if_significant;
+    study_check_list list;
+    const char *headline_yes, *headline_no;
+    /* The id of the report's section that lists its rows in a table of
+       its own ("tokens"), instead of the table of all findings. */
+    const char *own_table;
+} study_check;
+/* The checks of every step, in the order of summary.tsv; NULL past the
+   last. */
+const study_check *study_check_at(size_t i);
 
 #endif

@@ -1,5 +1,5 @@
 #include <config.h>
-#include "analysis/capstudy.h"
+#include "study/capstudy.h"
 
 #include <errno.h>
 #include <math.h>
@@ -9,12 +9,13 @@
 
 #include "analysis/baselines.h"
 #include "analysis/capability.h"
-#include "analysis/report.h"
 #include "analysis/templates.h"
 #include "base/alloc.h"
 #include "base/dataset.h"
 #include "base/outfile.h"
 #include "model/classifier.h"
+#include "study/figure.h"
+#include "study/page.h"
 #include "text/prep.h"
 
 enum { ADE_EPOCH = 25, ADE_BUCKET = 100000, PREDICT_BATCH = 512 };
@@ -139,14 +140,6 @@ static int load_tests(cap *k, template_set *ts, template_set *bases, fill_set *f
     return 0;
 }
 
-typedef struct cap_report {
-    const report_context *x;
-    const summary *sm;
-    const char *figdir;
-    bool drawn;
-    const char *why_not;
-} cap_report;
-
 static double row_recall(const report_context *x, const summary_row *row)
 {
     const template_row *t = &x->s->row[row->first];
@@ -155,104 +148,69 @@ static double row_recall(const report_context *x, const summary_row *row)
 }
 
 /* The capability figure: pass rate beside held-out recall per test. */
-static int write_figure(const char *figdir, const report_context *x, const summary *sm,
-                        tells_error *err)
+static int capabilities_data(FILE *fp, const void *xp, const void *smp)
 {
-    size_t len = strlen(figdir) + 32;
-    char *path = malloc(len);
-    if (!path)
-        return tells_error_nomem(err, NULL, 0);
-    out_file o;
-    snprintf(path, len, "%s/capabilities.dat", figdir);
-    int rc = out_open(&o, path, err);
-    if (rc == 0) {
-        fputs("test\tpass_rate\theldout_recall\n", o.fp);
-        for (size_t i = 0; i < sm->n; i++) {
-            const summary_row *row = &sm->row[i];
-            /* "capability label type": the test's name on the axis. */
-            const char *key = row->key;
-            for (const char *p = key; *p; p++) {
-                if (*p == '\t') {
-                    size_t tabs = 0;
-                    for (const char *q = key; q <= p; q++)
-                        tabs += *q == '\t';
-                    if (tabs == 3)
-                        break;
-                    putc(' ', o.fp);
-                } else
-                    putc(*p == '"' ? '\'' : *p, o.fp);
-            }
-            double pass = row->cases ? (double)row->passed / (double)row->cases : NAN;
-            double rec = row_recall(x, row);
-            fprintf(o.fp, "\t%.6f\t", pass);
-            if (isnan(rec))
-                fputs("NaN\n", o.fp);
-            else
-                fprintf(o.fp, "%.6f\n", rec);
+    const report_context *x = xp;
+    const summary *sm = smp;
+    fputs("test\tpass_rate\theldout_recall\n", fp);
+    for (size_t i = 0; i < sm->n; i++) {
+        const summary_row *row = &sm->row[i];
+        /* "capability label type": the test's name on the axis. */
+        char name[512];
+        size_t tabs = 0, n = 0;
+        for (const char *p = row->key; *p && n + 1 < sizeof name; p++) {
+            if (*p == '\t' && ++tabs == 3)
+                break;
+            name[n++] = *p == '\t' ? ' ' : *p;
         }
-        rc = out_commit(&o, err);
+        name[n] = '\0';
+        fig_data_string(fp, name);
+        double pass = row->cases ? (double)row->passed / (double)row->cases : NAN;
+        double rec = row_recall(x, row);
+        fprintf(fp, "\t%.6f\t", pass);
+        if (isnan(rec))
+            fputs("NaN\n", fp);
+        else
+            fprintf(fp, "%.6f\n", rec);
     }
-    snprintf(path, len, "%s/capabilities.gp", figdir);
-    if (rc == 0 && (rc = out_open(&o, path, err)) == 0) {
-        fputs("# capabilities.svg from capabilities.dat: edit and run `gnuplot "
-              "capabilities.gp` to draw it again.\n"
-              "set terminal svg size 760,420 name 'fig_capabilities' font 'sans,11' "
-              "noenhanced background rgb 'white'\n"
-              "set output 'capabilities.svg'\nset datafile separator '\\t'\n"
-              "set border 3 lc rgb '#555555'\nset tics nomirror\n"
-              "set grid ytics lc rgb '#dddddd'\nset style fill solid 0.8 noborder\n"
-              "set style data histograms\nset style histogram clustered gap 1\n"
-              "set yrange [0:1]\nset xtics rotate by -30 left\nset key top right\n"
-              "set ylabel 'rate'\nset bmargin 8\n"
-              "plot 'capabilities.dat' using 2:xtic(1) title 'pass rate' lc rgb '#2b5fa8', "
-              "'' using 3 title 'held-out recall' lc rgb '#c7a26b'\n",
-              o.fp);
-        rc = out_commit(&o, err);
-    }
-    free(path);
-    return rc;
+    return ferror(fp) ? -1 : 0;
 }
+
+static int capabilities_script(FILE *fp, const void *xp, const void *smp)
+{
+    (void)xp;
+    (void)smp;
+    fig_script_head(fp, "capabilities", 760, 420);
+    fputs("set style data histograms\nset style histogram clustered gap 1\n"
+          "set yrange [0:1]\nset xtics rotate by -30 left\nset key top right\n"
+          "set ylabel 'rate'\nset bmargin 8\n"
+          "plot 'capabilities.dat' using 2:xtic(1) title 'pass rate' lc rgb '#2b5fa8', "
+          "'' using 3 title 'held-out recall' lc rgb '#c7a26b'\n",
+          fp);
+    return ferror(fp) ? -1 : 0;
+}
+
+typedef struct cap_page {
+    const report_context *x;
+    const summary *sm;
+    page pg;
+} cap_page;
 
 static int write_page(FILE *fp, void *ctx, tells_error *err)
 {
     (void)err;
-    const cap_report *cr = ctx;
-    const summary *sm = cr->sm;
-    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-          "<title>tells study: ADE capability tests</title>\n<style>"
-          "body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;"
-          "color:#222}table{border-collapse:collapse;font-size:.9em}"
-          "th,td{border:1px solid #ddd;padding:.25em .6em}td.n{text-align:right}"
-          "figure svg{max-width:100%;height:auto}.nofig{color:#a00}</style>\n"
-          "</head>\n<body>\n<h1>ADE capability tests</h1>\n"
+    cap_page *cp = ctx;
+    const summary *sm = cp->sm;
+    cp->pg.fp = fp;
+    page_head(fp, "ADE capability tests");
+    fputs("<h1>ADE capability tests</h1>\n"
           "<p>A fastText classifier of adverse drug events, trained on generated posts, on "
           "the ADE templates (CheckList-style capability tests), each pass rate beside the "
           "model's recall of the test's label on held-out posts: a test failed by a model "
           "that does well on held-out data points at a shortcut it learned.</p>\n",
           fp);
-    fputs("<figure id=\"fig-capabilities\">\n", fp);
-    FILE *svg = NULL;
-    if (cr->drawn) {
-        size_t len = strlen(cr->figdir) + 32;
-        char *path = malloc(len);
-        if (path) {
-            snprintf(path, len, "%s/capabilities.svg", cr->figdir);
-            svg = fopen(path, "rb");
-            free(path);
-        }
-    }
-    if (svg) {
-        svg_inline(fp, svg);
-        fclose(svg);
-    } else {
-        fputs("<p class=\"nofig\">(figure not drawn: ", fp);
-        html_escape(fp, cr->why_not ? cr->why_not : "its drawing is missing");
-        fputs(")</p>\n", fp);
-    }
-    fputs("<figcaption>Pass rate and held-out recall per test (<code>capabilities.tsv</code>; "
-          "data and script: <code>figures/capabilities.dat</code>, "
-          "<code>figures/capabilities.gp</code>).</figcaption>\n</figure>\n",
-          fp);
+    page_figure(&cp->pg, "capabilities",
+                "Pass rate and held-out recall per test (<code>capabilities.tsv</code>).");
     fputs("<table>\n<tr><th>capability</th><th>label</th><th>type</th><th>cases</th>"
           "<th>pass rate</th><th>held-out recall</th></tr>\n",
           fp);
@@ -269,21 +227,19 @@ static int write_page(FILE *fp, void *ctx, tells_error *err)
             f[j] = tab + 1;
         }
         fputs("<tr>", fp);
-        for (int j = 0; j < 3; j++) {
-            fputs("<td>", fp);
-            html_escape(fp, f[j]);
-            fputs("</td>", fp);
-        }
+        for (int j = 0; j < 3; j++)
+            page_cell_text(fp, f[j]);
         fprintf(fp, "<td class=\"n\">%zu</td><td class=\"n\">%.3f</td>", row->cases,
                 row->cases ? (double)row->passed / (double)row->cases : 0.0);
-        double rec = row_recall(cr->x, row);
+        double rec = row_recall(cp->x, row);
         if (isnan(rec))
             fputs("<td>-</td>", fp);
         else
             fprintf(fp, "<td class=\"n\">%.3f</td>", rec);
         fputs("</tr>\n", fp);
     }
-    fprintf(fp, "</table>\n<p>Made by tells %s.</p>\n</body>\n</html>\n", PACKAGE_VERSION);
+    fputs("</table>\n", fp);
+    page_foot(fp);
     return 0;
 }
 
@@ -294,22 +250,23 @@ static int write_report(cap *k, const report_context *x, tells_error *err)
         return -1;
     const char *figdir = path_in(k, k->dir, "figures", err);
     const char *html = path_in(k, k->dir, "report.html", err);
-    cap_report cr = {x, &sm, figdir, false, NULL};
+    cap_page cp = {x, &sm, {.figdir = figdir}};
     int rc = figdir && html ? 0 : -1;
     if (rc == 0 && !k->c->figures)
-        cr.why_not = "figures were not asked for";
+        cp.pg.why_not = "figures were not asked for";
     else if (rc == 0) {
         if (mkdir(figdir, 0777) != 0 && errno != EEXIST)
             rc = tells_error_io(err, figdir, 0, "cannot create: %s", strerror(errno));
+        figset f = {.dir = figdir};
         if (rc == 0)
-            rc = write_figure(figdir, x, &sm, err);
-        const char *names[] = {"capabilities"};
+            rc = figure_add(&f, "capabilities", capabilities_data, capabilities_script, x,
+                            &sm, err);
         if (rc == 0)
-            rc = figures_draw(k->c->gnuplot, figdir, names, 1, err);
-        cr.drawn = rc == 0;
+            rc = figures_draw(k->c->gnuplot, &f, err);
+        cp.pg.drawn = rc == 0;
     }
     if (rc == 0)
-        rc = out_write(html, write_page, &cr, err);
+        rc = out_write(html, write_page, &cp, err);
     summary_free(&sm);
     return rc;
 }

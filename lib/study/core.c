@@ -1,0 +1,321 @@
+#include <config.h>
+#include "study/core.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/alloc.h"
+#include "base/lineio.h"
+#include "study/report.h"
+
+void study_config_default(study_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->name = "corpus";
+    c->prep.tok.kind = TOKENIZER_DEFAULT;
+    c->prep.format = FORMAT_AUTO;
+    c->prep.fields = CORPUS_FIELDS_DEFAULT;
+    c->heur.general = true;
+    c->folds = 5;
+    c->threads = 1;
+    c->seed = 1;
+    c->alpha = 0.05;
+    c->token_alpha = 0.01;
+    c->figures = true;
+    c->gnuplot = "gnuplot";
+}
+
+/* ---- the table ---- */
+
+static const char *const resource_names[] = {
+    "the corpus", "the evaluation", "the models' scores", "the token counts", "the lengths",
+    "the heuristics", "the vectors", "AFLite's partitions", "the cross-validated predictions",
+    "the held-out scores", "the audit", "PVI and cartography", "the log-odds"};
+
+int study_table_check(const study_section *const *table, size_t n, tells_error *err)
+{
+    unsigned have = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned lack = table[i]->needs & ~have;
+        if (lack) {
+            size_t b = 0;
+            while (!(lack & (1u << b)))
+                b++;
+            return tells_error_set(err, NULL, 0, "internal error: the study's section '%s' "
+                                   "needs %s, which no section before it provides",
+                                   table[i]->name,
+                                   b < sizeof resource_names / sizeof *resource_names
+                                       ? resource_names[b]
+                                       : "a resource");
+        }
+        have |= table[i]->provides;
+    }
+    return 0;
+}
+
+void *study_state(const study *s, const study_section *sec)
+{
+    for (size_t i = 0; i < s->nsections; i++)
+        if (s->sections[i] == sec)
+            return s->state[i];
+    return NULL;
+}
+
+const study_step_doc *study_step_at(size_t i)
+{
+    static study_step_doc doc;
+    if (i >= study_nsections)
+        return NULL;
+    doc.name = study_sections[i]->name;
+    doc.writes = study_sections[i]->writes;
+    return &doc;
+}
+
+const study_check *study_check_at(size_t i)
+{
+    for (size_t k = 0; k < study_nsections; k++) {
+        if (i < study_sections[k]->nchecks)
+            return &study_sections[k]->checks[i];
+        i -= study_sections[k]->nchecks;
+    }
+    return NULL;
+}
+
+/* ---- services ---- */
+
+void study_say(const study *s, const char *fmt, ...)
+{
+    if (!s->cfg->progress)
+        return;
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    s->cfg->progress(msg, s->cfg->progress_user);
+}
+
+void study_forward_progress(const char *msg, void *user)
+{
+    study_say(user, "  %s", msg);
+}
+
+char *study_path(const study *s, const char *name, tells_error *err)
+{
+    size_t n = strlen(s->dir) + strlen(name) + 2;
+    char *p = malloc(n);
+    if (!p)
+        tells_error_nomem(err, NULL, 0);
+    else
+        snprintf(p, n, "%s/%s", s->dir, name);
+    return p;
+}
+
+int study_write(const study *s, const char *name, out_writer w, void *ctx, tells_error *err)
+{
+    char *path = study_path(s, name, err);
+    if (!path)
+        return -1;
+    int rc = out_write(path, w, ctx, err);
+    free(path);
+    return rc;
+}
+
+int study_copy_lines(const char *from, const char *to, bool split_all, tells_error *err)
+{
+    line_reader lr;
+    if (line_reader_open(&lr, from, 0, err) < 0)
+        return -1;
+    out_file o;
+    if (out_open(&o, to, err) < 0) {
+        line_reader_close(&lr);
+        return -1;
+    }
+    char *line;
+    size_t len;
+    int rc;
+    while ((rc = line_reader_next(&lr, &line, &len, err)) == 1) {
+        char *tab = split_all && lr.lineno > 1 ? memchr(line, '\t', len) : NULL;
+        char *tab2 = tab ? memchr(tab + 1, '\t', len - (size_t)(tab + 1 - line)) : NULL;
+        if (tab2)
+            fprintf(o.fp, "%.*s\tall%s\n", (int)(tab - line), line, tab2);
+        else if (fwrite(line, 1, len, o.fp) != len || putc('\n', o.fp) == EOF)
+            break;
+    }
+    line_reader_close(&lr);
+    if (rc < 0) {
+        out_abort(&o);
+        return -1;
+    }
+    /* A write error is out_commit's to report. */
+    return out_commit(&o, err);
+}
+
+int study_prepare_inputs(const study *s, const prep_input *in, size_t n, const char *path,
+                         tells_error *err)
+{
+    const study_config *c = s->cfg;
+    phrase_set *ps = NULL;
+    if (prep_load_phrases((const char *const *)c->phrase_files, c->nphrase_files,
+                          c->mesh_terms, &c->prep.tok, &ps, err) < 0)
+        return -1;
+    prep_options po = c->prep;
+    po.phrases = ps;
+    int rc = prep_run(&po, in, n, path, NULL, NULL, err);
+    phrase_set_free(ps);
+    return rc;
+}
+
+int study_all(study *s, tells_error *err)
+{
+    if (s->all_loaded)
+        return 0;
+    char *all = study_path(s, "all.tsv", err);
+    int rc = all ? study_copy_lines(s->prepared, all, true, err) : -1;
+    if (rc == 0)
+        rc = dataset_load(&s->all, all, err);
+    free(all);
+    s->all_loaded = rc == 0;
+    return rc;
+}
+
+void study_comparison_setup(study *s, comparison_config *cc)
+{
+    comparison_config_default(cc);
+    cc->train = s->train;
+    cc->folds = s->cv ? s->folds : 0;
+    cc->ft.seed = (int)s->cfg->seed;
+    cc->progress = s->cfg->progress ? study_forward_progress : NULL;
+    cc->progress_user = s;
+}
+
+const comparison_entry *study_entry(const comparison *cmp, const char *model,
+                                    const char *split)
+{
+    for (size_t i = 0; i < cmp->n; i++)
+        if (strcmp(cmp->entry[i].model, model) == 0 && strcmp(cmp->entry[i].split, split) == 0)
+            return &cmp->entry[i];
+    return NULL;
+}
+
+double study_mean(const unsigned char *x, size_t n)
+{
+    size_t sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += x[i];
+    return n ? (double)sum / (double)n : NAN;
+}
+
+size_t study_class(const study *s, size_t k) { return s->class_order[k]; }
+
+const char *study_class_name(const study *s, size_t k)
+{
+    return vocab_str(s->data.labels, s->class_order[k]);
+}
+
+const char *study_label(const study *s, size_t label) { return vocab_str(s->data.labels, label); }
+
+void study_percent(char *buf, size_t size, double x) { snprintf(buf, size, "%.1f%%", 100.0 * x); }
+
+void study_pvalue(char *buf, size_t size, pvalue p) { pvalue_format(p, 2, buf, size); }
+
+/* ---- the run ---- */
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Runs fn as the step called name, timed. */
+static int timed(study *s, const char *name, int (*fn)(study *, void *, tells_error *),
+                 void *state, tells_error *err)
+{
+    study_say(s, "%s", name);
+    double t0 = now();
+    int rc = fn(s, state, err);
+    if (s->nsteps < STUDY_MAX_STEPS) {
+        study_step *st = &s->step[s->nsteps++];
+        snprintf(st->name, sizeof st->name, "%s", name);
+        st->seconds = now() - t0;
+        study_say(s, "%s: %.2f s", name, st->seconds);
+    }
+    return rc;
+}
+
+/* Every section's rows, in the table's order, adjusted as one family. */
+static int run_verdicts(study *s, void *unused, tells_error *err)
+{
+    (void)unused;
+    verdicts_init(&s->v, s->cfg->alpha);
+    for (size_t i = 0; i < s->nsections; i++) {
+        const study_section *sec = s->sections[i];
+        if (sec->verdicts && sec->verdicts(s, s->state[i], &s->v, err) < 0)
+            return -1;
+    }
+    if (verdicts_adjust(&s->v, err) < 0)
+        return -1;
+    return study_write(s, "summary.tsv", verdicts_write, &s->v, err);
+}
+
+static int run_report(study *s, void *unused, tells_error *err)
+{
+    (void)unused;
+    return study_report(s, s->dir, err);
+}
+
+int study_run(const study_config *c, const char *dir, study_result **out, tells_error *err)
+{
+    *out = NULL;
+    study *s = calloc(1, sizeof *s);
+    if (!s)
+        return tells_error_nomem(err, NULL, 0);
+    s->cfg = c;
+    s->dir = dir;
+    snprintf(s->name, sizeof s->name, "%s", c->name ? c->name : "corpus");
+    s->sections = study_sections;
+    s->nsections = study_nsections;
+    *out = s;
+    if (!(s->state = calloc(s->nsections, sizeof *s->state)))
+        return tells_error_nomem(err, NULL, 0);
+    int rc = study_table_check(s->sections, s->nsections, err);
+    for (size_t i = 0; rc == 0 && i < s->nsections; i++) {
+        const study_section *sec = s->sections[i];
+        if (!(s->state[i] = calloc(1, sec->state_size ? sec->state_size : 1)))
+            rc = tells_error_nomem(err, NULL, 0);
+        else
+            rc = timed(s, sec->name, sec->run, s->state[i], err);
+    }
+    if (rc == 0)
+        rc = timed(s, "verdicts", run_verdicts, NULL, err);
+    if (rc == 0)
+        rc = timed(s, "report", run_report, NULL, err);
+    return rc;
+}
+
+void study_result_free(study_result *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; s->state && i < s->nsections; i++) {
+        if (s->state[i] && s->sections[i]->free)
+            s->sections[i]->free(s->state[i]);
+        free(s->state[i]);
+    }
+    free(s->state);
+    free(s->prepared);
+    if (s->all_loaded)
+        dataset_free(&s->all);
+    dataset_free(&s->data);
+    free(s->class_order);
+    free(s->class_n);
+    free(s->eval_row);
+    verdicts_free(&s->v);
+    free(s);
+}
+
+const verdicts *study_verdicts(const study_result *s) { return &s->v; }

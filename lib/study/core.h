@@ -1,0 +1,150 @@
+/* The study's core, for its sections (study/sec-*.c): what a study
+   holds, what a section is, and the services every section uses. Not for
+   programs (they see study/study.h).
+
+   A section is one step of the study: a descriptor (study_section) with
+   its name, the resources it needs and provides, its state (a struct of
+   its own, allocated by the core), and the functions that run it, add
+   its rows to summary.tsv, write its figures and its part of the report,
+   and free its state; and the descriptions of its checks. The table of
+   sections (study/sections.c) is their order: the order they run in, of
+   their rows in summary.tsv and of their parts of the report. The core
+   checks the table when a study starts (every resource a section needs
+   is provided by one before it), runs the sections in turn, timing
+   each, then the verdicts and the report. */
+#ifndef TELLS_STUDY_CORE_H
+#define TELLS_STUDY_CORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analysis/baselines.h"
+#include "base/dataset.h"
+#include "base/outfile.h"
+#include "study/figure.h"
+#include "study/page.h"
+#include "study/study.h"
+#include "study/verdicts.h"
+
+enum { STUDY_MAX_STEPS = 32, STUDY_PMI_TOP = 15 };
+
+/* The MedNLI study's settings the sections share. */
+enum { STUDY_BOOTSTRAP = 2000, STUDY_MIN_COUNT = 5 };
+
+/* What a section provides for the sections after it. */
+typedef enum study_resource {
+    RES_CORPUS = 1 << 0,       /* the corpus: data, classes, prepared.tsv */
+    RES_EVALUATION = 1 << 1,   /* which split trains and which is scored */
+    RES_MODELS = 1 << 2,       /* the evaluated rows, each model right or not */
+    RES_TOKENS = 1 << 3,       /* the hypotheses' token counts */
+    RES_LENGTHS = 1 << 4,
+    RES_HEURISTICS = 1 << 5,   /* the heuristic set */
+    RES_VECTORS = 1 << 6,      /* the hypothesis vectors, hypothesis.npy */
+    RES_AFLITE = 1 << 7,       /* easy and difficult, easy.ids, difficult.ids */
+    RES_CV = 1 << 8,           /* every row's cross-validated predictions */
+    RES_HELDOUT = 1 << 9,
+    RES_AUDIT = 1 << 10,
+    RES_MEASURES = 1 << 11,    /* PVI, cartography */
+    RES_LOGODDS = 1 << 12
+} study_resource;
+
+typedef struct study_section study_section;
+
+/* A study: the core's part. The sections' results are in their states. */
+struct study_result {
+    const study_config *cfg;
+    const char *dir;
+    char name[256];
+    /* The corpus (section prepare). */
+    char *prepared;            /* DIR/prepared.tsv */
+    const char *input;         /* the prepared corpus the sections read: the
+                                  given one, or DIR/prepared.tsv */
+    dataset data;
+    size_t nclasses;
+    size_t *class_order;       /* label ids in byte order */
+    size_t *class_n;           /* examples per label id */
+    /* The evaluation (section prepare). */
+    bool cv;
+    size_t folds;
+    char train[128], eval[128];
+    size_t neval;              /* the evaluated rows (section baselines) */
+    size_t *eval_row;          /* their dataset rows */
+    dataset all;               /* all.tsv, once study_all made it */
+    bool all_loaded;
+    verdicts v;
+    study_step step[STUDY_MAX_STEPS];
+    size_t nsteps;
+    /* The table, and each section's state in its order. */
+    const study_section *const *sections;
+    size_t nsections;
+    void **state;
+};
+typedef struct study_result study;
+
+struct study_section {
+    const char *name;          /* the step's name, in --progress and the report */
+    const char *writes;        /* its files, one line for --help */
+    unsigned needs, provides;  /* study_resource bits */
+    size_t state_size;         /* its state, zeroed before run */
+    int (*run)(study *s, void *state, tells_error *err);
+    /* Each optional (NULL: nothing to add). */
+    int (*verdicts)(study *s, void *state, verdicts *v, tells_error *err);
+    int (*figures)(study *s, void *state, figset *f, tells_error *err);
+    void (*page)(study *s, void *state, page *pg);
+    /* Lines of its own in the report's list of verdicts, after those of
+       its checks. */
+    void (*verdict_lines)(study *s, void *state, page *pg);
+    void (*free)(void *state);
+    const study_check *checks;
+    size_t nchecks;
+};
+
+/* The table of sections, in order (study/sections.c). */
+extern const study_section *const study_sections[];
+extern const size_t study_nsections;
+
+/* 0 when every section's needs are provided by the sections before it;
+   else -1 with err naming the section and what it lacks. */
+int study_table_check(const study_section *const *table, size_t n, tells_error *err);
+
+/* The state of section sec in s (NULL when the table has no such
+   section). */
+void *study_state(const study *s, const study_section *sec);
+
+/* ---- services ---- */
+
+/* A progress line, when the study reports progress. */
+void study_say(const study *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The progress callback of analyses run inside a section (their lines
+   indented). */
+void study_forward_progress(const char *msg, void *user);
+/* DIR/name, or NULL with err set; the caller frees it. */
+char *study_path(const study *s, const char *name, tells_error *err);
+/* Writes DIR/name with w (base/outfile.h: out_write). */
+int study_write(const study *s, const char *name, out_writer w, void *ctx, tells_error *err);
+/* all.tsv: every row in one split "all", written and loaded once. */
+int study_all(study *s, tells_error *err);
+/* Copies from into to line by line; with split_all, the split column of
+   every row after the header becomes "all". */
+int study_copy_lines(const char *from, const char *to, bool split_all, tells_error *err);
+/* Prepares inputs as tells-prep does with the study's options. */
+int study_prepare_inputs(const study *s, const prep_input *in, size_t n, const char *path,
+                         tells_error *err);
+/* A comparison of the study's baselines (analysis/baselines.h): the
+   evaluation's training split and folds, the study's seed and progress. */
+void study_comparison_setup(study *s, comparison_config *cc);
+/* The entry of model on split, or NULL. */
+const comparison_entry *study_entry(const comparison *cmp, const char *model,
+                                    const char *split);
+/* The mean of n flags (NAN for none). */
+double study_mean(const unsigned char *x, size_t n);
+/* Class k in byte order: its label id and its name. */
+size_t study_class(const study *s, size_t k);
+const char *study_class_name(const study *s, size_t k);
+/* The name of label id. */
+const char *study_label(const study *s, size_t label);
+/* "12.3%", and a p-value with 2 significant digits, for sentences. */
+void study_percent(char *buf, size_t size, double x);
+void study_pvalue(char *buf, size_t size, pvalue p);
+
+#endif

@@ -1,0 +1,174 @@
+#include <config.h>
+#include "study/figure.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "base/alloc.h"
+#include "base/lineio.h"
+#include "base/outfile.h"
+
+extern char **environ;
+
+void fig_data_string(FILE *fp, const char *s)
+{
+    for (; *s; s++)
+        if (*s == '"')
+            fputs("''", fp);
+        else
+            putc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, fp);
+}
+
+/* Single-quoted, where only ' is special (written twice). */
+void fig_script_string(FILE *fp, const char *s)
+{
+    putc('\'', fp);
+    for (; *s; s++) {
+        if (*s == '\'')
+            putc('\'', fp);
+        putc(*s == '\n' || *s == '\r' ? ' ' : *s, fp);
+    }
+    putc('\'', fp);
+}
+
+void fig_script_head(FILE *fp, const char *name, int width, int height)
+{
+    char id[64];
+    size_t i = 0;
+    for (; name[i] && i + 1 < sizeof id; i++)
+        id[i] = (name[i] >= 'a' && name[i] <= 'z') || (name[i] >= '0' && name[i] <= '9')
+                    ? name[i]
+                    : '_';
+    id[i] = '\0';
+    fprintf(fp,
+            "# %s.svg from %s.dat: edit and run `gnuplot %s.gp` to draw it again.\n"
+            "reset\n"
+            "set terminal svg size %d,%d name 'fig_%s' font 'sans,11' noenhanced "
+            "background rgb 'white'\n"
+            "set output '%s.svg'\n"
+            "set datafile separator '\\t'\n"
+            "set border 3 lc rgb '#555555'\n"
+            "set tics nomirror\n"
+            "set grid ytics lc rgb '#dddddd'\n"
+            "set style fill solid 0.8 noborder\n",
+            name, name, name, width, height, id, name);
+}
+
+void fig_bars_script(FILE *fp, const fig_bars *b)
+{
+    fig_script_head(fp, b->name, b->width, b->height);
+    fputs("set ylabel ", fp);
+    fig_script_string(fp, b->ylabel);
+    fprintf(fp, "\nset yrange [0:1]\nset boxwidth 0.6\n%sset xrange [-0.6:%s]\n"
+                "plot '%s.dat' skip 1 using 0:2:xtic(1) with boxes lc rgb '#6b8fc7' "
+                "notitle, \\\n     '' skip 1 using 0:2:3:4 with yerrorbars lc rgb '#222222' "
+                "pt 0 notitle\n",
+            b->rotate ? "set xtics rotate by -30\n" : "", b->xmax, b->name);
+}
+
+void fig_bars_row(FILE *fp, const char *label, double value, double low, double high, long n)
+{
+    fprintf(fp, "%s\t%.6f\t%.6f\t%.6f", label, value, low, high);
+    if (n >= 0)
+        fprintf(fp, "\t%ld", n);
+    putc('\n', fp);
+}
+
+int figure_add(figset *f, const char *name, fig_writer data, fig_writer script,
+               const void *a, const void *b, tells_error *err)
+{
+    const char *ext[2] = {"dat", "gp"};
+    fig_writer w[2] = {data, script};
+    for (int k = 0; k < 2; k++) {
+        size_t len = strlen(f->dir) + strlen(name) + 8;
+        char *path = malloc(len);
+        if (!path)
+            return tells_error_nomem(err, NULL, 0);
+        snprintf(path, len, "%s/%s.%s", f->dir, name, ext[k]);
+        out_file o;
+        int rc = out_open(&o, path, err);
+        free(path);
+        if (rc < 0)
+            return -1;
+        if (w[k](o.fp, a, b) < 0) {
+            out_abort(&o);
+            return tells_error_nomem(err, NULL, 0);
+        }
+        if (out_commit(&o, err) < 0)
+            return -1;
+    }
+    if (f->n < FIGURES_MAX)
+        f->names[f->n++] = name;
+    return 0;
+}
+
+/* The last non-empty line of the log, which says what went wrong. */
+static void last_line(const char *log, char *last, size_t size)
+{
+    line_reader lr;
+    tells_error ignored;
+    last[0] = '\0';
+    if (line_reader_open(&lr, log, 0, &ignored) < 0)
+        return;
+    char *line;
+    size_t len;
+    while (line_reader_next(&lr, &line, &len, &ignored) == 1)
+        if (len)
+            snprintf(last, size, "%s", line);
+    line_reader_close(&lr);
+}
+
+int figures_draw(const char *gnuplot, const figset *f, tells_error *err)
+{
+    if (f->n == 0)
+        return 0;
+    char **argv = array_new(f->n + 2, sizeof *argv);
+    char (*script)[80] = malloc(f->n * sizeof *script);
+    char *log = malloc(strlen(f->dir) + 16);
+    if (!argv || !script || !log) {
+        free(argv);
+        free(script);
+        free(log);
+        return tells_error_nomem(err, NULL, 0);
+    }
+    sprintf(log, "%s/gnuplot.log", f->dir);
+    argv[0] = (char *)gnuplot;
+    for (size_t i = 0; i < f->n; i++) {
+        snprintf(script[i], sizeof script[i], "%s.gp", f->names[i]);
+        argv[i + 1] = script[i];
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    posix_spawn_file_actions_addchdir_np(&fa, f->dir);
+    pid_t pid;
+    int e = posix_spawnp(&pid, gnuplot, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    int rc = 0;
+    if (e != 0) {
+        rc = tells_error_io(err, gnuplot, 0, "cannot run it to draw the figures: %s "
+                            "(install gnuplot, Debian package gnuplot-nox, or give --no-figures)",
+                            strerror(e));
+    } else {
+        int status;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            char last[512];
+            last_line(log, last, sizeof last);
+            rc = tells_error_set(err, log, 0, "gnuplot failed drawing the figures%s%s",
+                                 last[0] ? ": " : "", last);
+            tells_error_tag(err, TELLS_E_LOG, NULL);
+        }
+    }
+    free(script);
+    free(argv);
+    free(log);
+    return rc;
+}

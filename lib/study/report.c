@@ -1,0 +1,251 @@
+#include <config.h>
+#include "study/report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "study/core.h"
+
+/* ---- which check a row of summary.tsv is ---- */
+
+/* "token:W:CLASS" names every row starting "token:"; a name without a
+   colon names one row. */
+static bool check_names(const study_check *c, const char *row)
+{
+    const char *colon = strchr(c->name, ':');
+    if (colon)
+        return strncmp(row, c->name, (size_t)(colon - c->name) + 1) == 0;
+    return strcmp(row, c->name) == 0;
+}
+
+/* The description of the row named row, or NULL. */
+static const study_check *check_of(const study *s, const char *row)
+{
+    for (size_t i = 0; i < s->nsections; i++)
+        for (size_t k = 0; k < s->sections[i]->nchecks; k++)
+            if (check_names(&s->sections[i]->checks[k], row))
+                return &s->sections[i]->checks[k];
+    return NULL;
+}
+
+/* ---- the page's frame ---- */
+
+static void put_header(const study *s, page *pg)
+{
+    FILE *fp = pg->fp;
+    fputs("<h1>Annotation artifacts in ", fp);
+    html_escape(fp, s->name);
+    fprintf(fp, "</h1>\n<p>%zu examples in %zu split%s (", s->data.n,
+            vocab_size(s->data.splits), vocab_size(s->data.splits) == 1 ? "" : "s");
+    for (size_t i = 0; i < vocab_size(s->data.splits); i++) {
+        if (i)
+            fputs(", ", fp);
+        html_escape(fp, vocab_str(s->data.splits, i));
+        fprintf(fp, " %zu", dataset_split_size(&s->data, vocab_str(s->data.splits, i)));
+    }
+    fprintf(fp, "), %zu classes (", s->nclasses);
+    for (size_t k = 0; k < s->nclasses; k++) {
+        if (k)
+            fputs(", ", fp);
+        html_escape(fp, study_class_name(s, k));
+        fprintf(fp, " %zu", s->class_n[study_class(s, k)]);
+    }
+    fputs("). Models are ", fp);
+    if (s->cv) {
+        fprintf(fp, "scored by %zu-fold cross-validation over ", s->folds);
+        if (strcmp(s->train, "all") == 0)
+            fputs("every example", fp);
+        else {
+            fputs("split ", fp);
+            html_escape(fp, s->train);
+        }
+    } else {
+        fputs("trained on split ", fp);
+        html_escape(fp, s->train);
+        fputs(" and scored on split ", fp);
+        html_escape(fp, s->eval);
+    }
+    fprintf(fp, " (%zu examples). Significance: Benjamini-Hochberg at q &le; %g over the %zu "
+                "tests of the study; tokens by the competency test (Gardner et al. 2021), "
+                "Bonferroni at %g.</p>\n",
+            s->neval, s->v.alpha, s->v.family, s->cfg->token_alpha);
+}
+
+/* A verdict as a sentence and what it means; red marks a shortcut found,
+   green one not found (or the reverse when significance is good news). */
+static void put_sentence(page *pg, const verdict *v, const study_check *c)
+{
+    FILE *fp = pg->fp;
+    fputs("<li>", fp);
+    html_escape(fp, v->sentence);
+    if (v->tested) {
+        char q[64];
+        pvalue_format(v->q, 2, q, sizeof q);
+        bool bad = v->significant != c->good_if_significant;
+        fprintf(fp, " <span class=\"%s\">%s</span> (q = %s).", bad ? "yes" : "no",
+                v->significant ? c->yes : c->no, q);
+    }
+    fputs("</li>\n", fp);
+}
+
+/* The headline: the first check that gives one, by its row. */
+static void put_headline(const study *s, page *pg)
+{
+    for (size_t i = 0; i < s->v.n; i++) {
+        const study_check *c = check_of(s, s->v.v[i].check);
+        if (!c || !c->headline_yes)
+            continue;
+        bool found = s->v.v[i].significant;
+        fprintf(pg->fp, "<p class=\"headline %s\">%s</p>\n", found ? "found" : "clear",
+                found ? c->headline_yes : c->headline_no);
+        return;
+    }
+}
+
+static void put_verdicts(study *s, page *pg)
+{
+    FILE *fp = pg->fp;
+    fputs("<h2 id=\"verdicts\">Verdicts</h2>\n", fp);
+    put_headline(s, pg);
+    fputs("<ul>\n", fp);
+    for (size_t i = 0; i < s->nsections; i++) {
+        const study_section *sec = s->sections[i];
+        for (size_t k = 0; k < sec->nchecks; k++) {
+            const study_check *c = &sec->checks[k];
+            for (size_t r = 0; c->list != CHECK_LIST_NONE && r < s->v.n; r++) {
+                const verdict *v = &s->v.v[r];
+                if (check_names(c, v->check) &&
+                    (c->list == CHECK_LIST_ALL || v->significant))
+                    put_sentence(pg, v, c);
+            }
+        }
+        if (sec->verdict_lines)
+            sec->verdict_lines(s, s->state[i], pg);
+    }
+    fputs("</ul>\n", fp);
+}
+
+static const char *mark(const verdict *v)
+{
+    return !v->tested ? "" : v->significant ? "yes" : "no";
+}
+
+/* Every row but those a section lists in a table of its own. */
+static void put_summary(const study *s, page *pg)
+{
+    FILE *fp = pg->fp;
+    fputs("<h2 id=\"summary\">All findings (summary.tsv)</h2>\n<p>Every row of "
+          "<code>summary.tsv</code>", fp);
+    for (size_t i = 0; i < s->nsections; i++)
+        for (size_t k = 0; k < s->sections[i]->nchecks; k++) {
+            const study_check *c = &s->sections[i]->checks[k];
+            if (!c->own_table)
+                continue;
+            size_t n = 0;
+            for (size_t r = 0; r < s->v.n; r++)
+                n += check_names(c, s->v.v[r].check);
+            fprintf(fp, " but the %zu %.*s rows, which the <a href=\"#%s\">%s</a> section "
+                        "lists", n, (int)strcspn(c->name, ":"), c->name, c->own_table,
+                    c->own_table);
+        }
+    fputs(".</p>\n<table>\n<tr><th>check</th><th>value</th><th>reference</th><th>effect</th>"
+          "<th>95% interval</th><th>p</th><th>q</th><th>significant</th></tr>\n", fp);
+    for (size_t r = 0; r < s->v.n; r++) {
+        const verdict *v = &s->v.v[r];
+        const study_check *c = check_of(s, v->check);
+        if (c && c->own_table)
+            continue;
+        fputs("<tr>", fp);
+        page_cell_text(fp, v->check);
+        page_cell_num(fp, v->value, 3);
+        page_cell_num(fp, v->reference, 3);
+        page_cell_num(fp, v->effect, 3);
+        if (isnan(v->ci_low))
+            fputs("<td>-</td>", fp);
+        else
+            fprintf(fp, "<td class=\"n\">%.3f to %.3f</td>", v->ci_low, v->ci_high);
+        if (v->tested) {
+            page_cell_p(fp, v->p);
+            page_cell_p(fp, v->q);
+            fprintf(fp, "<td class=\"%s\">%s</td>", mark(v), v->significant ? "yes" : "no");
+        } else
+            fputs("<td>-</td><td>-</td><td>-</td>", fp);
+        fputs("</tr>\n", fp);
+    }
+    fputs("</table>\n", fp);
+}
+
+static void put_steps(const study *s, page *pg)
+{
+    FILE *fp = pg->fp;
+    fputs("<h2 id=\"steps\">Steps</h2>\n<table>\n<tr><th>step</th><th>seconds</th></tr>\n", fp);
+    for (size_t i = 0; i < s->nsteps; i++)
+        fprintf(fp, "<tr><td>%s</td><td class=\"n\">%.2f</td></tr>\n", s->step[i].name,
+                s->step[i].seconds);
+    fputs("</table>\n", fp);
+}
+
+typedef struct page_job {
+    study *s;
+    page pg;
+} page_job;
+
+static int write_page(FILE *fp, void *ctx, tells_error *err)
+{
+    (void)err;
+    page_job *j = ctx;
+    study *s = j->s;
+    j->pg.fp = fp;
+    page_head(fp, s->name);
+    put_header(s, &j->pg);
+    put_verdicts(s, &j->pg);
+    put_summary(s, &j->pg);
+    for (size_t i = 0; i < s->nsections; i++)
+        if (s->sections[i]->page)
+            s->sections[i]->page(s, s->state[i], &j->pg);
+    put_steps(s, &j->pg);
+    page_foot(fp);
+    return 0;
+}
+
+static int write_figures(study *s, figset *f, tells_error *err)
+{
+    for (size_t i = 0; i < s->nsections; i++)
+        if (s->sections[i]->figures && s->sections[i]->figures(s, s->state[i], f, err) < 0)
+            return -1;
+    return 0;
+}
+
+int study_report(study_result *s, const char *dir, tells_error *err)
+{
+    size_t len = strlen(dir) + 16;
+    char *figdir = malloc(len), *html = malloc(len);
+    if (!figdir || !html) {
+        free(figdir);
+        free(html);
+        return tells_error_nomem(err, NULL, 0);
+    }
+    snprintf(figdir, len, "%s/figures", dir);
+    snprintf(html, len, "%s/report.html", dir);
+    page_job j = {.s = s, .pg = {.figdir = figdir}};
+    int rc = 0;
+    if (!s->cfg->figures) {
+        j.pg.why_not = "figures were not asked for";
+    } else if (mkdir(figdir, 0777) != 0 && errno != EEXIST) {
+        rc = tells_error_io(err, figdir, 0, "cannot create: %s", strerror(errno));
+    } else {
+        figset f = {.dir = figdir};
+        rc = write_figures(s, &f, err);
+        if (rc == 0)
+            rc = figures_draw(s->cfg->gnuplot, &f, err);
+        j.pg.drawn = rc == 0;
+    }
+    if (rc == 0)
+        rc = out_write(html, write_page, &j, err);
+    free(figdir);
+    free(html);
+    return rc;
+}

@@ -1,0 +1,186 @@
+/* New annotation batches (--batch) audited against the corpus, as
+   tells-audit audits them, with the study's heuristics. */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/audit.h"
+#include "base/prepared.h"
+#include "study/sec-heuristics.h"
+
+typedef struct audit_state {
+    audit_report rep;          /* every batch, a group each */
+    bool done;
+} audit_state;
+
+/* Whether path is a prepared TSV (its first line is the header). */
+static bool is_prepared(const char *path)
+{
+    prepared_reader pr;
+    tells_error ignored;
+    if (prepared_open(&pr, path, false, &ignored) < 0)
+        return false;
+    prepared_close(&pr);
+    return true;
+}
+
+/* Batch b as batch.tsv (batch-K.tsv for several), prepared like the
+   corpus unless a prepared TSV, added to rep under the file's name. */
+static int add_batch(const study *s, size_t b, audit_report *rep, tells_error *err)
+{
+    const study_config *c = s->cfg;
+    const char *given = c->batches[b];
+    char name[64];
+    snprintf(name, sizeof name, c->nbatches == 1 ? "batch.tsv" : "batch-%zu.tsv", b + 1);
+    char *path = study_path(s, name, err);
+    if (!path)
+        return -1;
+    int rc;
+    if (is_prepared(given))
+        rc = study_copy_lines(given, path, false, err);
+    else {
+        prep_input in = {"new", given};
+        rc = study_prepare_inputs(s, &in, 1, path, err);
+    }
+    size_t before = rep->ngroups;
+    if (rc == 0)
+        rc = audit_report_add_batch(rep, path, NULL, false, err);
+    /* Groups are named by the file the user gave. */
+    const char *slash = strrchr(given, '/');
+    for (size_t g = before; rc == 0 && g < rep->ngroups; g++)
+        snprintf(rep->groups[g].name, sizeof rep->groups[g].name, "%s",
+                 slash ? slash + 1 : given);
+    free(path);
+    return rc;
+}
+
+static int run(study *s, void *state, tells_error *err)
+{
+    audit_state *st = state;
+    const study_config *c = s->cfg;
+    if (c->nbatches == 0)
+        return 0;
+    audit_options ao;
+    audit_options_default(&ao);
+    ao.ft.seed = (int)c->seed;
+    ao.heuristics = &study_heuristics(s)->hs;
+    ao.progress = c->progress ? study_forward_progress : NULL;
+    ao.progress_user = s;
+    audit_reference ref;
+    memset(&ref, 0, sizeof ref);
+    if (audit_reference_load(&ref, s->input, NULL, &ao, err) < 0)
+        return -1;
+    int rc = 0;
+    for (size_t b = 0; b < c->nbatches && rc == 0; b++)
+        rc = add_batch(s, b, &st->rep, err);
+    if (rc == 0)
+        rc = audit_report_run(&st->rep, &ref, &ao, err);
+    if (rc == 0)
+        rc = study_write(s, "audit.tsv", audit_summary_write, &st->rep, err);
+    if (rc == 0)
+        rc = study_write(s, "flags.tsv", audit_flags_write, &st->rep, err);
+    audit_reference_free(&ref);
+    st->done = rc == 0;
+    return rc;
+}
+
+static void free_state(void *state)
+{
+    audit_state *st = state;
+    audit_report_free(&st->rep);
+}
+
+/* The findings of every batch; of the token checks only those found. */
+static bool shown(const finding *f)
+{
+    return strncmp(f->check, "token:", 6) != 0 || f->significant;
+}
+
+static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
+{
+    (void)s;
+    const audit_state *st = state;
+    for (size_t g = 0; st->done && g < st->rep.ngroups; g++) {
+        const audit_group *gr = &st->rep.groups[g];
+        for (size_t i = 0; i < gr->nf; i++) {
+            const finding *f = &gr->f[i];
+            if (!shown(f))
+                continue;
+            verdict *v = verdicts_add(vs, err, "audit:%s:%s", gr->name, f->check);
+            if (!v)
+                return -1;
+            v->value = f->batch;
+            v->reference = f->reference;
+            v->effect = f->batch - f->reference;
+            v->tested = f->tested;
+            v->p = f->test.p;
+            v->direction_ok = !f->weaker;
+            snprintf(v->detail, sizeof v->detail, "%s", f->detail);
+            char p[64];
+            study_pvalue(p, sizeof p, v->p);
+            if (f->tested)
+                snprintf(v->sentence, sizeof v->sentence,
+                         "Batch %s, %s: %.3f against %.3f in the corpus, p = %s.", gr->name,
+                         f->check, f->batch, f->reference, p);
+            else
+                snprintf(v->sentence, sizeof v->sentence, "Batch %s, %s: %s.", gr->name,
+                         f->check, f->detail);
+        }
+    }
+    return 0;
+}
+
+static void add_page(study *s, void *state, page *pg)
+{
+    (void)s;
+    const audit_state *st = state;
+    FILE *fp = pg->fp;
+    if (!st->done)
+        return;
+    fputs("<h2 id=\"audit\">New batches</h2>\n<table>\n<tr><th>batch</th><th>check</th>"
+          "<th>batch</th><th>corpus</th><th>q</th><th>significant</th></tr>\n",
+          fp);
+    for (size_t g = 0; g < st->rep.ngroups; g++)
+        for (size_t i = 0; i < st->rep.groups[g].nf; i++) {
+            const finding *f = &st->rep.groups[g].f[i];
+            if (!shown(f))
+                continue;
+            fputs("<tr>", fp);
+            page_cell_text(fp, st->rep.groups[g].name);
+            page_cell_text(fp, f->check);
+            page_cell_num(fp, f->batch, 3);
+            page_cell_num(fp, f->reference, 3);
+            if (f->tested) {
+                page_cell_p(fp, f->q);
+                fprintf(fp, "<td class=\"%s\">%s</td>", f->significant ? "yes" : "no",
+                        f->significant ? "yes" : "no");
+            } else
+                fputs("<td>-</td><td>-</td>", fp);
+            fputs("</tr>\n", fp);
+        }
+    fputs("</table>\n", fp);
+}
+
+static const study_check checks[] = {
+    {.name = "audit:BATCH:CHECK",
+     .definition = "the findings of tells-audit for each --batch against the corpus "
+                   "(predictability, token tells, heuristics, label balance, length, "
+                   "duplicates; token checks only when significant)",
+     .yes = "The batch differs.", .no = "Not significant.", .list = CHECK_LIST_SIGNIFICANT},
+};
+
+const study_section section_audit = {
+    .name = "audit",
+    .writes = "with --batch: batch.tsv (batch-K.tsv for several), audit.tsv and flags.tsv "
+              "(tells-audit against the corpus, with the heuristics)",
+    .needs = RES_CORPUS | RES_HEURISTICS,
+    .provides = RES_AUDIT,
+    .state_size = sizeof(audit_state),
+    .run = run,
+    .verdicts = add_verdicts,
+    .page = add_page,
+    .free = free_state,
+    .checks = checks,
+    .nchecks = sizeof checks / sizeof *checks,
+};

@@ -1,0 +1,411 @@
+/* The majority class against fastText on the hypothesis alone and on the
+   premise and hypothesis, on the same evaluated rows: the study's first
+   question, whether the hypotheses alone give the label away. */
+#include <config.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "study/sec-baselines.h"
+
+/* ---- the run ---- */
+
+typedef struct table_out {
+    comparison *cmp;
+    bool details;
+} table_out;
+
+static int write_table(FILE *fp, void *ctx, tells_error *err)
+{
+    table_out *t = ctx;
+    return comparison_write_table(fp, t->cmp, t->details, err);
+}
+
+static int write_predictions(FILE *fp, void *ctx, tells_error *err)
+{
+    return comparison_write_predictions(fp, ctx, err);
+}
+
+/* The data the comparisons run on: the corpus, or all.tsv when the folds
+   go over several splits. */
+static const dataset *comparison_data(const study *s)
+{
+    return s->cv && strcmp(s->train, "all") == 0 ? &s->all : &s->data;
+}
+
+/* Correctness of an entry's predictions, in the order of the evaluated
+   rows (which the first entry fixed). */
+static int correctness(study *s, const dataset *d, const comparison_entry *e,
+                       unsigned char **right, tells_error *err)
+{
+    const predictions *p = &e->pred;
+    if (!s->eval_row) {
+        s->neval = p->n;
+        s->eval_row = array_new(p->n, sizeof *s->eval_row);
+        if (!s->eval_row)
+            return tells_error_nomem(err, NULL, 0);
+        for (size_t i = 0; i < p->n; i++)
+            s->eval_row[i] = p->row[i];
+    } else if (p->n != s->neval)
+        return tells_error_set(err, NULL, 0, "models scored different rows");
+    *right = array_new(p->n, sizeof **right);
+    if (!*right)
+        return tells_error_nomem(err, NULL, 0);
+    for (size_t i = 0; i < p->n; i++) {
+        if (p->row[i] != s->eval_row[i])
+            return tells_error_set(err, NULL, 0, "models scored different rows");
+        (*right)[i] = p->pred[i] == d->ex[p->row[i]].label;
+    }
+    return 0;
+}
+
+static void discordant(const unsigned char *a, const unsigned char *b, size_t n,
+                       unsigned long *only_a, unsigned long *only_b)
+{
+    *only_a = *only_b = 0;
+    for (size_t i = 0; i < n; i++) {
+        *only_a += a[i] && !b[i];
+        *only_b += b[i] && !a[i];
+    }
+}
+
+/* The majority class and the hypothesis-only model: baseline.tsv,
+   predictions.tsv, their correctness and the latter's confusion. */
+static int run_hypothesis(study *s, baselines_state *b, const dataset *d, tells_error *err)
+{
+    comparison_config cc;
+    study_comparison_setup(s, &cc);
+    comparison cmp = {0};
+    if (comparison_run(&cmp, d, &cc, err) < 0)
+        return -1;
+    table_out t = {&cmp, true};
+    int rc = study_write(s, "baseline.tsv", write_table, &t, err);
+    if (rc == 0)
+        rc = study_write(s, "predictions.tsv", write_predictions, &cmp, err);
+    const comparison_entry *maj = study_entry(&cmp, "majority", s->eval);
+    const comparison_entry *ft = study_entry(&cmp, "fasttext", s->eval);
+    if (rc == 0 && (!maj || !ft))
+        rc = tells_error_set(err, NULL, 0, "no scores of split '%s'", s->eval);
+    if (rc == 0)
+        rc = correctness(s, d, maj, &b->model[STUDY_MAJORITY].right, err);
+    if (rc == 0)
+        rc = correctness(s, d, ft, &b->model[STUDY_HYPOTHESIS].right, err);
+    if (rc == 0) {
+        size_t L = vocab_size(d->labels);
+        b->confusion = array_new(L * L, sizeof *b->confusion);
+        if (!b->confusion)
+            rc = tells_error_nomem(err, NULL, 0);
+        for (size_t i = 0; rc == 0 && i < ft->pred.n; i++)
+            b->confusion[d->ex[ft->pred.row[i]].label * L + ft->pred.pred[i]]++;
+    }
+    comparison_free(&cmp);
+    return rc;
+}
+
+/* The premise and hypothesis together, on the same rows. */
+static int run_pair(study *s, baselines_state *b, const dataset *d, tells_error *err)
+{
+    comparison_config cc;
+    study_comparison_setup(s, &cc);
+    cc.input = INPUT_PAIR;
+    cc.run_majority = false;
+    comparison cmp = {0};
+    if (comparison_run(&cmp, d, &cc, err) < 0)
+        return -1;
+    table_out t = {&cmp, false};
+    int rc = study_write(s, "pair-baseline.tsv", write_table, &t, err);
+    const comparison_entry *pair = study_entry(&cmp, "fasttext", s->eval);
+    if (rc == 0 && !pair)
+        rc = tells_error_set(err, NULL, 0, "no scores of split '%s'", s->eval);
+    if (rc == 0)
+        rc = correctness(s, d, pair, &b->model[STUDY_PAIR].right, err);
+    comparison_free(&cmp);
+    return rc;
+}
+
+/* The accuracies, their intervals, and the paired differences. */
+static int compare_models(study *s, baselines_state *b, tells_error *err)
+{
+    study_model *m = b->model;
+    for (int k = 0; k < STUDY_NMODELS; k++)
+        m[k].accuracy = study_mean(m[k].right, s->neval);
+    discordant(m[STUDY_HYPOTHESIS].right, m[STUDY_MAJORITY].right, s->neval, &b->hyp_only_b,
+               &b->hyp_only_c);
+    discordant(m[STUDY_PAIR].right, m[STUDY_HYPOTHESIS].right, s->neval, &b->pair_b,
+               &b->pair_c);
+    unsigned long seed = s->cfg->seed;
+    if (paired_diff_interval(m[STUDY_HYPOTHESIS].right, m[STUDY_MAJORITY].right, s->neval,
+                             STUDY_BOOTSTRAP, seed, 0.95, &b->hyp_vs_majority, err) < 0 ||
+        paired_diff_interval(m[STUDY_PAIR].right, m[STUDY_HYPOTHESIS].right, s->neval,
+                             STUDY_BOOTSTRAP, seed, 0.95, &b->pair_vs_hyp, err) < 0)
+        return -1;
+    /* Each model's accuracy with its own interval (against no model). */
+    unsigned char *zero = array_new(s->neval, 1);
+    if (!zero)
+        return tells_error_nomem(err, NULL, 0);
+    int rc = 0;
+    for (int k = 0; k < STUDY_NMODELS && rc == 0; k++)
+        rc = paired_diff_interval(m[k].right, zero, s->neval, STUDY_BOOTSTRAP, seed, 0.95,
+                                  &m[k].ci, err);
+    free(zero);
+    return rc;
+}
+
+static int run(study *s, void *state, tells_error *err)
+{
+    baselines_state *b = state;
+    b->model[STUDY_MAJORITY].name = "majority";
+    b->model[STUDY_HYPOTHESIS].name = "hypothesis";
+    b->model[STUDY_PAIR].name = "pair";
+    if (s->cv && strcmp(s->train, "all") == 0 && study_all(s, err) < 0)
+        return -1;
+    const dataset *d = comparison_data(s);
+    if (run_hypothesis(s, b, d, err) < 0 || run_pair(s, b, d, err) < 0)
+        return -1;
+    return compare_models(s, b, err);
+}
+
+static void free_state(void *state)
+{
+    baselines_state *b = state;
+    for (int k = 0; k < STUDY_NMODELS; k++)
+        free(b->model[k].right);
+    free(b->confusion);
+}
+
+/* ---- verdicts ---- */
+
+static size_t majority_answer(const study *s, const baselines_state *b)
+{
+    /* The label the majority model answered: the most frequent gold label
+       of the rows it was right on is it (it answers one label). */
+    for (size_t i = 0; i < s->neval; i++)
+        if (b->model[STUDY_MAJORITY].right[i])
+            return s->data.ex[s->eval_row[i]].label;
+    return study_class(s, 0);
+}
+
+static const char *eval_words(const study *s, char *buf, size_t size)
+{
+    if (s->cv)
+        snprintf(buf, size, "%zu-fold cross-validation over %s", s->folds,
+                 strcmp(s->train, "all") == 0 ? "every example" : s->train);
+    else
+        snprintf(buf, size, "the %s split (trained on %s)", s->eval, s->train);
+    return buf;
+}
+
+/* The numbers of a sentence about a difference: value and reference in
+   percent, the effect and its interval in points, and p. */
+typedef struct diff_words {
+    char a[32], b[32], d[32], lo[32], hi[32], p[64];
+} diff_words;
+
+static void diff_words_of(const verdict *v, diff_words *w)
+{
+    study_percent(w->a, sizeof w->a, v->value);
+    study_percent(w->b, sizeof w->b, v->reference);
+    snprintf(w->d, sizeof w->d, "%+.1f", 100 * v->effect);
+    snprintf(w->lo, sizeof w->lo, "%+.1f", 100 * v->ci_low);
+    snprintf(w->hi, sizeof w->hi, "%+.1f", 100 * v->ci_high);
+    study_pvalue(w->p, sizeof w->p, v->p);
+}
+
+/* A difference of two models' accuracies, tested by exact McNemar. */
+static verdict *model_verdict(verdicts *vs, const char *check, const study_model *m,
+                              const study_model *ref, const interval *diff, unsigned long b,
+                              unsigned long c, tells_error *err)
+{
+    verdict *v = verdicts_add(vs, err, "%s", check);
+    if (!v)
+        return NULL;
+    v->value = m->accuracy;
+    v->reference = ref->accuracy;
+    v->effect = diff->estimate;
+    v->ci_low = diff->low;
+    v->ci_high = diff->high;
+    v->tested = true;
+    v->p = mcnemar_exact_greater(b, c);
+    v->direction_ok = v->effect > 0;
+    return v;
+}
+
+static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
+{
+    const baselines_state *b = state;
+    const study_model *m = b->model;
+    char where[320];
+    eval_words(s, where, sizeof where);
+    const char *majority = study_label(s, majority_answer(s, b));
+    verdict *v = model_verdict(vs, "hypothesis_only", &m[STUDY_HYPOTHESIS], &m[STUDY_MAJORITY],
+                               &b->hyp_vs_majority, b->hyp_only_b, b->hyp_only_c, err);
+    if (!v)
+        return -1;
+    snprintf(v->detail, sizeof v->detail,
+             "test=mcnemar_exact_one_sided n=%zu only_hypothesis_right=%lu "
+             "only_majority_right=%lu majority_label=%s evaluation=%s",
+             s->neval, b->hyp_only_b, b->hyp_only_c, majority,
+             s->cv ? "cross-validation" : s->eval);
+    diff_words w;
+    diff_words_of(v, &w);
+    snprintf(v->sentence, sizeof v->sentence,
+             "A fastText model that reads only the hypothesis gets %s of %s right, against "
+             "%s for always answering '%s': %s points (95%% interval %s to %s), p = %s "
+             "(exact McNemar, one-sided).",
+             w.a, where, w.b, majority, w.d, w.lo, w.hi, w.p);
+
+    if (!(v = model_verdict(vs, "premise_and_hypothesis", &m[STUDY_PAIR], &m[STUDY_HYPOTHESIS],
+                            &b->pair_vs_hyp, b->pair_b, b->pair_c, err)))
+        return -1;
+    snprintf(v->detail, sizeof v->detail,
+             "test=mcnemar_exact_one_sided n=%zu only_pair_right=%lu only_hypothesis_right=%lu",
+             s->neval, b->pair_b, b->pair_c);
+    diff_words_of(v, &w);
+    snprintf(v->sentence, sizeof v->sentence,
+             "Reading the premise too (one bag of the words of both), the same kind of "
+             "model gets %s right, against %s for the hypothesis alone: %s points (95%% "
+             "interval %s to %s), p = %s.",
+             w.a, w.b, w.d, w.lo, w.hi, w.p);
+    return 0;
+}
+
+/* ---- figures and page ---- */
+
+static const char *const model_shown[STUDY_NMODELS] = {
+    "majority class", "hypothesis only", "premise + hypothesis"};
+
+static int models_data(FILE *fp, const void *state, const void *unused)
+{
+    (void)unused;
+    const baselines_state *b = state;
+    fputs("model\taccuracy\tlow\thigh\n", fp);
+    for (int k = 0; k < STUDY_NMODELS; k++)
+        fig_bars_row(fp, model_shown[k], b->model[k].accuracy, b->model[k].ci.low,
+                     b->model[k].ci.high, -1);
+    return ferror(fp) ? -1 : 0;
+}
+
+static int models_script(FILE *fp, const void *state, const void *unused)
+{
+    (void)state;
+    (void)unused;
+    fig_bars_script(fp, &(fig_bars){"baselines", 520, 340, "accuracy", "2.6", false});
+    return ferror(fp) ? -1 : 0;
+}
+
+/* The hypothesis-only model's confusion matrix (rows gold). */
+static int confusion_data(FILE *fp, const void *state, const void *study_p)
+{
+    const baselines_state *b = state;
+    const study *s = study_p;
+    size_t L = vocab_size(s->data.labels), K = s->nclasses;
+    fputs("predicted\tgold\tcount\tshare\n", fp);
+    for (size_t g = 0; g < K; g++) {
+        size_t gi = study_class(s, g), row = 0;
+        for (size_t p = 0; p < K; p++)
+            row += b->confusion[gi * L + study_class(s, p)];
+        for (size_t p = 0; p < K; p++) {
+            size_t n = b->confusion[gi * L + study_class(s, p)];
+            fprintf(fp, "%zu\t%zu\t%zu\t%.6f\n", p, K - 1 - g, n,
+                    row ? (double)n / (double)row : 0.0);
+        }
+    }
+    return ferror(fp) ? -1 : 0;
+}
+
+static int confusion_script(FILE *fp, const void *state, const void *study_p)
+{
+    (void)state;
+    const study *s = study_p;
+    size_t K = s->nclasses;
+    fig_script_head(fp, "confusion", 460, 400);
+    fputs("unset grid\nset palette defined (0 '#ffffff', 1 '#2b5fa8')\nset cbrange [0:1]\n"
+          "set cblabel 'share of the gold class'\nset xlabel 'predicted'\nset ylabel 'gold'\n",
+          fp);
+    fprintf(fp, "set xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\n", K - 1, K - 1);
+    const char *axis[2] = {"xtics", "ytics"};
+    for (int a = 0; a < 2; a++) {
+        fprintf(fp, "set %s (", axis[a]);
+        for (size_t i = 0; i < K; i++) {
+            if (i)
+                fputs(", ", fp);
+            fig_script_string(fp, study_class_name(s, i));
+            fprintf(fp, " %zu", a ? K - 1 - i : i);
+        }
+        fputs(")\n", fp);
+    }
+    fputs("plot 'confusion.dat' skip 1 using 1:2:4 with image notitle, \\\n"
+          "     '' skip 1 using 1:2:(sprintf('%d', $3)) with labels notitle\n",
+          fp);
+    return ferror(fp) ? -1 : 0;
+}
+
+static int add_figures(study *s, void *state, figset *f, tells_error *err)
+{
+    if (figure_add(f, "baselines", models_data, models_script, state, s, err) < 0)
+        return -1;
+    return figure_add(f, "confusion", confusion_data, confusion_script, state, s, err);
+}
+
+static void add_page(study *s, void *state, page *pg)
+{
+    (void)s;
+    const baselines_state *b = state;
+    FILE *fp = pg->fp;
+    fputs("<h2 id=\"baselines\">Baselines</h2>\n<table>\n<tr><th>model</th><th>accuracy</th>"
+          "<th>95% interval</th></tr>\n",
+          fp);
+    static const char *const shown[STUDY_NMODELS] = {
+        "majority class", "fastText, hypothesis only", "fastText, premise and hypothesis"};
+    for (int k = 0; k < STUDY_NMODELS; k++)
+        fprintf(fp, "<tr><td>%s</td><td class=\"n\">%.3f</td><td class=\"n\">%.3f to %.3f</td>"
+                    "</tr>\n",
+                shown[k], b->model[k].accuracy, b->model[k].ci.low, b->model[k].ci.high);
+    fputs("</table>\n", fp);
+    page_figure(pg, "baselines", "Accuracy of each model on the evaluated examples, with "
+                                 "95% bootstrap intervals (<code>baseline.tsv</code>, "
+                                 "<code>pair-baseline.tsv</code>).");
+    page_figure(pg, "confusion", "The hypothesis-only model's confusion matrix: rows gold, "
+                                 "columns predicted, shaded by the share of the gold class.");
+}
+
+static const study_check checks[] = {
+    {.name = "hypothesis_only",
+     .definition = "value: the hypothesis-only fastText model's accuracy on the "
+                   "evaluated examples; reference: the majority class's on the same "
+                   "examples; effect: the difference, with a 95% paired-bootstrap "
+                   "interval (2,000 resamples, seeded with --seed); p: McNemar's exact "
+                   "test, one-sided (the model right more often)",
+     .yes = "A shortcut.", .no = "Not significant.", .list = CHECK_LIST_ALL,
+     .headline_yes = "The hypotheses alone give the label away: a model that never reads "
+                     "the premise does significantly better than always answering the most "
+                     "frequent class.",
+     .headline_no = "No significant hypothesis-only shortcut: a model that never reads the "
+                    "premise does not do significantly better than always answering the "
+                    "most frequent class."},
+    {.name = "premise_and_hypothesis",
+     .definition = "the same for the premise+hypothesis model (one bag of the words of "
+                   "both, the MedNLI study's fastText baseline, which the premise's many "
+                   "shared words can make worse) against the hypothesis-only one; "
+                   "significant when the premise helps",
+     .yes = "The premise helps.", .no = "The premise does not significantly help.",
+     .good_if_significant = true, .list = CHECK_LIST_ALL},
+};
+
+const study_section section_baselines = {
+    .name = "baselines",
+    .writes = "baseline.tsv and predictions.tsv (tells-baseline --details: the majority "
+              "class against hypothesis-only fastText), pair-baseline.tsv (--input pair)",
+    .needs = RES_CORPUS | RES_EVALUATION,
+    .provides = RES_MODELS,
+    .state_size = sizeof(baselines_state),
+    .run = run,
+    .verdicts = add_verdicts,
+    .figures = add_figures,
+    .page = add_page,
+    .free = free_state,
+    .checks = checks,
+    .nchecks = sizeof checks / sizeof *checks,
+};

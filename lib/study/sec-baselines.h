@@ -1,0 +1,33 @@
+/* The study's baselines (study/sec-baselines.c), for the sections that
+   score partitions with their models. */
+#ifndef TELLS_STUDY_SEC_BASELINES_H
+#define TELLS_STUDY_SEC_BASELINES_H
+
+#include "stats/interval.h"
+#include "study/core.h"
+
+/* The three models, scored on the same evaluated rows. */
+typedef enum { STUDY_MAJORITY, STUDY_HYPOTHESIS, STUDY_PAIR, STUDY_NMODELS } study_model_id;
+
+typedef struct study_model {
+    const char *name;          /* "majority", "hypothesis", "pair" */
+    unsigned char *right;      /* per evaluated row (study.eval_row) */
+    double accuracy;
+    interval ci;               /* of the accuracy itself (vs 0) */
+} study_model;
+
+typedef struct baselines_state {
+    study_model model[STUDY_NMODELS];
+    interval hyp_vs_majority, pair_vs_hyp;
+    unsigned long hyp_only_b, hyp_only_c, pair_b, pair_c;   /* discordant pairs */
+    size_t *confusion;         /* hypothesis-only: [gold * L + predicted], label ids */
+} baselines_state;
+
+extern const study_section section_baselines;
+
+static inline const baselines_state *study_baselines(const study *s)
+{
+    return study_state(s, &section_baselines);
+}
+
+#endif

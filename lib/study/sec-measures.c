@@ -1,0 +1,749 @@
+/* Log-odds over the counted hypotheses; pointwise V-information
+   cross-fitted over every row with the folds, seed and fastText of the
+   partitions' cross-validation (so that g_x's predictions are that
+   model's); cartography of a softmax regression over hypothesis.npy; and
+   AFLite's, PVI's and cartography's partitions side by side. */
+#include <config.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/alloc.h"
+#include "base/npy.h"
+#include "model/carto.h"
+#include "model/pvi.h"
+#include "stats/logodds.h"
+#include "study/sec-aflite.h"
+#include "study/sec-partitions.h"
+#include "study/sec-tokens.h"
+
+enum { MAP_POINTS = 25000, CARTO_EPOCHS = 6, PVI_BINS = 40, TOP_TOKENS_DRAWN = 10 };
+#define CARTO_FRACTION 0.33
+
+/* The partitions compared: AFLite's, PVI's (below 0 bits or not) and
+   cartography's regions. */
+typedef enum {
+    PART_AFLITE_EASY, PART_AFLITE_DIFFICULT, PART_LOW_PVI, PART_HIGH_PVI, PART_CARTO_EASY,
+    PART_CARTO_AMBIGUOUS, PART_CARTO_HARD, NPARTS
+} measure_part;
+
+static const char *const part_name[NPARTS] = {
+    "aflite-easy", "aflite-difficult", "low-pvi", "high-pvi", "carto-easy", "carto-ambiguous",
+    "carto-hard"};
+
+typedef struct measures_state {
+    bool done;
+    char why_not[512];         /* when the corpus could not be measured */
+    logodds_table logodds;     /* the corpus's own prior, tokens seen 5 times */
+    pvi_result pvi;            /* cross-fitted over every example */
+    carto_dynamics carto;      /* its own training over hypothesis.npy */
+    carto_stats cstats;
+    unsigned char *in[NPARTS]; /* per dataset row */
+    size_t n[NPARTS];
+    /* The cross-validated hypothesis-only fastText over every row (PVI's
+       g_x, the model of partitions.tsv) on each partition; NAN empty. */
+    double accuracy[NPARTS];
+    interval ci[NPARTS];
+    double full_accuracy;
+    double jaccard[NPARTS][NPARTS];
+} measures_state;
+
+/* ---- the files ---- */
+
+typedef struct measures_out {
+    const study *s;
+    const measures_state *m;
+} measures_out;
+
+static int write_logodds(FILE *fp, void *ctx, tells_error *err)
+{
+    (void)err;
+    const measures_out *o = ctx;
+    return logodds_write(fp, &o->m->logodds, &study_tokens(o->s)->tokens, STUDY_PMI_TOP);
+}
+
+static int write_pvi(FILE *fp, void *ctx, tells_error *err)
+{
+    (void)err;
+    const measures_out *o = ctx;
+    return pvi_write_examples(fp, &o->s->data, &o->m->pvi);
+}
+
+static int write_pvi_summary(FILE *fp, void *ctx, tells_error *err)
+{
+    (void)err;
+    const measures_out *o = ctx;
+    return pvi_write_summary(fp, &o->s->data, &o->m->pvi);
+}
+
+static int write_carto(FILE *fp, void *ctx, tells_error *err)
+{
+    (void)err;
+    const measures_state *m = ctx;
+    return carto_write_table(fp, &m->carto, &m->cstats);
+}
+
+/* compare-partitions.tsv: each partition's size and the hypothesis-only
+   accuracy on it, then its Jaccard overlap with every partition. */
+static int write_compare(FILE *fp, void *ctx, tells_error *err)
+{
+    (void)err;
+    const measures_state *m = ctx;
+    fputs("partition\tn\taccuracy\tci_low\tci_high", fp);
+    for (int b = 0; b < NPARTS; b++)
+        fprintf(fp, "\tjaccard_%s", part_name[b]);
+    fputc('\n', fp);
+    for (int a = 0; a < NPARTS; a++) {
+        fprintf(fp, "%s\t%zu", part_name[a], m->n[a]);
+        if (m->n[a])
+            fprintf(fp, "\t%.6f\t%.6f\t%.6f", m->accuracy[a], m->ci[a].low, m->ci[a].high);
+        else
+            fputs("\t-\t-\t-", fp);
+        for (int b = 0; b < NPARTS; b++)
+            fprintf(fp, "\t%.6f", m->jaccard[a][b]);
+        fputc('\n', fp);
+    }
+    return ferror(fp) ? -1 : 0;
+}
+
+static int write_region_ids(const study *s, const measures_state *m, const char *name,
+                            carto_region region, tells_error *err)
+{
+    char *path = study_path(s, name, err);
+    if (!path)
+        return -1;
+    int rc = carto_write_ids(path, &m->carto, &m->cstats, region, CARTO_FRACTION, err);
+    free(path);
+    return rc;
+}
+
+static int write_pvi_ids(const study *s, const measures_state *m, const char *name, bool low,
+                         tells_error *err)
+{
+    char *path = study_path(s, name, err);
+    if (!path)
+        return -1;
+    int rc = pvi_write_ids(path, &s->data, &m->pvi, 0.0, low, err);
+    free(path);
+    return rc;
+}
+
+/* ---- the run ---- */
+
+/* The rows of each partition; the carto rows are the dataset's
+   (carto_train keeps its order). */
+static int mark_partitions(const study *s, measures_state *m, tells_error *err)
+{
+    size_t n = s->data.n;
+    const unsigned char *easy = study_aflite(s)->easy;
+    for (int p = 0; p < NPARTS; p++)
+        if (!(m->in[p] = array_new(n, 1)))
+            return tells_error_nomem(err, NULL, 0);
+    const carto_region regions[3] = {CARTO_EASY, CARTO_AMBIGUOUS, CARTO_HARD};
+    for (int k = 0; k < 3; k++)
+        if (carto_select(&m->carto, &m->cstats, regions[k], CARTO_FRACTION,
+                         m->in[PART_CARTO_EASY + k], err) == (size_t)-1)
+            return -1;
+    for (size_t i = 0; i < n; i++) {
+        m->in[PART_AFLITE_EASY][i] = easy[i];
+        m->in[PART_AFLITE_DIFFICULT][i] = !easy[i];
+        m->in[PART_LOW_PVI][i] = m->pvi.pvi[i] < 0;
+        m->in[PART_HIGH_PVI][i] = !m->in[PART_LOW_PVI][i];
+    }
+    return 0;
+}
+
+/* The hypothesis-only accuracy on each partition and the overlaps. */
+static int compare_partitions(const study *s, measures_state *m, tells_error *err)
+{
+    size_t n = s->data.n;
+    unsigned char *right = array_new(n, 1), *zero = array_new(n, 1), *sub = array_new(n, 1);
+    int rc = right && zero && sub ? 0 : tells_error_nomem(err, NULL, 0);
+    if (rc == 0)
+        rc = mark_partitions(s, m, err);
+    size_t right_n = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        right[i] = m->pvi.pred[i] == s->data.ex[i].label;
+        right_n += right[i];
+    }
+    m->full_accuracy = n ? (double)right_n / (double)n : NAN;
+    for (int a = 0; rc == 0 && a < NPARTS; a++) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++)
+            if (m->in[a][i])
+                sub[k++] = right[i];
+        m->n[a] = k;
+        m->accuracy[a] = NAN;
+        if (k) {
+            m->accuracy[a] = study_mean(sub, k);
+            rc = paired_diff_interval(sub, zero, k, STUDY_BOOTSTRAP, s->cfg->seed, 0.95,
+                                      &m->ci[a], err);
+        }
+        for (int b = 0; rc == 0 && b < NPARTS; b++) {
+            size_t both = 0, either = 0;
+            for (size_t i = 0; i < n; i++) {
+                both += m->in[a][i] && m->in[b][i];
+                either += m->in[a][i] || m->in[b][i];
+            }
+            m->jaccard[a][b] = either ? (double)both / (double)either : 0.0;
+        }
+    }
+    free(right);
+    free(zero);
+    free(sub);
+    return rc;
+}
+
+/* PVI's g_x is the cross-validated model of partitions.tsv: the same
+   folds and seed, so its probabilities serve (tells-pvi --seed SEED
+   prepared.tsv trains the same models and writes pvi.tsv). 1 when the
+   corpus cannot be measured (a class too rare for the folds: the report
+   says so, the rest of the study stands). */
+static int run_pvi(const study *s, measures_state *m, tells_error *err)
+{
+    const partitions_state *ps = study_partitions(s);
+    pvi_options po;
+    pvi_options_default(&po);
+    po.folds = s->cfg->folds;
+    po.seed = s->cfg->seed;
+    if (pvi_from_probabilities(&s->data, ps->cv_prob, ps->cv_pred, &po, &m->pvi, err) < 0) {
+        if (err->kind != TELLS_ERR_DATA)
+            return -1;
+        tells_error_format(err, m->why_not, sizeof m->why_not);
+        tells_error_clear(err);
+        return 1;
+    }
+    measures_out o = {s, m};
+    if (study_write(s, "pvi.tsv", write_pvi, &o, err) < 0 ||
+        study_write(s, "pvi-summary.tsv", write_pvi_summary, &o, err) < 0 ||
+        write_pvi_ids(s, m, "low-pvi.ids", true, err) < 0 ||
+        write_pvi_ids(s, m, "high-pvi.ids", false, err) < 0)
+        return -1;
+    return 0;
+}
+
+static int run_carto(const study *s, measures_state *m, tells_error *err)
+{
+    npy_matrix x = {0};
+    char *npy = study_path(s, "hypothesis.npy", err);
+    carto_train_options to;
+    carto_train_options_default(&to);
+    to.epochs = CARTO_EPOCHS;
+    to.seed = s->cfg->seed;
+    int rc = npy ? npy_read(npy, &x, err) : -1;
+    free(npy);
+    if (rc == 0 && x.rows != s->data.n)
+        rc = tells_error_set(err, NULL, 0, "hypothesis.npy has %zu rows for %zu examples",
+                             x.rows, s->data.n);
+    if (rc == 0)
+        rc = carto_dynamics_init(&m->carto, err);
+    if (rc == 0)
+        rc = carto_train(&s->data, x.data, x.cols, &to, &m->carto, err);
+    npy_free(&x);
+    if (rc == 0)
+        rc = carto_compute(&m->carto, &m->cstats, err);
+    if (rc == 0)
+        rc = study_write(s, "carto.tsv", write_carto, m, err);
+    if (rc == 0)
+        rc = write_region_ids(s, m, "carto-easy.ids", CARTO_EASY, err);
+    if (rc == 0)
+        rc = write_region_ids(s, m, "carto-ambiguous.ids", CARTO_AMBIGUOUS, err);
+    if (rc == 0)
+        rc = write_region_ids(s, m, "carto-hard.ids", CARTO_HARD, err);
+    return rc;
+}
+
+static int run(study *s, void *state, tells_error *err)
+{
+    measures_state *m = state;
+    logodds_options lo = {.min_count = STUDY_MIN_COUNT, .prior_scale = 1.0,
+                          .top = STUDY_PMI_TOP};
+    measures_out o = {s, m};
+    if (logodds_compute(&study_tokens(s)->tokens, &lo, &m->logodds, err) < 0 ||
+        study_write(s, "logodds.tsv", write_logodds, &o, err) < 0)
+        return -1;
+    int rc = run_pvi(s, m, err);
+    if (rc != 0)
+        return rc < 0 ? -1 : 0;
+    rc = run_carto(s, m, err);
+    if (rc == 0)
+        rc = compare_partitions(s, m, err);
+    if (rc == 0)
+        rc = study_write(s, "compare-partitions.tsv", write_compare, m, err);
+    m->done = rc == 0;
+    return rc;
+}
+
+static void free_state(void *state)
+{
+    measures_state *m = state;
+    logodds_free(&m->logodds);
+    pvi_result_free(&m->pvi);
+    if (m->carto.ids)
+        carto_dynamics_free(&m->carto);
+    carto_stats_free(&m->cstats);
+    for (int p = 0; p < NPARTS; p++)
+        free(m->in[p]);
+}
+
+/* ---- verdicts ---- */
+
+static int pvi_verdict(const study *s, const measures_state *m, verdicts *vs, tells_error *err)
+{
+    verdict *v = verdicts_add(vs, err, "v_information");
+    if (!v)
+        return -1;
+    const pvi_mean *all = &m->pvi.all;
+    v->value = all->mean;
+    v->reference = 0;
+    v->effect = all->mean;
+    v->ci_low = all->low;
+    v->ci_high = all->high;
+    v->tested = true;
+    v->p = pvalue_from_p(all->p);
+    v->direction_ok = all->mean > 0;
+    size_t used = (size_t)snprintf(v->detail, sizeof v->detail,
+                                   "test=bootstrap_mean_pvi folds=%zu n=%zu", s->cfg->folds,
+                                   all->n);
+    size_t best = 0;
+    for (size_t k = 0; k < s->nclasses; k++) {
+        size_t c = study_class(s, k);
+        if (used < sizeof v->detail)
+            used += (size_t)snprintf(v->detail + used, sizeof v->detail - used,
+                                     " v_info_%s=%.6f", study_label(s, c),
+                                     m->pvi.by_class[c].mean);
+        if (m->pvi.by_class[c].mean > m->pvi.by_class[best].mean)
+            best = c;
+    }
+    char p[64];
+    study_pvalue(p, sizeof p, v->p);
+    snprintf(v->sentence, sizeof v->sentence,
+             "The hypothesis alone gives %.3f bits about the label per example on average "
+             "(pointwise V-information of a cross-fitted hypothesis-only fastText model "
+             "against the label distribution; 95%% interval %.3f to %.3f), p = %s "
+             "(bootstrap); most for class %s (%.3f bits).",
+             all->mean, all->low, all->high, p, study_label(s, best),
+             m->pvi.by_class[best].mean);
+    return 0;
+}
+
+static int carto_verdict(const measures_state *m, verdicts *vs, tells_error *err)
+{
+    verdict *v = verdicts_add(vs, err, "cartography");
+    if (!v)
+        return -1;
+    double conf = 0;
+    for (size_t i = 0; i < m->carto.n; i++)
+        conf += m->cstats.confidence[i];
+    v->value = m->carto.n ? conf / (double)m->carto.n : NAN;
+    const double *acc = m->accuracy;
+    snprintf(v->detail, sizeof v->detail,
+             "epochs=%zu easy=%zu ambiguous=%zu hard=%zu accuracy_easy=%.6f "
+             "accuracy_ambiguous=%.6f accuracy_hard=%.6f accuracy_full=%.6f",
+             m->carto.epochs, m->n[PART_CARTO_EASY], m->n[PART_CARTO_AMBIGUOUS],
+             m->n[PART_CARTO_HARD], acc[PART_CARTO_EASY], acc[PART_CARTO_AMBIGUOUS],
+             acc[PART_CARTO_HARD], m->full_accuracy);
+    snprintf(v->sentence, sizeof v->sentence,
+             "A linear model over the averaged hypothesis vectors, trained for %zu epochs, "
+             "gives the gold label %.2f probability on average; the cross-validated "
+             "hypothesis-only fastText model gets %.1f%% of its easy-to-learn third right, "
+             "%.1f%% of the ambiguous and %.1f%% of the hard-to-learn, against %.1f%% of all.",
+             m->carto.epochs, v->value, 100 * acc[PART_CARTO_EASY],
+             100 * acc[PART_CARTO_AMBIGUOUS], 100 * acc[PART_CARTO_HARD],
+             100 * m->full_accuracy);
+    return 0;
+}
+
+static int logodds_verdict(const study *s, const measures_state *m, verdicts *vs,
+                           tells_error *err)
+{
+    const token_counts *tc = &study_tokens(s)->tokens;
+    verdict *v = verdicts_add(vs, err, "logodds");
+    if (!v)
+        return -1;
+    size_t used = (size_t)snprintf(v->detail, sizeof v->detail, "prior=corpus min_count=%d",
+                                   STUDY_MIN_COUNT);
+    char top[512] = "";
+    size_t tused = 0;
+    for (size_t i = 0; i < m->logodds.n; i++) {
+        const logodds_row *row = &m->logodds.rows[i];
+        if (i && m->logodds.rows[i - 1].class_id == row->class_id)
+            continue;
+        const char *tok = vocab_str(tc->tokens, row->token);
+        const char *cls = vocab_str(tc->classes, row->class_id);
+        if (used < sizeof v->detail)
+            used += (size_t)snprintf(v->detail + used, sizeof v->detail - used,
+                                     " top_%s=%s z_%s=%.6f", cls, tok, cls, row->z);
+        if (tused < sizeof top)
+            tused += (size_t)snprintf(top + tused, sizeof top - tused, "%s'%s' for %s "
+                                      "(z = %.1f)", tused ? ", " : "", tok, cls, row->z);
+    }
+    snprintf(v->sentence, sizeof v->sentence,
+             "By the log-odds ratio with an informative prior (Monroe et al. 2008), the "
+             "token that most sets each class apart is %s.", tused ? top : "none");
+    return 0;
+}
+
+static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
+{
+    const measures_state *m = state;
+    if (!m->done)
+        return 0;
+    if (pvi_verdict(s, m, vs, err) < 0 || carto_verdict(m, vs, err) < 0)
+        return -1;
+    return logodds_verdict(s, m, vs, err);
+}
+
+/* ---- figures ---- */
+
+static int logodds_data(FILE *fp, const void *state, const void *study_p)
+{
+    const measures_state *m = state;
+    const token_counts *tc = &study_tokens(study_p)->tokens;
+    const logodds_table *t = &m->logodds;
+    for (size_t i = 0; i < t->n;) {
+        size_t end = i;
+        while (end < t->n && t->rows[end].class_id == t->rows[i].class_id)
+            end++;
+        size_t top = end - i < TOP_TOKENS_DRAWN ? end - i : TOP_TOKENS_DRAWN;
+        fputs("# rank\ttoken\tz\n", fp);
+        for (size_t j = top; j-- > 0;) {
+            fprintf(fp, "%zu\t", top - 1 - j);
+            fig_data_string(fp, vocab_str(tc->tokens, t->rows[i + j].token));
+            fprintf(fp, "\t%.6f\n", t->rows[i + j].z);
+        }
+        fputs("\n\n", fp);
+        i = end;
+    }
+    return ferror(fp) ? -1 : 0;
+}
+
+static int logodds_script(FILE *fp, const void *state, const void *study_p)
+{
+    const measures_state *m = state;
+    const token_counts *tc = &study_tokens(study_p)->tokens;
+    const logodds_table *t = &m->logodds;
+    size_t k = 0;
+    for (size_t i = 0; i < t->n; i++)
+        k += i == 0 || t->rows[i - 1].class_id != t->rows[i].class_id;
+    fig_script_head(fp, "logodds", 300 * (int)(k < 4 ? (k ? k : 1) : 4), 360);
+    fprintf(fp, "set multiplot layout 1,%zu\n"
+                "set xlabel 'log-odds z'\nunset grid\nset grid xtics lc rgb '#dddddd'\n",
+            k ? k : 1);
+    size_t block = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        if (i && t->rows[i - 1].class_id == t->rows[i].class_id)
+            continue;
+        fputs("set title ", fp);
+        fig_script_string(fp, vocab_str(tc->classes, t->rows[i].class_id));
+        fprintf(fp, "\nset ytics scale 0\n"
+                    "plot 'logodds.dat' index %zu using 3:1:(0):3:($1-0.4):($1+0.4):"
+                    "ytic(2) with boxxyerror lc %zu notitle\n",
+                block, block + 1);
+        block++;
+    }
+    fputs("unset multiplot\n", fp);
+    return ferror(fp) ? -1 : 0;
+}
+
+/* The histogram's range: the PVIs' own, in whole bits, within [-8, 4]. */
+static void pvi_range(const study *s, const measures_state *m, double *lo, double *hi)
+{
+    double mn = 0, mx = 1;
+    for (size_t i = 0; i < s->data.n; i++) {
+        mn = fmin(mn, m->pvi.pvi[i]);
+        mx = fmax(mx, m->pvi.pvi[i]);
+    }
+    *lo = fmax(-8.0, floor(mn));
+    *hi = fmin(4.0, ceil(mx));
+}
+
+static int pvi_data(FILE *fp, const void *state, const void *study_p)
+{
+    const measures_state *m = state;
+    const study *s = study_p;
+    size_t K = s->nclasses;
+    size_t *bins = array_new(PVI_BINS * K, sizeof *bins);
+    if (!bins)
+        return -1;
+    double lo, hi;
+    pvi_range(s, m, &lo, &hi);
+    for (size_t i = 0; i < s->data.n; i++) {
+        double x = m->pvi.pvi[i];
+        int b = (int)floor((x - lo) / (hi - lo) * PVI_BINS);
+        b = b < 0 ? 0 : b >= PVI_BINS ? PVI_BINS - 1 : b;
+        bins[(size_t)b * K + s->data.ex[i].label]++;
+    }
+    fputs("pvi", fp);
+    for (size_t k = 0; k < K; k++) {
+        putc('\t', fp);
+        fig_data_string(fp, study_class_name(s, k));
+    }
+    putc('\n', fp);
+    for (int b = 0; b < PVI_BINS; b++) {
+        fprintf(fp, "%.4f", lo + (b + 0.5) * (hi - lo) / PVI_BINS);
+        for (size_t k = 0; k < K; k++)
+            fprintf(fp, "\t%zu", bins[(size_t)b * K + study_class(s, k)]);
+        putc('\n', fp);
+    }
+    free(bins);
+    return ferror(fp) ? -1 : 0;
+}
+
+static int pvi_script(FILE *fp, const void *state, const void *study_p)
+{
+    const study *s = study_p;
+    double lo, hi;
+    pvi_range(s, state, &lo, &hi);
+    fig_script_head(fp, "pvi", 560, 340);
+    fprintf(fp, "set xlabel 'PVI (bits)'\n"
+                "set ylabel 'examples'\nset key top left\nset xrange [%g:%g]\n"
+                "set arrow from 0, graph 0 to 0, graph 1 nohead dt 2 lc rgb '#555555'\n"
+                "plot for [c=2:%zu] 'pvi.dat' using 1:c with linespoints pt 7 ps 0.4 "
+                "lw 2 lc (c-1) title columnhead\n",
+            lo, hi, s->nclasses + 1);
+    return ferror(fp) ? -1 : 0;
+}
+
+/* The data map: every example, or MAP_POINTS evenly spaced in the input
+   order for a larger corpus, drawn most correct last. */
+static int map_data(FILE *fp, const void *state, const void *study_p)
+{
+    (void)study_p;
+    const measures_state *m = state;
+    size_t n = m->carto.n, shown = n < MAP_POINTS ? n : MAP_POINTS;
+    size_t E = m->carto.epochs;
+    fputs("variability\tconfidence\tcorrectness\n", fp);
+    for (size_t level = 0; level <= E; level++)
+        for (size_t j = 0; j < shown; j++) {
+            size_t i = shown == n ? j : j * n / shown;
+            double c = m->cstats.correctness[i];
+            if ((size_t)lround(c * (double)E) != level)
+                continue;
+            fprintf(fp, "%.6f\t%.6f\t%.6f\n", m->cstats.variability[i],
+                    m->cstats.confidence[i], c);
+        }
+    return ferror(fp) ? -1 : 0;
+}
+
+static int map_script(FILE *fp, const void *state, const void *study_p)
+{
+    (void)state;
+    (void)study_p;
+    fig_script_head(fp, "datamap", 560, 420);
+    fputs("set xlabel 'variability'\nset ylabel 'confidence'\nset yrange [0:1]\n"
+          "set xrange [0:*]\nset cblabel 'correctness'\nset cbrange [0:1]\n"
+          "set palette defined (0 '#2b5fa8', 0.5 '#9a9a9a', 1 '#b2182b')\n"
+          "set label 'easy-to-learn' at graph 0.05, graph 0.95 front\n"
+          "set label 'hard-to-learn' at graph 0.05, graph 0.05 front\n"
+          "set label 'ambiguous' at graph 0.8, graph 0.5 front\n"
+          "plot 'datamap.dat' skip 1 using 1:2:3 with points pt 7 ps 0.3 lc palette "
+          "notitle\n",
+          fp);
+    return ferror(fp) ? -1 : 0;
+}
+
+static int compare_data(FILE *fp, const void *state, const void *study_p)
+{
+    const measures_state *m = state;
+    const study *s = study_p;
+    fputs("partition\taccuracy\tlow\thigh\tn\n", fp);
+    fig_bars_row(fp, "full", m->full_accuracy, m->full_accuracy, m->full_accuracy,
+                 (long)s->data.n);
+    for (int p = 0; p < NPARTS; p++)
+        if (m->n[p])
+            fig_bars_row(fp, part_name[p], m->accuracy[p], m->ci[p].low, m->ci[p].high,
+                         (long)m->n[p]);
+    return ferror(fp) ? -1 : 0;
+}
+
+static int compare_script(FILE *fp, const void *state, const void *study_p)
+{
+    (void)state;
+    (void)study_p;
+    fig_bars_script(fp, &(fig_bars){"compare-partitions", 700, 340, "hypothesis-only accuracy",
+                                    "*", true});
+    return ferror(fp) ? -1 : 0;
+}
+
+static int add_figures(study *s, void *state, figset *f, tells_error *err)
+{
+    const measures_state *m = state;
+    if (!m->done)
+        return 0;
+    if (figure_add(f, "logodds", logodds_data, logodds_script, state, s, err) < 0 ||
+        figure_add(f, "pvi", pvi_data, pvi_script, state, s, err) < 0 ||
+        figure_add(f, "datamap", map_data, map_script, state, s, err) < 0)
+        return -1;
+    return figure_add(f, "compare-partitions", compare_data, compare_script, state, s, err);
+}
+
+/* ---- page ---- */
+
+static void logodds_page(const study *s, const measures_state *m, page *pg)
+{
+    const token_counts *tc = &study_tokens(s)->tokens;
+    FILE *fp = pg->fp;
+    fputs("<h2 id=\"logodds\">Log-odds</h2>\n<p>The tokens that set each class apart from "
+          "the others by the log-odds ratio with an informative Dirichlet prior (Monroe et "
+          "al. 2008; the prior is the corpus's own counts, tokens seen at least 5 times): "
+          "z weighs the difference in log-odds by its variance, fair to rare and frequent "
+          "tokens alike (<code>logodds.tsv</code>).</p>\n",
+          fp);
+    page_figure(pg, "logodds", "Top tokens per class by log-odds z.");
+    fputs("<table>\n<tr><th>class</th><th>token</th><th>count</th><th>&delta;</th>"
+          "<th>z</th></tr>\n",
+          fp);
+    size_t in_class = 0;
+    for (size_t i = 0; i < m->logodds.n; i++) {
+        const logodds_row *row = &m->logodds.rows[i];
+        in_class = i && m->logodds.rows[i - 1].class_id == row->class_id ? in_class + 1 : 0;
+        if (in_class >= 5)
+            continue;
+        fputs("<tr>", fp);
+        page_cell_text(fp, vocab_str(tc->classes, row->class_id));
+        page_cell_text(fp, vocab_str(tc->tokens, row->token));
+        fprintf(fp, "<td class=\"n\">%llu</td>", (unsigned long long)row->count);
+        page_cell_num(fp, row->delta, 3);
+        page_cell_num(fp, row->z, 2);
+        fputs("</tr>\n", fp);
+    }
+    fputs("</table>\n", fp);
+}
+
+static void pvi_page(const study *s, const measures_state *m, page *pg)
+{
+    FILE *fp = pg->fp;
+    fputs("<h2 id=\"pvi\">Pointwise V-information</h2>\n<p>How many bits the hypothesis "
+          "alone gives about each example's label (Ethayarajh et al. 2022): a hypothesis-only "
+          "fastText model cross-fitted over every example against the label distribution of "
+          "its training folds; the V-information is the mean, with a 95% bootstrap interval "
+          "(<code>pvi.tsv</code>, <code>pvi-summary.tsv</code>; examples below 0 bits in "
+          "<code>low-pvi.ids</code>, the others in <code>high-pvi.ids</code>).</p>\n",
+          fp);
+    page_figure(pg, "pvi", "PVI of the examples of each class (the first and last bins "
+                           "also count those beyond them).");
+    fputs("<table>\n<tr><th>examples</th><th>n</th><th>V-information (bits)</th>"
+          "<th>95% interval</th></tr>\n",
+          fp);
+    for (size_t k = 0; k <= s->nclasses; k++) {
+        const pvi_mean *pm = k ? &m->pvi.by_class[study_class(s, k - 1)] : &m->pvi.all;
+        fputs("<tr>", fp);
+        page_cell_text(fp, k ? study_class_name(s, k - 1) : "all");
+        fprintf(fp, "<td class=\"n\">%zu</td>", pm->n);
+        page_cell_num(fp, pm->mean, 3);
+        fprintf(fp, "<td class=\"n\">%.3f to %.3f</td></tr>\n", pm->low, pm->high);
+    }
+    fputs("</table>\n", fp);
+    const verdict *v = verdicts_find(&s->v, "v_information");
+    if (v)
+        page_para(pg, v->sentence);
+}
+
+static void carto_page(const study *s, const measures_state *m, page *pg)
+{
+    fprintf(pg->fp, "<h2 id=\"cartography\">Dataset cartography</h2>\n<p>A softmax regression "
+                    "over the averaged hypothesis vectors trained by minibatch SGD for %zu "
+                    "epochs; after each epoch, every example's probability of its gold label. "
+                    "Confidence is its mean, variability its standard deviation, correctness "
+                    "the share of epochs it was predicted right (Swayamdipta et al. 2020). The "
+                    "regions take a third of the examples each: the most confident "
+                    "(easy-to-learn), the most variable (ambiguous), the least confident "
+                    "(hard-to-learn) (<code>carto.tsv</code>, <code>carto-*.ids</code>).</p>\n",
+            m->carto.epochs);
+    page_figure(pg, "datamap", "The data map: variability against confidence, coloured by "
+                               "correctness; at most 25,000 examples.");
+    const verdict *v = verdicts_find(&s->v, "cartography");
+    if (v)
+        page_para(pg, v->sentence);
+}
+
+static void compare_page(const measures_state *m, page *pg)
+{
+    FILE *fp = pg->fp;
+    fputs("<h2 id=\"compare-partitions\">Partitions side by side</h2>\n<p>AFLite's, PVI's and "
+          "cartography's partitions of the same examples, scored on one model (the "
+          "hypothesis-only fastText cross-validated over every example, as in "
+          "<code>partitions.tsv</code>), and how much they overlap: the Jaccard index, shared "
+          "examples over the examples of either (<code>compare-partitions.tsv</code>). Low "
+          "PVI is defined by that model's own probabilities, so its accuracy there is low by "
+          "construction.</p>\n",
+          fp);
+    page_figure(pg, "compare-partitions", "Hypothesis-only accuracy on every example and on "
+                                          "each partition, with 95% bootstrap intervals.");
+    fputs("<table>\n<tr><th>partition</th><th>n</th><th>accuracy</th><th>95% interval</th>",
+          fp);
+    for (int b = 0; b < NPARTS; b++)
+        fprintf(fp, "<th>%s</th>", part_name[b]);
+    fputs("</tr>\n", fp);
+    for (int a = 0; a < NPARTS; a++) {
+        fputs("<tr>", fp);
+        page_cell_text(fp, part_name[a]);
+        fprintf(fp, "<td class=\"n\">%zu</td>", m->n[a]);
+        page_cell_num(fp, m->accuracy[a], 3);
+        if (m->n[a])
+            fprintf(fp, "<td class=\"n\">%.3f to %.3f</td>", m->ci[a].low, m->ci[a].high);
+        else
+            fputs("<td>-</td>", fp);
+        for (int b = 0; b < NPARTS; b++)
+            page_cell_num(fp, m->jaccard[a][b], 2);
+        fputs("</tr>\n", fp);
+    }
+    fputs("</table>\n", fp);
+}
+
+static void add_page(study *s, void *state, page *pg)
+{
+    const measures_state *m = state;
+    if (!m->done) {
+        if (m->why_not[0]) {
+            fputs("<h2 id=\"pvi\">Log-odds, PVI and cartography</h2>\n<p>Not computed: ",
+                  pg->fp);
+            html_escape(pg->fp, m->why_not);
+            fputs(".</p>\n", pg->fp);
+        }
+        return;
+    }
+    logodds_page(s, m, pg);
+    pvi_page(s, m, pg);
+    carto_page(s, m, pg);
+    compare_page(m, pg);
+}
+
+static const study_check checks[] = {
+    {.name = "v_information",
+     .definition = "value: the mean pointwise V-information, in bits, of the "
+                   "cross-validated hypothesis-only fastText against the folds' label "
+                   "distribution; reference: 0; interval and p: bootstrap; the classes' "
+                   "means in detail",
+     .yes = "The hypothesis tells the label.", .no = "Not significant.",
+     .list = CHECK_LIST_NONE},
+    {.name = "cartography",
+     .definition = "untested: value, the mean confidence of a softmax regression over "
+                   "the hypothesis vectors; the hypothesis-only accuracy on its "
+                   "easy-to-learn, ambiguous and hard-to-learn thirds in detail",
+     .list = CHECK_LIST_NONE},
+    {.name = "logodds",
+     .definition = "untested: each class's top token by the log-odds ratio with the "
+                   "corpus as its Dirichlet prior (Monroe et al. 2008), in detail",
+     .list = CHECK_LIST_NONE},
+};
+
+const study_section section_measures = {
+    .name = "measures",
+    .writes = "logodds.tsv (tells-pmi --measure logodds, the corpus as its prior); pvi.tsv, "
+              "pvi-summary.tsv, low-pvi.ids and high-pvi.ids (tells-pvi from partitions.tsv's "
+              "models); carto.tsv and carto-easy/ambiguous/hard.ids (tells-carto's own "
+              "training over hypothesis.npy); compare-partitions.tsv",
+    .needs = RES_CORPUS | RES_TOKENS | RES_VECTORS | RES_AFLITE | RES_CV,
+    .provides = RES_MEASURES | RES_LOGODDS,
+    .state_size = sizeof(measures_state),
+    .run = run,
+    .verdicts = add_verdicts,
+    .figures = add_figures,
+    .page = add_page,
+    .free = free_state,
+    .checks = checks,
+    .nchecks = sizeof checks / sizeof *checks,
+};

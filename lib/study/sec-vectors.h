@@ -1,0 +1,19 @@
+/* The study's hypothesis vectors (study/sec-vectors.c), for AFLite. */
+#ifndef TELLS_STUDY_SEC_VECTORS_H
+#define TELLS_STUDY_SEC_VECTORS_H
+
+#include "base/npy.h"
+#include "study/core.h"
+
+typedef struct vectors_state {
+    npy_matrix x;              /* the averaged hypothesis vectors, a row per example */
+} vectors_state;
+
+extern const study_section section_vectors;
+
+static inline const vectors_state *study_vectors(const study *s)
+{
+    return study_state(s, &section_vectors);
+}
+
+#endif

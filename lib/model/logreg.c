@@ -1400,12 +1400,6 @@ logreg_fit *logreg_train(const logreg_data *d, const unsigned char *in_train,
     return logreg_train_held_out(d, in_train, models, warm, o, NULL, NULL, st, err);
 }
 
-size_t logreg_classes(const logreg_fit *f, size_t j, const int **cls)
-{
-    *cls = f->cls + j * f->classes;
-    return f->nclass[j];
-}
-
 const double *logreg_coef(const logreg_fit *f, size_t j, size_t *outputs)
 {
     *outputs = f->outs[j];

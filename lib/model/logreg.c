@@ -1067,18 +1067,222 @@ typedef struct gram_cache {
     bool ready;
 } gram_cache;
 
+/* From a warm start: warm's preconditioner when the data changed little
+   since (the same size and classes, and fewer than HESS_REUSE fits
+   served), *age the fits it served; else the inverse of the Hessian at
+   start of an average training set of m rows (warm_hessian). When
+   rounding spoilt that one, *hessian is false and the cold one is due. */
+static int warm_preconditioner(solver *s, const batch *b, const logreg_fit *warm,
+                               const int *cls, size_t nclass, const double *start, double m,
+                               bool *hessian, int *age, logreg_stats *st, tells_error *err)
+{
+    size_t P = s->P;
+    if (warm->pre && warm->pre_p == P && warm->pre_nclass == nclass &&
+        memcmp(warm->pre_cls, cls, nclass * sizeof *cls) == 0 && warm->pre_age + 1 < HESS_REUSE) {
+        /* The data changed little since: the same curvature serves. */
+        memcpy(s->minv, warm->pre, P * P * sizeof *s->minv);
+        *age = warm->pre_age + 1;
+        return 0;
+    }
+    if (warm_hessian(b->d, start, s->outs, m, s->lambda, b->threads, s->chol, st) < 0)
+        return tells_error_nomem(err, NULL, 0);
+    int pre = make_preconditioner(s->chol, P, s->minv);
+    if (pre == -2)
+        return tells_error_nomem(err, NULL, 0);
+    if (pre < 0) {
+        s->pw = s->D1;   /* rounding spoilt it: the cold one */
+        *hessian = false;
+    }
+    return 0;
+}
+
+/* The fit keeps a warm preconditioner (the first batch's) for the next
+   fit, with its classes and the fits it served. */
+static int keep_preconditioner(logreg_fit *fit, const solver *s, const int *cls,
+                               size_t nclass, int age, tells_error *err)
+{
+    size_t P = s->P;
+    fit->pre = malloc(P * P * sizeof *fit->pre);
+    fit->pre_cls = malloc(nclass * sizeof *fit->pre_cls);
+    if (!fit->pre || !fit->pre_cls)
+        return tells_error_nomem(err, NULL, 0);
+    memcpy(fit->pre, s->minv, P * P * sizeof *fit->pre);
+    memcpy(fit->pre_cls, cls, nclass * sizeof *cls);
+    fit->pre_p = P;
+    fit->pre_nclass = nclass;
+    fit->pre_age = age;
+    return 0;
+}
+
+/* The cold preconditioner: the Hessian at zero of an average training set
+   of m rows, a (m / N) [X 1]^T [X 1] + lambda diag(1, .., 1, 0) (one
+   block for every output, a = p (1 - p) at p = 1/K). */
+static int cold_preconditioner(solver *s, const batch *b, size_t nclass, double m,
+                               gram_cache *gc, logreg_stats *st, tells_error *err)
+{
+    const logreg_data *d = b->d;
+    size_t dim = s->dim, D1 = s->D1;
+    if (!gc->ready && gram_matrix(d, b->threads, gc->gram, st) < 0)
+        return tells_error_nomem(err, NULL, 0);
+    gc->ready = true;
+    double curv = s->outs == 1 ? 0.25 : (1.0 / (double)nclass) * (1.0 - 1.0 / (double)nclass);
+    double scale = curv * m / (double)d->rows;
+    for (size_t k = 0; k < D1 * D1; k++)
+        s->chol[k] = scale * gc->gram[k];
+    for (size_t k = 0; k < dim; k++)
+        s->chol[k * D1 + k] += s->lambda;
+    int pre = make_preconditioner(s->chol, D1, s->minv);
+    if (pre == -2)
+        return tells_error_nomem(err, NULL, 0);
+    if (pre < 0)
+        return tells_error_set(err, NULL, 0, "the features are degenerate (no Cholesky "
+                               "factor of the preconditioner)");
+    return 0;
+}
+
+/* The preconditioner of a batch, s->minv: from a warm start, the Hessian
+   there of an average training set, so that the first steps are nearly
+   Newton's; else the Hessian at zero (cold_preconditioner). */
+static int batch_preconditioner(logreg_fit *fit, solver *s, const batch *b, size_t nclass,
+                                const double *start, bool warmed, gram_cache *gc,
+                                const logreg_fit *warm, logreg_stats *st, tells_error *err)
+{
+    size_t count = 0;
+    for (size_t a = 0; a < b->nm; a++)
+        count += b->trained[b->gm[a]];
+    double m = (double)count / (double)b->nm;
+    const int *cls = fit->cls + b->gm[0] * fit->classes;
+    int age = 0, rc = 0;
+    bool hessian = warmed;   /* else the cold one (with two classes, pw = D1 = P) */
+    if (warmed)
+        rc = warm_preconditioner(s, b, warm, cls, nclass, start, m, &hessian, &age, st, err);
+    if (rc == 0 && hessian && !fit->pre)
+        rc = keep_preconditioner(fit, s, cls, nclass, age, err);
+    if (rc == 0 && !hessian)
+        rc = cold_preconditioner(s, b, nclass, m, gc, st, err);
+    return rc;
+}
+
+/* Every model of the batch at start, list all of them: their loss and
+   gradient there, from one product of logits (every model is at the same
+   point), and their first directions. */
+static int start_models(solver *s, const batch *b, const int *local, const double *start,
+                        size_t *list, bool *stale, logreg_stats *st, tells_error *err)
+{
+    size_t nm = s->nm, P = s->P;
+    for (size_t a = 0; a < nm; a++) {
+        list[a] = a;
+        memcpy(s->w + a * P, start, P * sizeof *s->w);
+        memcpy(s->wt + a * P, start, P * sizeof *s->w);
+        stale[b->gm[a]] = false;
+    }
+    if (evaluate(s, b, local, list, nm, true, st) < 0)
+        return tells_error_nomem(err, NULL, 0);
+    for (size_t a = 0; a < nm; a++) {
+        s->f[a] = s->ft[a];
+        memcpy(s->g + a * P, s->gt + a * P, P * sizeof *s->g);
+    }
+    directions(s, list, nm, b->threads);
+    return 0;
+}
+
+/* The trial points of the models in list still running (a new direction
+   starts with the unit step); the list keeps them, in order, and their
+   count is returned. A model stops when its estimated distance to the
+   optimum, -g^T d / 2, is at most tol, or after max_iter iterations. */
+static size_t trial_points(solver *s, const batch *b, size_t *list, size_t n,
+                           logreg_stats *st)
+{
+    size_t P = s->P, ne = 0;
+    for (size_t l = 0; l < n; l++) {
+        size_t a = list[l];
+        if (s->state[a] == ST_NEW_DIRECTION) {
+            if (-s->gd[a] <= 2 * s->tol)
+                s->state[a] = ST_DONE;
+            else if (s->iter[a] >= b->o->max_iter) {
+                s->state[a] = ST_DONE;
+                if (st)
+                    st->unconverged++;
+            } else
+                s->step[a] = 1.0;
+        }
+        if (s->state[a] == ST_DONE)
+            continue;
+        for (size_t k = 0; k < P; k++)
+            s->wt[a * P + k] = s->w[a * P + k] + s->step[a] * s->dir[a * P + k];
+        list[ne++] = a;
+    }
+    return ne;
+}
+
+/* The line search on the trial points of the models in list, just
+   evaluated: a point accepted becomes the model's iterate and the model
+   goes into next (their count is returned) for a new direction; else the
+   step shrinks, or the model stops after MAX_BACKTRACKS reductions. */
+static size_t line_search(solver *s, const batch *b, const size_t *list, size_t n,
+                          size_t *next, bool *stale)
+{
+    size_t P = s->P, nn = 0;
+    for (size_t l = 0; l < n; l++) {
+        size_t a = list[l];
+        double t = s->step[a];
+        double slope = dot(s->gt + a * P, s->dir + a * P, P);
+        /* Held-out predictions were made at the trial point: they are
+           the model's only if it is accepted. */
+        /* A unit step whose promised decrease is within the rounding
+           of the objective (float32 logits summed over the rows) is
+           judged by the slopes instead: less than half the first one
+           at its end, the decrease they estimate is at least a
+           quarter of the promise. */
+        if (s->ft[a] <= s->f[a] + ARMIJO * t * s->gd[a] || slope <= 0 ||
+            (t == 1 && -s->gd[a] <= ROUNDING * fabs(s->f[a]) && slope <= -0.5 * s->gd[a])) {
+            accept(s, a);
+            stale[b->gm[a]] = false;
+            next[nn++] = a;
+            continue;
+        }
+        stale[b->gm[a]] = true;
+        if (++s->backtracks[a] > MAX_BACKTRACKS) {
+            s->state[a] = ST_DONE;   /* rounding has the last word */
+        } else {
+            /* Where the slope, interpolated linearly, is zero. */
+            double tn = t * s->gd[a] / (s->gd[a] - slope);
+            s->step[a] = tn < 0.1 * t ? 0.1 * t : tn > 0.9 * t ? 0.9 * t : tn;
+            s->state[a] = ST_BACKTRACK;
+        }
+    }
+    return nn;
+}
+
+/* The batch's models' weights into fit, their iterations into st. */
+static void batch_results(logreg_fit *fit, const batch *b, const solver *s, logreg_stats *st)
+{
+    for (size_t a = 0; a < s->nm; a++) {
+        size_t j = b->gm[a];
+        memcpy(fit->coef[j], s->w + a * s->P, s->P * sizeof *s->w);
+        if (st) {
+            st->iterations += s->iter[a];
+            if (s->iter[a] > st->max_iterations)
+                st->max_iterations = s->iter[a];
+        }
+    }
+}
+
+/* Trains the models of batch b (their classes: nclass, local maps a class
+   to its index among them) from zero or from warm's (warm_start), every
+   model's weights into fit; stale[j] tells whether model j's last pass
+   was at a point other than its final weights. */
 static int train_batch(logreg_fit *fit, batch *b, const int *local, size_t nclass,
                        gram_cache *gc, const logreg_fit *warm, bool *stale, logreg_stats *st,
                        tells_error *err)
 {
     const logreg_data *d = b->d;
-    size_t outs = nclass == 2 ? 1 : nclass, nm = b->nm, dim = d->dim, D1 = dim + 1;
-    size_t P = outs * D1;
+    size_t outs = nclass == 2 ? 1 : nclass, nm = b->nm, P = outs * (d->dim + 1);
     double *start = array_new(P, sizeof *start);
     bool warmed = start && warm && warm_start(warm, fit->cls + b->gm[0] * fit->classes,
                                               nclass, start, P);
     solver s;
-    if (!start || solver_alloc(&s, nm, outs, dim, warmed) < 0) {
+    if (!start || solver_alloc(&s, nm, outs, d->dim, warmed) < 0) {
         free(start);
         return tells_error_nomem(err, NULL, 0);
     }
@@ -1086,135 +1290,20 @@ static int train_batch(logreg_fit *fit, batch *b, const int *local, size_t nclas
     int rc = list && next ? 0 : tells_error_nomem(err, NULL, 0);
     s.lambda = 1.0 / b->o->c;
     s.tol = b->o->tol;
-    size_t count = 0;
-    for (size_t a = 0; a < nm; a++)
-        count += b->trained[b->gm[a]];
-    double m = (double)count / (double)nm;
-    /* The preconditioner: from a warm start, the Hessian there of an average
-       training set, so that the first steps are nearly Newton's; else
-       the Hessian at zero, a (m / N) [X 1]^T [X 1] + lambda diag(1, .., 1, 0)
-       (one block for every output, a = p (1 - p) at p = 1/K). */
-    const int *cls = fit->cls + b->gm[0] * fit->classes;
-    int age = 0, pre = 0;
-    bool hessian = warmed;   /* else the cold one (with two classes, pw = D1 = P) */
-    if (rc == 0 && warmed && warm->pre && warm->pre_p == P && warm->pre_nclass == nclass &&
-        memcmp(warm->pre_cls, cls, nclass * sizeof *cls) == 0 && warm->pre_age + 1 < HESS_REUSE) {
-        /* The data changed little since: the same curvature serves. */
-        memcpy(s.minv, warm->pre, P * P * sizeof *s.minv);
-        age = warm->pre_age + 1;
-    } else if (rc == 0 && warmed) {
-        if (warm_hessian(d, start, outs, m, s.lambda, b->threads, s.chol, st) < 0)
-            rc = tells_error_nomem(err, NULL, 0);
-        else if ((pre = make_preconditioner(s.chol, P, s.minv)) == -2)
-            rc = tells_error_nomem(err, NULL, 0);
-        else if (pre < 0) {
-            s.pw = D1;   /* rounding spoilt it: the cold one */
-            hessian = false;
-        }
-    }
-    if (rc == 0 && hessian && !fit->pre) {
-        fit->pre = malloc(P * P * sizeof *fit->pre);
-        fit->pre_cls = malloc(nclass * sizeof *fit->pre_cls);
-        if (!fit->pre || !fit->pre_cls) {
-            rc = tells_error_nomem(err, NULL, 0);
-        } else {
-            memcpy(fit->pre, s.minv, P * P * sizeof *fit->pre);
-            memcpy(fit->pre_cls, cls, nclass * sizeof *cls);
-            fit->pre_p = P;
-            fit->pre_nclass = nclass;
-            fit->pre_age = age;
-        }
-    }
-    if (rc == 0 && !hessian) {
-        if (!gc->ready && gram_matrix(d, b->threads, gc->gram, st) < 0)
-            rc = tells_error_nomem(err, NULL, 0);
-        gc->ready = rc == 0;
-        double curv = outs == 1 ? 0.25 : (1.0 / (double)nclass) * (1.0 - 1.0 / (double)nclass);
-        double scale = curv * m / (double)d->rows;
-        for (size_t k = 0; rc == 0 && k < D1 * D1; k++)
-            s.chol[k] = scale * gc->gram[k];
-        for (size_t k = 0; rc == 0 && k < dim; k++)
-            s.chol[k * D1 + k] += s.lambda;
-        if (rc == 0 && (pre = make_preconditioner(s.chol, D1, s.minv)) == -2)
-            rc = tells_error_nomem(err, NULL, 0);
-        else if (rc == 0 && pre < 0)
-            rc = tells_error_set(err, NULL, 0, "the features are degenerate (no Cholesky "
-                                 "factor of the preconditioner)");
-    }
+    if (rc == 0)
+        rc = batch_preconditioner(fit, &s, b, nclass, start, warmed, gc, warm, st, err);
+    if (rc == 0)
+        rc = start_models(&s, b, local, start, list, stale, st, err);
     size_t n = nm;
-    for (size_t a = 0; rc == 0 && a < nm; a++) {
-        list[a] = a;
-        memcpy(s.w + a * P, start, P * sizeof *s.w);
-        memcpy(s.wt + a * P, start, P * sizeof *s.w);
-        stale[b->gm[a]] = false;
-    }
-    /* At the start every model is at the same point: one product of logits. */
-    if (rc == 0 && (rc = evaluate(&s, b, local, list, n, true, st)) < 0)
-        tells_error_nomem(err, NULL, 0);
-    if (rc == 0) {
-        for (size_t a = 0; a < nm; a++) {
-            s.f[a] = s.ft[a];
-            memcpy(s.g + a * P, s.gt + a * P, P * sizeof *s.g);
-        }
-        directions(&s, list, n, b->threads);
-    }
     while (rc == 0 && n > 0) {
-        /* Trial points of the models still running. */
-        size_t ne = 0;
-        for (size_t l = 0; l < n; l++) {
-            size_t a = list[l];
-            if (s.state[a] == ST_NEW_DIRECTION) {
-                if (-s.gd[a] <= 2 * s.tol)
-                    s.state[a] = ST_DONE;
-                else if (s.iter[a] >= b->o->max_iter) {
-                    s.state[a] = ST_DONE;
-                    if (st)
-                        st->unconverged++;
-                } else
-                    s.step[a] = 1.0;
-            }
-            if (s.state[a] == ST_DONE)
-                continue;
-            for (size_t k = 0; k < P; k++)
-                s.wt[a * P + k] = s.w[a * P + k] + s.step[a] * s.dir[a * P + k];
-            list[ne++] = a;
-        }
-        n = ne;
+        n = trial_points(&s, b, list, n, st);
         if (n == 0)
             break;
         if ((rc = evaluate(&s, b, local, list, n, false, st)) < 0) {
             tells_error_nomem(err, NULL, 0);
             break;
         }
-        size_t nn = 0;
-        for (size_t l = 0; l < n; l++) {
-            size_t a = list[l];
-            double t = s.step[a];
-            double slope = dot(s.gt + a * P, s.dir + a * P, P);
-            /* Held-out predictions were made at the trial point: they are
-               the model's only if it is accepted. */
-            /* A unit step whose promised decrease is within the rounding
-               of the objective (float32 logits summed over the rows) is
-               judged by the slopes instead: less than half the first one
-               at its end, the decrease they estimate is at least a
-               quarter of the promise. */
-            if (s.ft[a] <= s.f[a] + ARMIJO * t * s.gd[a] || slope <= 0 ||
-                (t == 1 && -s.gd[a] <= ROUNDING * fabs(s.f[a]) && slope <= -0.5 * s.gd[a])) {
-                accept(&s, a);
-                stale[b->gm[a]] = false;
-                next[nn++] = a;
-                continue;
-            }
-            stale[b->gm[a]] = true;
-            if (++s.backtracks[a] > MAX_BACKTRACKS) {
-                s.state[a] = ST_DONE;   /* rounding has the last word */
-            } else {
-                /* Where the slope, interpolated linearly, is zero. */
-                double tn = t * s.gd[a] / (s.gd[a] - slope);
-                s.step[a] = tn < 0.1 * t ? 0.1 * t : tn > 0.9 * t ? 0.9 * t : tn;
-                s.state[a] = ST_BACKTRACK;
-            }
-        }
+        size_t nn = line_search(&s, b, list, n, next, stale);
         directions(&s, next, nn, b->threads);
         /* Keep the order of the batch. */
         size_t k = 0;
@@ -1223,15 +1312,8 @@ static int train_batch(logreg_fit *fit, batch *b, const int *local, size_t nclas
                 list[k++] = list[l];
         n = k;
     }
-    for (size_t a = 0; rc == 0 && a < nm; a++) {
-        size_t j = b->gm[a];
-        memcpy(fit->coef[j], s.w + a * P, P * sizeof *s.w);
-        if (st) {
-            st->iterations += s.iter[a];
-            if (s.iter[a] > st->max_iterations)
-                st->max_iterations = s.iter[a];
-        }
-    }
+    if (rc == 0)
+        batch_results(fit, b, &s, st);
     free(start);
     free(list);
     free(next);

@@ -553,6 +553,16 @@ typedef struct batch {
 
 typedef enum { ST_NEW_DIRECTION, ST_BACKTRACK, ST_DONE } model_state;
 
+/* evaluate's buffers, made at its first call (the most models) and
+   reused: fresh ones every pass cost page faults. */
+typedef struct pass_buffers {
+    size_t models;          /* the models they are made for */
+    size_t *gm;
+    float *wf, *gt, *z, *bias;
+    double *ft, *bt, *acc;
+    uint32_t *idx;
+} pass_buffers;
+
 typedef struct solver {
     size_t nm, P, outs, D1, dim;
     double lambda, tol;
@@ -567,20 +577,14 @@ typedef struct solver {
     float *minv;                      /* pw x pw: the preconditioner, M^-1 */
     float *stack, *prod;              /* 2 nm P: vectors as rows, and times M^-1 */
     size_t *yrow;                     /* nm: see directions */
-    /* evaluate's buffers, made at its first call (the most models) and
-       reused: fresh ones every pass cost page faults. */
-    size_t pass_models;               /* the models they are made for */
-    size_t *pass_gm;
-    float *pass_wf, *pass_gt, *pass_z, *pass_bias;
-    double *pass_ft, *pass_bt, *pass_acc;
-    uint32_t *pass_idx;
+    pass_buffers pb;
 } solver;
 
-static void free_pass_buffers(solver *s)
+static void pass_buffers_free(pass_buffers *pb)
 {
-    free(s->pass_gm); free(s->pass_wf); free(s->pass_gt); free(s->pass_z);
-    free(s->pass_bias); free(s->pass_ft); free(s->pass_bt); free(s->pass_acc);
-    free(s->pass_idx);
+    free(pb->gm); free(pb->wf); free(pb->gt); free(pb->z);
+    free(pb->bias); free(pb->ft); free(pb->bt); free(pb->acc);
+    free(pb->idx);
 }
 
 static void solver_free(solver *s)
@@ -591,7 +595,7 @@ static void solver_free(solver *s)
     free(s->hist); free(s->head); free(s->iter); free(s->backtracks);
     free(s->state); free(s->chol); free(s->minv); free(s->stack); free(s->prod);
     free(s->yrow);
-    free_pass_buffers(s);
+    pass_buffers_free(&s->pb);
 }
 
 static int solver_alloc(solver *s, size_t nm, size_t outs, size_t dim, bool full)
@@ -777,6 +781,60 @@ static void sum_task(void *ctx, size_t t, size_t thread)
     }
 }
 
+/* Buffers for passes of n models: pb as it is when it has room for them,
+   else made anew. -1 when out of memory. */
+static int pass_buffers_make(pass_buffers *pb, size_t n, size_t outs, size_t D1, size_t nt,
+                             size_t threads)
+{
+    size_t cols = n * outs, dim = D1 - 1;
+    if (n > pb->models) {   /* made once: the first call has the most models, nm */
+        pass_buffers_free(pb);
+        pb->models = n;
+        pb->gm = malloc(n * sizeof *pb->gm);
+        pb->wf = malloc(cols * D1 * sizeof *pb->wf);
+        pb->gt = malloc(nt * cols * dim * sizeof *pb->gt + 1);
+        pb->ft = malloc(nt * n * sizeof *pb->ft);
+        pb->bt = malloc(nt * cols * sizeof *pb->bt);
+        pb->z = malloc(threads * thread_floats(cols, outs, n) * sizeof *pb->z);
+        pb->idx = malloc(threads * thread_indices(n) * sizeof *pb->idx);
+        pb->bias = malloc(cols * sizeof *pb->bias);
+        pb->acc = malloc(cols * dim * sizeof *pb->acc);
+    }
+    if (pb->gm && pb->wf && pb->gt && pb->ft && pb->bt && pb->z && pb->idx && pb->bias &&
+        pb->acc)
+        return 0;
+    pb->models = 0;   /* made anew by a next call */
+    return -1;
+}
+
+/* The losses and gradients at wt of the n models in list, from the nt
+   tasks' sums of a pass (pb), with the penalty: into ft and gt. */
+static void pass_results(solver *s, const size_t *list, size_t n, const pass_buffers *pb,
+                         size_t nt)
+{
+    size_t P = s->P, D1 = s->D1, dim = s->dim, outs = s->outs, cols = n * outs;
+    for (size_t l = 0; l < n; l++) {
+        size_t a = list[l];
+        const double *w = s->wt + a * P;
+        double *g = s->gt + a * P;
+        double f = 0, pen = 0;
+        for (size_t t = 0; t < nt; t++)
+            f += pb->ft[t * n + l];
+        for (size_t c = 0; c < outs; c++) {
+            for (size_t k = 0; k < dim; k++) {
+                double wk = w[c * D1 + k];
+                g[c * D1 + k] = pb->acc[(l * outs + c) * dim + k] + s->lambda * wk;
+                pen += wk * wk;
+            }
+            double bs = 0;
+            for (size_t t = 0; t < nt; t++)
+                bs += pb->bt[t * cols + l * outs + c];
+            g[c * D1 + dim] = bs;
+        }
+        s->ft[a] = f + 0.5 * s->lambda * pen;
+    }
+}
+
 /* Loss and gradient at wt of the models in list (positions in the
    batch). */
 static int evaluate(solver *s, const batch *b, const int *local, const size_t *list,
@@ -785,75 +843,31 @@ static int evaluate(solver *s, const batch *b, const int *local, const size_t *l
     const logreg_data *d = b->d;
     size_t P = s->P, D1 = s->D1, dim = s->dim, outs = s->outs, cols = n * outs;
     size_t nt = task_count(d->rows), threads = b->threads < nt ? b->threads : nt;
-    pass p = {.d = d, .in_train = b->in_train, .models = b->models, .na = n,
-              .local = local, .outs = outs, .cols = cols, .shared = shared,
-              .right = b->right, .words = b->words, .ntasks = nt};
-    if (n > s->pass_models) {   /* made once: the first call has the most models, nm */
-        free_pass_buffers(s);
-        s->pass_models = n;
-        s->pass_gm = malloc(n * sizeof *s->pass_gm);
-        s->pass_wf = malloc(cols * D1 * sizeof *s->pass_wf);
-        s->pass_gt = malloc(nt * cols * dim * sizeof *s->pass_gt + 1);
-        s->pass_ft = malloc(nt * n * sizeof *s->pass_ft);
-        s->pass_bt = malloc(nt * cols * sizeof *s->pass_bt);
-        s->pass_z = malloc(threads * thread_floats(cols, outs, n) * sizeof *s->pass_z);
-        s->pass_idx = malloc(threads * thread_indices(n) * sizeof *s->pass_idx);
-        s->pass_bias = malloc(cols * sizeof *s->pass_bias);
-        s->pass_acc = malloc(cols * dim * sizeof *s->pass_acc);
+    pass_buffers *pb = &s->pb;
+    if (pass_buffers_make(pb, n, outs, D1, nt, threads) < 0)
+        return -1;
+    memset(pb->acc, 0, cols * dim * sizeof *pb->acc);
+    for (size_t l = 0; l < n; l++) {
+        pb->gm[l] = b->gm[list[l]];
+        const double *w = s->wt + list[l] * P;
+        for (size_t k = 0; k < P; k++)
+            pb->wf[l * P + k] = (float)w[k];
     }
-    size_t *gm = s->pass_gm;
-    float *wf = s->pass_wf;
-    double *acc = s->pass_acc;
-    p.gt = s->pass_gt;
-    p.ft = s->pass_ft;
-    p.bt = s->pass_bt;
-    p.z = s->pass_z;
-    p.idx = s->pass_idx;
-    p.bias = s->pass_bias;
-    int rc = gm && wf && p.gt && p.ft && p.bt && p.z && p.idx && p.bias && acc ? 0 : -1;
-    if (rc < 0)
-        s->pass_models = 0;   /* made anew by a next call */
-    if (rc == 0) {
-        memset(acc, 0, cols * dim * sizeof *acc);
-        for (size_t l = 0; l < n; l++) {
-            gm[l] = b->gm[list[l]];
-            const double *w = s->wt + list[l] * P;
-            for (size_t k = 0; k < P; k++)
-                wf[l * P + k] = (float)w[k];
-        }
-        for (size_t k = 0; k < cols; k++)
-            p.bias[k] = wf[k * D1 + dim];
-        p.gm = gm;
-        p.wf = wf;
-        tasks_run(threads, nt, pass_task, &p);
-        sum_job sj = {p.gt, acc, nt, cols * dim};
-        tasks_run(b->threads, SUM_TASKS, sum_task, &sj);
-        for (size_t l = 0; l < n; l++) {
-            size_t a = list[l];
-            const double *w = s->wt + a * P;
-            double *g = s->gt + a * P;
-            double f = 0, pen = 0;
-            for (size_t t = 0; t < nt; t++)
-                f += p.ft[t * n + l];
-            for (size_t c = 0; c < outs; c++) {
-                for (size_t k = 0; k < dim; k++) {
-                    double wk = w[c * D1 + k];
-                    g[c * D1 + k] = acc[(l * outs + c) * dim + k] + s->lambda * wk;
-                    pen += wk * wk;
-                }
-                double bs = 0;
-                for (size_t t = 0; t < nt; t++)
-                    bs += p.bt[t * cols + l * outs + c];
-                g[c * D1 + dim] = bs;
-            }
-            s->ft[a] = f + 0.5 * s->lambda * pen;
-        }
-        if (st) {
-            st->passes++;
-            st->flops += 2.0 * (double)d->rows * (double)dim * (double)(cols + (shared ? outs : cols));
-        }
+    for (size_t k = 0; k < cols; k++)
+        pb->bias[k] = pb->wf[k * D1 + dim];
+    pass p = {.d = d, .in_train = b->in_train, .models = b->models, .na = n, .gm = pb->gm,
+              .local = local, .outs = outs, .cols = cols, .wf = pb->wf, .bias = pb->bias,
+              .shared = shared, .right = b->right, .words = b->words, .ntasks = nt,
+              .gt = pb->gt, .ft = pb->ft, .bt = pb->bt, .z = pb->z, .idx = pb->idx};
+    tasks_run(threads, nt, pass_task, &p);
+    sum_job sj = {pb->gt, pb->acc, nt, cols * dim};
+    tasks_run(b->threads, SUM_TASKS, sum_task, &sj);
+    pass_results(s, list, n, pb, nt);
+    if (st) {
+        st->passes++;
+        st->flops += 2.0 * (double)d->rows * (double)dim * (double)(cols + (shared ? outs : cols));
     }
-    return rc;
+    return 0;
 }
 
 /* Accepts the trial point of model a as its new iterate. */

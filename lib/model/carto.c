@@ -143,10 +143,127 @@ static int record(epoch_read *er, long lineno, const char *id, size_t gold,
 
 /* ---- the cartography code's JSON lines ---- */
 
+/* The keys of one line that matter: its id, logits and gold class. */
+typedef struct json_fields {
+    const char *id;          /* NULL: no guid, or not a string or an integer */
+    char idbuf[64];          /* an integer guid's digits */
+    yajl_val logits, gold;
+    const char *logits_key;  /* "logits_epoch_K" */
+    uint64_t epoch;          /* its K */
+} json_fields;
+
+/* The fields of the object v; -1 (with err set) when a key is repeated,
+   a logits_epoch_K key is not one, or a second one comes. */
+static int json_fields_read(epoch_read *er, yajl_val v, long lineno, json_fields *jf,
+                            tells_error *err)
+{
+    bool have_guid = false;
+    /* As tells-prep: a key read twice is an error, not the last one
+       silently winning; so is a second logits_epoch_K key. */
+    for (size_t j = 0; j < v->u.object.len; j++) {
+        const char *key = v->u.object.keys[j];
+        yajl_val val = v->u.object.values[j];
+        if ((strcmp(key, "guid") == 0 && have_guid) || (strcmp(key, "gold") == 0 && jf->gold) ||
+            (jf->logits_key && strcmp(key, jf->logits_key) == 0))
+            return tells_error_set(err, er->file, lineno, "duplicate key '%s'", key);
+        if (strcmp(key, "guid") == 0) {
+            have_guid = true;
+            if (YAJL_IS_STRING(val)) {
+                jf->id = YAJL_GET_STRING(val);
+            } else if (YAJL_IS_INTEGER(val)) {
+                snprintf(jf->idbuf, sizeof jf->idbuf, "%lld", YAJL_GET_INTEGER(val));
+                jf->id = jf->idbuf;
+            }
+        } else if (strcmp(key, "gold") == 0) {
+            jf->gold = val;
+        } else if (strncmp(key, "logits_epoch_", 13) == 0) {
+            int nrc = number_u64(key + 13, NULL, CARTO_EPOCH_MAX, &jf->epoch);
+            if (nrc == -2)
+                return tells_error_set(err, er->file, lineno, "epoch of key '%s' is larger "
+                                       "than %" PRIu64, key, (uint64_t)CARTO_EPOCH_MAX);
+            if (nrc < 0)
+                return tells_error_set(err, er->file, lineno, "malformed key '%s'", key);
+            if (jf->logits_key)
+                return tells_error_set(err, er->file, lineno, "two keys '%s' and '%s' (one "
+                                       "epoch per file)", jf->logits_key, key);
+            jf->logits_key = key;
+            jf->logits = val;
+        }
+    }
+    return 0;
+}
+
+/* The fields' checks: an id, a logits array, a gold class index, the
+   epoch that comes next and, in the first line, the classes (one per
+   logit, at least 2), then as many logits in every other line. */
+static int json_fields_check(epoch_read *er, const json_fields *jf, long lineno,
+                             tells_error *err)
+{
+    carto_dynamics *d = er->d;
+    if (!jf->id || !*jf->id || strpbrk(jf->id, "\t\n"))
+        return tells_error_set(err, er->file, lineno, "no \"guid\" (a string or an integer)");
+    if (!jf->logits || !YAJL_IS_ARRAY(jf->logits))
+        return tells_error_set(err, er->file, lineno, "no \"logits_epoch_K\" array");
+    if (!jf->gold || !YAJL_IS_INTEGER(jf->gold))
+        return tells_error_set(err, er->file, lineno, "no \"gold\" class index");
+    if (d->epochs == 0 && vocab_size(d->ids) == 0)
+        d->first_epoch = jf->epoch;
+    /* No wraparound: the first epoch is at most CARTO_EPOCH_MAX. */
+    uint64_t want = d->first_epoch + (uint64_t)d->epochs;
+    if (jf->epoch != want)
+        return tells_error_set(err, er->file, lineno, "logits_epoch_%" PRIu64 " where "
+                               "logits_epoch_%" PRIu64 " was expected (is an epoch missing?)",
+                               jf->epoch, want);
+    size_t k = jf->logits->u.array.len;
+    if (vocab_size(d->classes) == 0) {
+        if (k < 2)
+            return tells_error_set(err, er->file, lineno, "%zu logits: at least 2 classes "
+                                   "needed", k);
+        for (size_t c = 0; c < k; c++) {
+            char name[32];
+            snprintf(name, sizeof name, "%zu", c);
+            if (vocab_intern(d->classes, name, strlen(name)) < 0)
+                return tells_error_nomem(err, er->file, lineno);
+        }
+    } else if (k != vocab_size(d->classes)) {
+        return tells_error_set(err, er->file, lineno, "%zu logits, expected %zu as in the "
+                               "first line of %s", k, vocab_size(d->classes), d->first_file);
+    }
+    long long g = YAJL_GET_INTEGER(jf->gold);
+    if (g < 0 || (size_t)g >= k)
+        return tells_error_set(err, er->file, lineno, "gold label %lld is not a class index "
+                               "below %zu", g, k);
+    return 0;
+}
+
+/* The probabilities of the k classes (*prob, *pcap: room that grows),
+   the softmax of the logits, which must be finite numbers. */
+static int json_softmax(epoch_read *er, yajl_val logits, size_t k, long lineno, double **prob,
+                        size_t *pcap, tells_error *err)
+{
+    if (ARRAY_RESERVE(*prob, *pcap, k) < 0)
+        return tells_error_nomem(err, er->file, lineno);
+    double *p = *prob, top = -INFINITY;
+    for (size_t c = 0; c < k; c++) {
+        yajl_val x = logits->u.array.values[c];
+        if (!YAJL_IS_NUMBER(x) || !isfinite(YAJL_GET_DOUBLE(x)))
+            return tells_error_set(err, er->file, lineno, "logit %zu is not a finite number",
+                                   c);
+        p[c] = YAJL_GET_DOUBLE(x);
+        top = p[c] > top ? p[c] : top;
+    }
+    /* The softmax; the argmax of the probabilities is that of the logits. */
+    double sum = 0;
+    for (size_t c = 0; c < k; c++)
+        sum += (p[c] = exp(p[c] - top));
+    for (size_t c = 0; c < k; c++)
+        p[c] /= sum;
+    return 0;
+}
+
 static int json_line(epoch_read *er, char *line, long lineno, double **prob, size_t *pcap,
                      tells_error *err)
 {
-    carto_dynamics *d = er->d;
     char errbuf[256];
     yajl_val v = yajl_tree_parse(line, errbuf, sizeof errbuf);
     if (!v) {
@@ -158,126 +275,17 @@ static int json_line(epoch_read *er, char *line, long lineno, double **prob, siz
             *nl = '\0';
         return tells_error_set(err, er->file, lineno, "invalid JSON: %s", errbuf);
     }
-    int rc = -1;
-    const char *id = NULL;
-    char idbuf[64];
-    yajl_val logits = NULL, gold = NULL;
-    const char *logits_key = NULL;
-    bool have_guid = false;
-    uint64_t epoch = 0;
-    if (!YAJL_IS_OBJECT(v)) {
-        tells_error_set(err, er->file, lineno, "not a JSON object");
-        goto done;
+    json_fields jf = {0};
+    int rc = YAJL_IS_OBJECT(v) ? json_fields_read(er, v, lineno, &jf, err)
+                               : tells_error_set(err, er->file, lineno, "not a JSON object");
+    if (rc == 0)
+        rc = json_fields_check(er, &jf, lineno, err);
+    if (rc == 0) {
+        size_t k = jf.logits->u.array.len;
+        rc = json_softmax(er, jf.logits, k, lineno, prob, pcap, err);
+        if (rc == 0)
+            rc = record(er, lineno, jf.id, (size_t)YAJL_GET_INTEGER(jf.gold), *prob, k, err);
     }
-    /* As tells-prep: a key read twice is an error, not the last one
-       silently winning; so is a second logits_epoch_K key. */
-    for (size_t j = 0; j < v->u.object.len; j++) {
-        const char *key = v->u.object.keys[j];
-        yajl_val val = v->u.object.values[j];
-        if ((strcmp(key, "guid") == 0 && have_guid) || (strcmp(key, "gold") == 0 && gold) ||
-            (logits_key && strcmp(key, logits_key) == 0)) {
-            tells_error_set(err, er->file, lineno, "duplicate key '%s'", key);
-            goto done;
-        }
-        if (strcmp(key, "guid") == 0) {
-            have_guid = true;
-            if (YAJL_IS_STRING(val)) {
-                id = YAJL_GET_STRING(val);
-            } else if (YAJL_IS_INTEGER(val)) {
-                snprintf(idbuf, sizeof idbuf, "%lld", YAJL_GET_INTEGER(val));
-                id = idbuf;
-            }
-        } else if (strcmp(key, "gold") == 0) {
-            gold = val;
-        } else if (strncmp(key, "logits_epoch_", 13) == 0) {
-            int nrc = number_u64(key + 13, NULL, CARTO_EPOCH_MAX, &epoch);
-            if (nrc == -2) {
-                tells_error_set(err, er->file, lineno, "epoch of key '%s' is larger than %"
-                                PRIu64, key, (uint64_t)CARTO_EPOCH_MAX);
-                goto done;
-            }
-            if (nrc < 0) {
-                tells_error_set(err, er->file, lineno, "malformed key '%s'", key);
-                goto done;
-            }
-            if (logits_key) {
-                tells_error_set(err, er->file, lineno, "two keys '%s' and '%s' (one "
-                                "epoch per file)", logits_key, key);
-                goto done;
-            }
-            logits_key = key;
-            logits = val;
-        }
-    }
-    if (!id || !*id || strpbrk(id, "\t\n")) {
-        tells_error_set(err, er->file, lineno, "no \"guid\" (a string or an integer)");
-        goto done;
-    }
-    if (!logits || !YAJL_IS_ARRAY(logits)) {
-        tells_error_set(err, er->file, lineno, "no \"logits_epoch_K\" array");
-        goto done;
-    }
-    if (!gold || !YAJL_IS_INTEGER(gold)) {
-        tells_error_set(err, er->file, lineno, "no \"gold\" class index");
-        goto done;
-    }
-    if (d->epochs == 0 && vocab_size(d->ids) == 0)
-        d->first_epoch = epoch;
-    /* No wraparound: the first epoch is at most CARTO_EPOCH_MAX. */
-    uint64_t want = d->first_epoch + (uint64_t)d->epochs;
-    if (epoch != want) {
-        tells_error_set(err, er->file, lineno, "logits_epoch_%" PRIu64 " where logits_epoch_%"
-                        PRIu64 " was expected (is an epoch missing?)", epoch, want);
-        goto done;
-    }
-    size_t k = logits->u.array.len;
-    if (vocab_size(d->classes) == 0) {
-        if (k < 2) {
-            tells_error_set(err, er->file, lineno, "%zu logits: at least 2 classes needed",
-                            k);
-            goto done;
-        }
-        for (size_t c = 0; c < k; c++) {
-            char name[32];
-            snprintf(name, sizeof name, "%zu", c);
-            if (vocab_intern(d->classes, name, strlen(name)) < 0) {
-                tells_error_nomem(err, er->file, lineno);
-                goto done;
-            }
-        }
-    } else if (k != vocab_size(d->classes)) {
-        tells_error_set(err, er->file, lineno, "%zu logits, expected %zu as in the first "
-                        "line of %s", k, vocab_size(d->classes), d->first_file);
-        goto done;
-    }
-    long long g = YAJL_GET_INTEGER(gold);
-    if (g < 0 || (size_t)g >= k) {
-        tells_error_set(err, er->file, lineno, "gold label %lld is not a class index below "
-                        "%zu", g, k);
-        goto done;
-    }
-    if (ARRAY_RESERVE(*prob, *pcap, k) < 0) {
-        tells_error_nomem(err, er->file, lineno);
-        goto done;
-    }
-    double *p = *prob, top = -INFINITY;
-    for (size_t c = 0; c < k; c++) {
-        yajl_val x = logits->u.array.values[c];
-        if (!YAJL_IS_NUMBER(x) || !isfinite(YAJL_GET_DOUBLE(x))) {
-            tells_error_set(err, er->file, lineno, "logit %zu is not a finite number", c);
-            goto done;
-        }
-        p[c] = YAJL_GET_DOUBLE(x);
-        top = p[c] > top ? p[c] : top;
-    }
-    /* The softmax; the argmax of the probabilities is that of the logits. */
-    double sum = 0;
-    for (size_t c = 0; c < k; c++)
-        sum += (p[c] = exp(p[c] - top));
-    for (size_t c = 0; c < k; c++)
-        p[c] /= sum;
-    rc = record(er, lineno, id, (size_t)g, p, k, err);
-done:
     yajl_tree_free(v);
     return rc;
 }

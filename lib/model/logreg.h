@@ -112,8 +112,6 @@ logreg_fit *logreg_train_held_out(const logreg_data *d, const unsigned char *in_
                                   unsigned *held, logreg_stats *st, tells_error *err);
 void logreg_free(logreg_fit *f);
 
-/* Model j's classes (ascending class ids) and their count. */
-size_t logreg_classes(const logreg_fit *f, size_t j, const int **cls);
 /* Model j's weights as scikit-learn's coef_ and intercept_: outputs rows
    (1 for two classes, the second class's; else one per class) of dim
    weights followed by the intercept. */

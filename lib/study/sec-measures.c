@@ -1,7 +1,6 @@
-/* Log-odds over the counted hypotheses; pointwise V-information
-   cross-fitted over every row with the folds, seed and fastText of the
-   partitions' cross-validation (so that g_x's predictions are that
-   model's); cartography of a softmax regression over hypothesis.npy; and
+/* Pointwise V-information cross-fitted over every row with the folds,
+   seed and fastText of the partitions' cross-validation (so that g_x's
+   predictions are that model's); cartography of a softmax regression over hypothesis.npy; and
    AFLite's, PVI's and cartography's partitions side by side. */
 #include <config.h>
 
@@ -13,12 +12,10 @@
 #include "base/npy.h"
 #include "model/carto.h"
 #include "model/pvi.h"
-#include "stats/logodds.h"
 #include "study/sec-aflite.h"
 #include "study/sec-partitions.h"
-#include "study/sec-tokens.h"
 
-enum { MAP_POINTS = 25000, CARTO_EPOCHS = 6, PVI_BINS = 40, TOP_TOKENS_DRAWN = 10 };
+enum { MAP_POINTS = 25000, CARTO_EPOCHS = 6, PVI_BINS = 40 };
 #define CARTO_FRACTION 0.33
 
 /* The partitions compared: AFLite's, PVI's (below 0 bits or not) and
@@ -35,7 +32,6 @@ static const char *const part_name[NPARTS] = {
 typedef struct measures_state {
     bool done;
     char why_not[512];         /* when the corpus could not be measured */
-    logodds_table logodds;     /* the corpus's own prior, tokens seen 5 times */
     pvi_result pvi;            /* cross-fitted over every example */
     carto_dynamics carto;      /* its own training over hypothesis.npy */
     carto_stats cstats;
@@ -55,13 +51,6 @@ typedef struct measures_out {
     const study *s;
     const measures_state *m;
 } measures_out;
-
-static int write_logodds(FILE *fp, void *ctx, tells_error *err)
-{
-    (void)err;
-    const measures_out *o = ctx;
-    return logodds_write(fp, &o->m->logodds, &study_tokens(o->s)->tokens, STUDY_PMI_TOP);
-}
 
 static int write_pvi(FILE *fp, void *ctx, tells_error *err)
 {
@@ -257,12 +246,6 @@ static int run_carto(const study *s, measures_state *m, tells_error *err)
 static int run(study *s, void *state, tells_error *err)
 {
     measures_state *m = state;
-    logodds_options lo = {.min_count = STUDY_MIN_COUNT, .prior_scale = 1.0,
-                          .top = STUDY_PMI_TOP};
-    measures_out o = {s, m};
-    if (logodds_compute(&study_tokens(s)->tokens, &lo, &m->logodds, err) < 0 ||
-        study_write(s, "logodds.tsv", write_logodds, &o, err) < 0)
-        return -1;
     int rc = run_pvi(s, m, err);
     if (rc != 0)
         return rc < 0 ? -1 : 0;
@@ -278,7 +261,6 @@ static int run(study *s, void *state, tells_error *err)
 static void free_state(void *state)
 {
     measures_state *m = state;
-    logodds_free(&m->logodds);
     pvi_result_free(&m->pvi);
     if (m->carto.ids)
         carto_dynamics_free(&m->carto);
@@ -355,97 +337,17 @@ static int carto_verdict(const measures_state *m, verdicts *vs, tells_error *err
     return 0;
 }
 
-static int logodds_verdict(const study *s, const measures_state *m, verdicts *vs,
-                           tells_error *err)
-{
-    const token_counts *tc = &study_tokens(s)->tokens;
-    verdict *v = verdicts_add(vs, err, "logodds");
-    if (!v)
-        return -1;
-    size_t used = (size_t)snprintf(v->detail, sizeof v->detail, "prior=corpus min_count=%d",
-                                   STUDY_MIN_COUNT);
-    char top[512] = "";
-    size_t tused = 0;
-    for (size_t i = 0; i < m->logodds.n; i++) {
-        const logodds_row *row = &m->logodds.rows[i];
-        if (i && m->logodds.rows[i - 1].class_id == row->class_id)
-            continue;
-        const char *tok = vocab_str(tc->tokens, row->token);
-        const char *cls = vocab_str(tc->classes, row->class_id);
-        if (used < sizeof v->detail)
-            used += (size_t)snprintf(v->detail + used, sizeof v->detail - used,
-                                     " top_%s=%s z_%s=%.6f", cls, tok, cls, row->z);
-        if (tused < sizeof top)
-            tused += (size_t)snprintf(top + tused, sizeof top - tused, "%s'%s' for %s "
-                                      "(z = %.1f)", tused ? ", " : "", tok, cls, row->z);
-    }
-    snprintf(v->sentence, sizeof v->sentence,
-             "By the log-odds ratio with an informative prior (Monroe et al. 2008), the "
-             "token that most sets each class apart is %s.", tused ? top : "none");
-    return 0;
-}
-
 static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
 {
     const measures_state *m = state;
     if (!m->done)
         return 0;
-    if (pvi_verdict(s, m, vs, err) < 0 || carto_verdict(m, vs, err) < 0)
+    if (pvi_verdict(s, m, vs, err) < 0)
         return -1;
-    return logodds_verdict(s, m, vs, err);
+    return carto_verdict(m, vs, err);
 }
 
 /* ---- figures ---- */
-
-static int logodds_data(FILE *fp, const void *state, const void *study_p)
-{
-    const measures_state *m = state;
-    const token_counts *tc = &study_tokens(study_p)->tokens;
-    const logodds_table *t = &m->logodds;
-    for (size_t i = 0; i < t->n;) {
-        size_t end = i;
-        while (end < t->n && t->rows[end].class_id == t->rows[i].class_id)
-            end++;
-        size_t top = end - i < TOP_TOKENS_DRAWN ? end - i : TOP_TOKENS_DRAWN;
-        fputs("# rank\ttoken\tz\n", fp);
-        for (size_t j = top; j-- > 0;) {
-            fprintf(fp, "%zu\t", top - 1 - j);
-            fig_data_string(fp, vocab_str(tc->tokens, t->rows[i + j].token));
-            fprintf(fp, "\t%.6f\n", t->rows[i + j].z);
-        }
-        fputs("\n\n", fp);
-        i = end;
-    }
-    return ferror(fp) ? -1 : 0;
-}
-
-static int logodds_script(FILE *fp, const void *state, const void *study_p)
-{
-    const measures_state *m = state;
-    const token_counts *tc = &study_tokens(study_p)->tokens;
-    const logodds_table *t = &m->logodds;
-    size_t k = 0;
-    for (size_t i = 0; i < t->n; i++)
-        k += i == 0 || t->rows[i - 1].class_id != t->rows[i].class_id;
-    fig_script_head(fp, "logodds", 300 * (int)(k < 4 ? (k ? k : 1) : 4), 360);
-    fprintf(fp, "set multiplot layout 1,%zu\n"
-                "set xlabel 'log-odds z'\nunset grid\nset grid xtics lc rgb '#dddddd'\n",
-            k ? k : 1);
-    size_t block = 0;
-    for (size_t i = 0; i < t->n; i++) {
-        if (i && t->rows[i - 1].class_id == t->rows[i].class_id)
-            continue;
-        fputs("set title ", fp);
-        fig_script_string(fp, vocab_str(tc->classes, t->rows[i].class_id));
-        fprintf(fp, "\nset ytics scale 0\n"
-                    "plot 'logodds.dat' index %zu using 3:1:(0):3:($1-0.4):($1+0.4):"
-                    "ytic(2) with boxxyerror lc %zu notitle\n",
-                block, block + 1);
-        block++;
-    }
-    fputs("unset multiplot\n", fp);
-    return ferror(fp) ? -1 : 0;
-}
 
 /* The histogram's range: the PVIs' own, in whole bits, within [-8, 4]. */
 static void pvi_range(const study *s, const measures_state *m, double *lo, double *hi)
@@ -572,45 +474,13 @@ static int add_figures(study *s, void *state, figset *f, tells_error *err)
     const measures_state *m = state;
     if (!m->done)
         return 0;
-    if (figure_add(f, "logodds", logodds_data, logodds_script, state, s, err) < 0 ||
-        figure_add(f, "pvi", pvi_data, pvi_script, state, s, err) < 0 ||
+    if (figure_add(f, "pvi", pvi_data, pvi_script, state, s, err) < 0 ||
         figure_add(f, "datamap", map_data, map_script, state, s, err) < 0)
         return -1;
     return figure_add(f, "compare-partitions", compare_data, compare_script, state, s, err);
 }
 
 /* ---- page ---- */
-
-static void logodds_page(const study *s, const measures_state *m, page *pg)
-{
-    const token_counts *tc = &study_tokens(s)->tokens;
-    FILE *fp = pg->fp;
-    fputs("<h2 id=\"logodds\">Log-odds</h2>\n<p>The tokens that set each class apart from "
-          "the others by the log-odds ratio with an informative Dirichlet prior (Monroe et "
-          "al. 2008; the prior is the corpus's own counts, tokens seen at least 5 times): "
-          "z weighs the difference in log-odds by its variance, fair to rare and frequent "
-          "tokens alike (<code>logodds.tsv</code>).</p>\n",
-          fp);
-    page_figure(pg, "logodds", "Top tokens per class by log-odds z.");
-    fputs("<table>\n<tr><th>class</th><th>token</th><th>count</th><th>&delta;</th>"
-          "<th>z</th></tr>\n",
-          fp);
-    size_t in_class = 0;
-    for (size_t i = 0; i < m->logodds.n; i++) {
-        const logodds_row *row = &m->logodds.rows[i];
-        in_class = i && m->logodds.rows[i - 1].class_id == row->class_id ? in_class + 1 : 0;
-        if (in_class >= 5)
-            continue;
-        fputs("<tr>", fp);
-        page_cell_text(fp, vocab_str(tc->classes, row->class_id));
-        page_cell_text(fp, vocab_str(tc->tokens, row->token));
-        fprintf(fp, "<td class=\"n\">%llu</td>", (unsigned long long)row->count);
-        page_cell_num(fp, row->delta, 3);
-        page_cell_num(fp, row->z, 2);
-        fputs("</tr>\n", fp);
-    }
-    fputs("</table>\n", fp);
-}
 
 static void pvi_page(const study *s, const measures_state *m, page *pg)
 {
@@ -698,14 +568,13 @@ static void add_page(study *s, void *state, page *pg)
     const measures_state *m = state;
     if (!m->done) {
         if (m->why_not[0]) {
-            fputs("<h2 id=\"pvi\">Log-odds, PVI and cartography</h2>\n<p>Not computed: ",
+            fputs("<h2 id=\"pvi\">PVI and cartography</h2>\n<p>Not computed: ",
                   pg->fp);
             html_escape(pg->fp, m->why_not);
             fputs(".</p>\n", pg->fp);
         }
         return;
     }
-    logodds_page(s, m, pg);
     pvi_page(s, m, pg);
     carto_page(s, m, pg);
     compare_page(m, pg);
@@ -724,20 +593,15 @@ static const study_check checks[] = {
                    "the hypothesis vectors; the hypothesis-only accuracy on its "
                    "easy-to-learn, ambiguous and hard-to-learn thirds in detail",
      .list = CHECK_LIST_NONE},
-    {.name = "logodds",
-     .definition = "untested: each class's top token by the log-odds ratio with the "
-                   "corpus as its Dirichlet prior (Monroe et al. 2008), in detail",
-     .list = CHECK_LIST_NONE},
 };
 
 const study_section section_measures = {
     .name = "measures",
-    .writes = "logodds.tsv (tells-pmi --measure logodds, the corpus as its prior); pvi.tsv, "
-              "pvi-summary.tsv, low-pvi.ids and high-pvi.ids (tells-pvi from partitions.tsv's "
-              "models); carto.tsv and carto-easy/ambiguous/hard.ids (tells-carto's own "
-              "training over hypothesis.npy); compare-partitions.tsv",
-    .needs = RES_CORPUS | RES_TOKENS | RES_VECTORS | RES_AFLITE | RES_CV,
-    .provides = RES_MEASURES | RES_LOGODDS,
+    .writes = "pvi.tsv, pvi-summary.tsv, low-pvi.ids and high-pvi.ids (tells-pvi from "
+              "partitions.tsv's models); carto.tsv and carto-easy/ambiguous/hard.ids "
+              "(tells-carto's own training over hypothesis.npy); compare-partitions.tsv",
+    .needs = RES_CORPUS | RES_VECTORS | RES_AFLITE | RES_CV,
+    .provides = RES_MEASURES,
     .state_size = sizeof(measures_state),
     .run = run,
     .verdicts = add_verdicts,

@@ -18,7 +18,8 @@
     X(partitions)   \
     X(heldout)      \
     X(audit)        \
-    X(measures)
+    X(measures)     \
+    X(logodds)
 
 #define DECLARE(name) extern const study_section section_##name;
 SECTIONS(DECLARE)

@@ -16,7 +16,7 @@
 #include "study/sec-baselines.h"
 #include "study/sec-tokens.h"
 
-extern const study_section section_prepare, section_lengths;
+extern const study_section section_prepare, section_lengths, section_logodds;
 
 static char dir[] = "/tmp/tells-unit-study.XXXXXX";
 
@@ -141,6 +141,15 @@ static void sections(void)
         CHECK_STR(v->detail, "test=kruskal_wallis df=2 mean_c=6.000 mean_e=2.000 "
                              "mean_n=4.000");
     }
+    /* logodds: a row, untested, naming each class's top token. */
+    CHECK(run(&s, &section_logodds, &err) == 0);
+    CHECK(verdicts_of(&s, &section_logodds, &err) == 0);
+    v = verdicts_find(&s.v, "logodds");
+    CHECK(v != NULL && !v->tested);
+    if (v) {
+        CHECK(strncmp(v->detail, "prior=corpus min_count=5 top_c=", 31) == 0);
+        CHECK(strstr(v->sentence, " for c (z = ") && strstr(v->sentence, " for n (z = "));
+    }
     CHECK(verdicts_adjust(&s.v, &err) == 0);
     CHECK(s.v.family == 6 + 1 + 18);
 
@@ -207,7 +216,7 @@ static void sections(void)
     study_result_free(heap);
     char path[300];
     const char *made[] = {"corpus.tsv", "prepared.tsv", "pmi.tsv", "competency.tsv",
-                          "len.tsv"};
+                          "len.tsv", "logodds.tsv"};
     for (size_t i = 0; i < sizeof made / sizeof *made; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, made[i]);
         CHECK(unlink(path) == 0);

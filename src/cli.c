@@ -279,6 +279,32 @@ bool cli_show_progress(bool quiet, bool forced)
     return forced || isatty(STDERR_FILENO);
 }
 
+void cli_progress(const char *msg, void *user)
+{
+    if (!user || *(const bool *)user)
+        cli_warn("%s", msg);
+}
+
+bool cli_common_option(int c, void (*usage)(void), cli_verbosity *v)
+{
+    switch (c) {
+    case CLI_OPT_HELP: usage(); exit(0);
+    case CLI_OPT_VERSION: cli_version(); exit(0);
+    case 'q':
+        if (!v)
+            return false;
+        v->quiet = true;
+        return true;
+    case CLI_OPT_PROGRESS:
+        if (!v)
+            return false;
+        v->progress = true;
+        return true;
+    default:
+        return false;
+    }
+}
+
 #ifndef PKGDATADIR
 #define PKGDATADIR "/usr/local/share/tells"
 #endif

@@ -174,5 +174,30 @@ void cli_corpus_free(cli_corpus *cc);
 /* Whether progress should be shown: -q wins, then --progress, else
    only when stderr is a terminal. */
 bool cli_show_progress(bool quiet, bool forced);
+/* The progress callback of the library's options (progress and
+   progress_user): prints "prog: MSG" when user is NULL or points to a
+   true bool (cli_show_progress's answer, for a library that always
+   calls it). */
+void cli_progress(const char *msg, void *user);
+
+/* The rows every program's long options end with, in this order:
+   -q/--quiet and --progress where the program has them, then --help and
+   --version (CLI_COMMON_OPTIONS), then the terminator. Each option is
+   passed to cli_common_option, which takes those four. */
+enum { CLI_OPT_HELP = 1100, CLI_OPT_VERSION, CLI_OPT_PROGRESS };
+#define CLI_QUIET_OPTION {"quiet", no_argument, NULL, 'q'}
+#define CLI_PROGRESS_OPTION {"progress", no_argument, NULL, CLI_OPT_PROGRESS}
+#define CLI_COMMON_OPTIONS                          \
+    {"help", no_argument, NULL, CLI_OPT_HELP},      \
+    {"version", no_argument, NULL, CLI_OPT_VERSION}
+/* What -q and --progress set. */
+typedef struct cli_verbosity {
+    bool quiet, progress;
+} cli_verbosity;
+/* Takes option c when it is one of the common ones: --help calls usage
+   and --version prints the version, each then exiting 0; -q and
+   --progress set *v (NULL in a program that has neither, which then
+   leaves 'q' to its own options). False for any other option. */
+bool cli_common_option(int c, void (*usage)(void), cli_verbosity *v);
 
 #endif

@@ -93,7 +93,7 @@ static void usage(void)
 enum {
     OPT_PAIR = 256, OPT_SKIP_OOV, OPT_TRAIN_FRAC, OPT_TAU, OPT_TARGET, OPT_ROUNDS,
     OPT_SEED, OPT_SPLITS, OPT_THREADS, OPT_TOL, OPT_MAX_ITER, OPT_EASY, OPT_DIFFICULT,
-    OPT_SCORES, OPT_WRITE_SPLITS, OPT_PROGRESS, OPT_COLD_START, OPT_HELP, OPT_VERSION
+    OPT_SCORES, OPT_WRITE_SPLITS, OPT_COLD_START
 };
 
 static const struct option long_options[] = {
@@ -120,10 +120,9 @@ static const struct option long_options[] = {
     {"difficult", required_argument, NULL, OPT_DIFFICULT},
     {"scores", required_argument, NULL, OPT_SCORES},
     {"write-splits", required_argument, NULL, OPT_WRITE_SPLITS},
-    {"quiet", no_argument, NULL, 'q'},
-    {"progress", no_argument, NULL, OPT_PROGRESS},
-    {"help", no_argument, NULL, OPT_HELP},
-    {"version", no_argument, NULL, OPT_VERSION},
+    CLI_QUIET_OPTION,
+    CLI_PROGRESS_OPTION,
+    CLI_COMMON_OPTIONS,
     {NULL, 0, NULL, 0}
 };
 
@@ -136,21 +135,18 @@ typedef struct config {
     bool m_given, show_progress;
 } config;
 
-static void progress(const char *msg, void *user)
-{
-    (void)user;
-    cli_warn("%s", msg);
-}
-
 static void parse_args(int argc, char **argv, config *cfg)
 {
-    bool quiet = false, forced = false, pair_given = false;
+    cli_verbosity v = {0};
+    bool pair_given = false;
     aflite_options_default(&cfg->ao);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     cfg->ao.lr.threads = cpus > 0 ? (int)(cpus < 256 ? cpus : 256) : 1;
     cfg->eo = (embed_options){.input = EMBED_HYPOTHESIS, .pair = EMBED_PAIR_SUM};
     int c;
     while ((c = getopt_long(argc, argv, "e:v:i:n:m:k:o:q", long_options, NULL)) != -1) {
+        if (cli_common_option(c, usage, &v))
+            continue;
         switch (c) {
         case 'e': cfg->embeddings = optarg; break;
         case 'v': cfg->vectors = optarg; break;
@@ -191,10 +187,6 @@ static void parse_args(int argc, char **argv, config *cfg)
         case OPT_DIFFICULT: cfg->difficult = optarg; break;
         case OPT_SCORES: cfg->scores = optarg; break;
         case OPT_WRITE_SPLITS: cfg->write_splits = optarg; break;
-        case 'q': quiet = true; break;
-        case OPT_PROGRESS: forced = true; break;
-        case OPT_HELP: usage(); exit(0);
-        case OPT_VERSION: cli_version(); exit(0);
         default: cli_try_help();
         }
     }
@@ -213,6 +205,13 @@ static void parse_args(int argc, char **argv, config *cfg)
         cli_usage_error("--pair needs --input pair");
     if (cfg->train_frac > 0 && cfg->m_given)
         cli_usage_error("--train-size and --train-frac exclude each other");
+    cfg->show_progress = cli_show_progress(v.quiet, v.progress);
+    if (cfg->show_progress)
+        cfg->eo.progress = cli_progress;
+}
+
+static void check_io(const config *cfg)
+{
     io_plan io;
     io_plan_init(&io);
     io_input(&io, "FILE", cfg->input);
@@ -225,9 +224,6 @@ static void parse_args(int argc, char **argv, config *cfg)
     io_output(&io, "--write-splits", cfg->write_splits);
     io_output(&io, "--output", cfg->output ? cfg->output : "-");
     cli_check_io(&io);
-    cfg->show_progress = cli_show_progress(quiet, forced);
-    if (cfg->show_progress)
-        cfg->eo.progress = progress;
 }
 
 /* ---- the run ---- */
@@ -292,78 +288,97 @@ static void use_fast_blas_kernels(char **argv)
         execv("/proc/self/exe", argv);
 }
 
+/* The filtering of d's examples into st->rec: their classes, the first
+   round's training parts, the matrix, the rounds. */
+static int filter(config *cfg, const dataset *d, run_state *st, tells_error *err)
+{
+    npy_matrix x = {0};
+    int *y = NULL;
+    size_t classes = 0, *splits = NULL;
+    int rc = aflite_classes(d, &y, &classes, err);
+    if (rc == 0 && cfg->train_frac > 0)
+        cfg->ao.train_size = aflite_train_size(cfg->train_frac, d->n);
+    if (rc == 0 && cfg->ao.train_size >= d->n)
+        rc = tells_error_set(err, d->source, 0, "the training size m = %zu is not smaller "
+                             "than the %zu examples (give -m or --train-frac)",
+                             cfg->ao.train_size, d->n);
+    if (rc == 0 && cfg->splits)
+        rc = aflite_read_splits(cfg->splits, cfg->ao.models, cfg->ao.train_size, d->n,
+                                &splits, err);
+    if (rc == 0)
+        rc = aflite_matrix(d, cfg->embeddings, cfg->vectors, &cfg->eo, &x, err);
+    if (rc == 0)
+        rc = aflite_record_init(&st->rec, d, cfg->scores, err);
+    uint64_t *keys = NULL;
+    if (rc == 0 && !(keys = aflite_row_keys(d)))
+        rc = tells_error_nomem(err, NULL, 0);
+    if (rc == 0) {
+        cfg->ao.first_splits = splits;
+        cfg->ao.row_keys = keys;
+        cfg->ao.round_done = round_done;
+        cfg->ao.user = st;
+        rc = aflite_run(x.data, x.rows, x.cols, y, classes, &cfg->ao, &st->rec.result, err);
+    }
+    free(splits);
+    free(keys);
+    free(y);
+    npy_free(&x);
+    return rc;
+}
+
+/* --progress's last line: the partition and the solver's work. */
+static void report_solver(const config *cfg, const dataset *d, const aflite_result *res)
+{
+    double s = res->stats.seconds > 0 ? res->stats.seconds : 1e-9;
+    double fits = (double)cfg->ao.models * (double)(res->rounds ? res->rounds : 1);
+    cli_warn("%zu easy, %zu difficult; solver: %.1f GFLOP in %.1f s (%.1f GFLOP/s, "
+             "OpenBLAS %s kernels, %d threads), %ld passes, %.2f iterations per model "
+             "per round (at most %ld), %zu unconverged", res->easy, d->n - res->easy,
+             res->stats.flops * 1e-9, res->stats.seconds, res->stats.flops * 1e-9 / s,
+             logreg_blas_core(), cfg->ao.lr.threads, res->stats.passes,
+             (double)res->stats.iterations / fits, res->stats.max_iterations,
+             res->stats.unconverged);
+}
+
+/* Every file is complete before the next one is started; the table of
+   rounds comes last. */
+static int write_outputs(const config *cfg, run_state *st, tells_error *err)
+{
+    if (cfg->easy && aflite_write_ids(cfg->easy, &st->rec, true, err) < 0)
+        return -1;
+    if (cfg->difficult && aflite_write_ids(cfg->difficult, &st->rec, false, err) < 0)
+        return -1;
+    if (cfg->scores && out_write(cfg->scores, aflite_write_scores, &st->rec, err) < 0)
+        return -1;
+    if (st->splits_open) {
+        st->splits_open = false;
+        if (out_commit(&st->splits, err) < 0)
+            return -1;
+    }
+    return out_write(cfg->output, aflite_write_rounds, &st->rec, err);
+}
+
 int main(int argc, char **argv)
 {
     use_fast_blas_kernels(argv);
     cli_init(argv, "tells-aflite");
     config cfg = {0};
     parse_args(argc, argv, &cfg);
-
+    check_io(&cfg);
     tells_error err;
     tells_error_clear(&err);
     dataset d;
     if (dataset_load(&d, cfg.input, &err) < 0)
         cli_fail(&err);
-    npy_matrix x = {0};
-    int *y = NULL;
-    size_t classes = 0, *splits = NULL;
     run_state st = {.cfg = &cfg};
-    int rc = aflite_classes(&d, &y, &classes, &err);
-    if (rc == 0 && cfg.train_frac > 0)
-        cfg.ao.train_size = aflite_train_size(cfg.train_frac, d.n);
-    if (rc == 0 && cfg.ao.train_size >= d.n)
-        rc = tells_error_set(&err, d.source, 0, "the training size m = %zu is not smaller "
-                             "than the %zu examples (give -m or --train-frac)",
-                             cfg.ao.train_size, d.n);
-    if (rc == 0 && cfg.splits)
-        rc = aflite_read_splits(cfg.splits, cfg.ao.models, cfg.ao.train_size, d.n, &splits,
-                                &err);
+    int rc = filter(&cfg, &d, &st, &err);
+    if (rc == 0 && cfg.show_progress)
+        report_solver(&cfg, &d, &st.rec.result);
     if (rc == 0)
-        rc = aflite_matrix(&d, cfg.embeddings, cfg.vectors, &cfg.eo, &x, &err);
-    if (rc == 0)
-        rc = aflite_record_init(&st.rec, &d, cfg.scores, &err);
-    const aflite_result *res = &st.rec.result;
-    uint64_t *keys = NULL;
-    if (rc == 0 && !(keys = aflite_row_keys(&d)))
-        rc = tells_error_nomem(&err, NULL, 0);
-    if (rc == 0) {
-        cfg.ao.first_splits = splits;
-        cfg.ao.row_keys = keys;
-        cfg.ao.round_done = round_done;
-        cfg.ao.user = &st;
-        rc = aflite_run(x.data, x.rows, x.cols, y, classes, &cfg.ao, &st.rec.result, &err);
-    }
-    if (rc == 0 && cfg.show_progress) {
-        double s = res->stats.seconds > 0 ? res->stats.seconds : 1e-9;
-        double fits = (double)cfg.ao.models * (double)(res->rounds ? res->rounds : 1);
-        cli_warn("%zu easy, %zu difficult; solver: %.1f GFLOP in %.1f s (%.1f GFLOP/s, "
-                 "OpenBLAS %s kernels, %d threads), %ld passes, %.2f iterations per model "
-                 "per round (at most %ld), %zu unconverged", res->easy, d.n - res->easy,
-                 res->stats.flops * 1e-9, res->stats.seconds, res->stats.flops * 1e-9 / s,
-                 logreg_blas_core(), cfg.ao.lr.threads, res->stats.passes,
-                 (double)res->stats.iterations / fits, res->stats.max_iterations,
-                 res->stats.unconverged);
-    }
-    /* Outputs: every file is complete before the next one is started. */
-    if (rc == 0 && cfg.easy)
-        rc = aflite_write_ids(cfg.easy, &st.rec, true, &err);
-    if (rc == 0 && cfg.difficult)
-        rc = aflite_write_ids(cfg.difficult, &st.rec, false, &err);
-    if (rc == 0 && cfg.scores)
-        rc = out_write(cfg.scores, aflite_write_scores, &st.rec, &err);
-    if (rc == 0 && st.splits_open) {
-        rc = out_commit(&st.splits, &err);
-        st.splits_open = false;
-    }
-    if (rc == 0)
-        rc = out_write(cfg.output, aflite_write_rounds, &st.rec, &err);
+        rc = write_outputs(&cfg, &st, &err);
     if (st.splits_open)
         out_abort(&st.splits);
     aflite_record_free(&st.rec);
-    free(splits);
-    free(keys);
-    free(y);
-    npy_free(&x);
     dataset_free(&d);
     if (rc < 0)
         cli_fail(&err);

@@ -105,8 +105,7 @@ static void usage(void)
 
 enum {
     OPT_MODEL = 256, OPT_SAVE, OPT_FOLDS, OPT_SEED, OPT_THREADS, OPT_ALPHA, OPT_MIN,
-    OPT_PSEUDO, OPT_PREDICTABLE, OPT_TOP, OPT_FLAGS, OPT_FAIL, OPT_PROGRESS,
-    OPT_NO_HEURISTICS, OPT_HELP, OPT_VERSION
+    OPT_PSEUDO, OPT_PREDICTABLE, OPT_TOP, OPT_FLAGS, OPT_FAIL, OPT_NO_HEURISTICS
 };
 
 static const struct option long_options[] = {
@@ -129,10 +128,9 @@ static const struct option long_options[] = {
     {"flags", required_argument, NULL, OPT_FLAGS},
     {"fail-on", required_argument, NULL, OPT_FAIL},
     {"output", required_argument, NULL, 'o'},
-    {"quiet", no_argument, NULL, 'q'},
-    {"progress", no_argument, NULL, OPT_PROGRESS},
-    {"help", no_argument, NULL, OPT_HELP},
-    {"version", no_argument, NULL, OPT_VERSION},
+    CLI_QUIET_OPTION,
+    CLI_PROGRESS_OPTION,
+    CLI_COMMON_OPTIONS,
     {NULL, 0, NULL, 0}
 };
 
@@ -158,12 +156,6 @@ static unsigned parse_gates(const char *arg)
     return gates;
 }
 
-static void progress(const char *msg, void *user)
-{
-    if (*(const bool *)user)
-        cli_warn("%s", msg);
-}
-
 typedef struct run {
     audit_options opt;
     const char *reference, *group_column, *model, *save_model, *flags, *output;
@@ -185,10 +177,10 @@ static void parse_args(int argc, char **argv, run *r)
     r->link.stem = -1;
     if (!(r->heur_files = calloc((size_t)argc, sizeof *r->heur_files)))
         cli_die("out of memory");
-    bool quiet = false, forced = false;
+    cli_verbosity v = {0};
     int c;
     while ((c = getopt_long(argc, argv, "r:g:o:qm:H:", long_options, NULL)) != -1) {
-        if (cli_linking_option(c, &r->link))
+        if (cli_linking_option(c, &r->link) || cli_common_option(c, usage, &v))
             continue;
         switch (c) {
         case 'r': r->reference = optarg; break;
@@ -213,10 +205,6 @@ static void parse_args(int argc, char **argv, run *r)
         case OPT_NO_HEURISTICS: r->no_heuristics = true; break;
         case OPT_FAIL: r->gates = parse_gates(optarg); break;
         case 'o': r->output = optarg; break;
-        case 'q': quiet = true; break;
-        case OPT_PROGRESS: forced = true; break;
-        case OPT_HELP: usage(); free(r->heur_files); exit(0);
-        case OPT_VERSION: cli_version(); free(r->heur_files); exit(0);
         default: cli_try_help();
         }
     }
@@ -231,8 +219,8 @@ static void parse_args(int argc, char **argv, run *r)
         cli_usage_error("--no-heuristics excludes --mesh, --terms, --no-terms, --stem, "
                         "--no-stem and --heuristics");
     cli_linking_check(&r->link);
-    r->show_progress = cli_show_progress(quiet, forced);
-    r->opt.progress = progress;
+    r->show_progress = cli_show_progress(v.quiet, v.progress);
+    r->opt.progress = cli_progress;
     r->opt.progress_user = &r->show_progress;
     r->src = (heur_sources){.definitions = r->heur_files, .ndefinitions = r->nheur_files,
                             .general = true};

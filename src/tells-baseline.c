@@ -84,8 +84,7 @@ static void usage(void)
 enum {
     OPT_TRAIN = 256, OPT_EVAL, OPT_FOLDS, OPT_INPUT, OPT_PARTITION, OPT_MODEL,
     OPT_MAJORITY_FROM, OPT_NGRAMS, OPT_EPOCH, OPT_LR, OPT_DIM, OPT_BUCKET, OPT_THREADS,
-    OPT_SEED, OPT_DETAILS, OPT_SAVE, OPT_PREDICTIONS, OPT_PROGRESS, OPT_HELP,
-    OPT_VERSION
+    OPT_SEED, OPT_DETAILS, OPT_SAVE, OPT_PREDICTIONS
 };
 
 static const struct option long_options[] = {
@@ -107,10 +106,9 @@ static const struct option long_options[] = {
     {"details", no_argument, NULL, OPT_DETAILS},
     {"save-model", required_argument, NULL, OPT_SAVE},
     {"predictions", required_argument, NULL, OPT_PREDICTIONS},
-    {"quiet", no_argument, NULL, 'q'},
-    {"progress", no_argument, NULL, OPT_PROGRESS},
-    {"help", no_argument, NULL, OPT_HELP},
-    {"version", no_argument, NULL, OPT_VERSION},
+    CLI_QUIET_OPTION,
+    CLI_PROGRESS_OPTION,
+    CLI_COMMON_OPTIONS,
     {NULL, 0, NULL, 0}
 };
 
@@ -118,7 +116,8 @@ enum { MAX_PARTITIONS = 32 };
 
 typedef struct options {
     const char *input_path, *output, *save_model, *predictions;
-    bool details, quiet;
+    bool details;
+    cli_verbosity v;
     char *eval;                       /* --eval, split in place */
     comparison_config cmp;
     comparison_partition part[MAX_PARTITIONS];
@@ -160,19 +159,14 @@ static const char **parse_eval(char *list, size_t *n)
     return names;
 }
 
-static void progress(const char *msg, void *user)
-{
-    (void)user;
-    cli_warn("%s", msg);
-}
-
 static void parse_args(int argc, char **argv, options *o)
 {
     comparison_config *c = &o->cmp;
     comparison_config_default(c);
-    bool forced = false;
     int opt;
     while ((opt = getopt_long(argc, argv, "o:q", long_options, NULL)) != -1) {
+        if (cli_common_option(opt, usage, &o->v))
+            continue;
         switch (opt) {
         case OPT_TRAIN: c->train = optarg; break;
         case OPT_EVAL: o->eval = optarg; break;
@@ -204,10 +198,6 @@ static void parse_args(int argc, char **argv, options *o)
         case OPT_DETAILS: o->details = true; break;
         case OPT_SAVE: o->save_model = optarg; break;
         case OPT_PREDICTIONS: o->predictions = optarg; break;
-        case 'q': o->quiet = true; break;
-        case OPT_PROGRESS: forced = true; break;
-        case OPT_HELP: usage(); exit(0);
-        case OPT_VERSION: cli_version(); exit(0);
         default: cli_try_help();
         }
     }
@@ -223,12 +213,16 @@ static void parse_args(int argc, char **argv, options *o)
         c->eval = parse_eval(o->eval, &c->neval);
     c->parts = o->part;
     c->keep_model = o->save_model != NULL;
-    if (cli_show_progress(o->quiet, forced))
-        c->progress = progress;
+    if (cli_show_progress(o->v.quiet, o->v.progress))
+        c->progress = cli_progress;
+}
+
+static void check_io(const options *o)
+{
     io_plan io;
     io_plan_init(&io);
     io_input(&io, "FILE", o->input_path);
-    for (size_t k = 0; k < c->nparts; k++)
+    for (size_t k = 0; k < o->cmp.nparts; k++)
         io_input(&io, "--partition", o->part[k].path);
     io_output(&io, "--save-model", fasttext_model_path(o->save_model));
     io_output(&io, "--predictions", o->predictions);
@@ -253,6 +247,7 @@ int main(int argc, char **argv)
     cli_hint(TELLS_E_NO_EVAL_SPLIT, "use --folds for cross-validation");
     options o = {0};
     parse_args(argc, argv, &o);
+    check_io(&o);
     tells_error err;
     tells_error_clear(&err);
     dataset data = {0};
@@ -262,7 +257,7 @@ int main(int argc, char **argv)
     int rc = dataset_load(&data, o.input_path, &err);
     if (rc == 0)
         rc = comparison_run(&cmp, &data, &o.cmp, &err);
-    for (size_t k = 0; rc == 0 && !o.quiet && k < cmp.nparts; k++)
+    for (size_t k = 0; rc == 0 && !o.v.quiet && k < cmp.nparts; k++)
         if (cmp.part_unknown[k])
             cli_warn("%s: %zu of %zu ids not found in %s", display_name(o.part[k].path),
                      cmp.part_unknown[k], id_set_size(&cmp.part_ids[k]), data.source);

@@ -79,7 +79,7 @@ static void usage(void)
 
 enum {
     OPT_EASY = 256, OPT_AMBIGUOUS, OPT_HARD, OPT_FRACTION, OPT_TRAIN, OPT_EMBEDDINGS,
-    OPT_VECTORS, OPT_EPOCHS, OPT_BATCH, OPT_LR, OPT_SEED, OPT_HELP, OPT_VERSION
+    OPT_VECTORS, OPT_EPOCHS, OPT_BATCH, OPT_LR, OPT_SEED
 };
 
 static const struct option long_options[] = {
@@ -95,115 +95,148 @@ static const struct option long_options[] = {
     {"batch", required_argument, NULL, OPT_BATCH},
     {"lr", required_argument, NULL, OPT_LR},
     {"seed", required_argument, NULL, OPT_SEED},
-    {"help", no_argument, NULL, OPT_HELP},
-    {"version", no_argument, NULL, OPT_VERSION},
+    CLI_COMMON_OPTIONS,
     {NULL, 0, NULL, 0}
 };
 
-int main(int argc, char **argv)
-{
-    cli_init(argv, "tells-carto");
-    const char *output = NULL, *region[3] = {NULL}, *train = NULL, *embeddings = NULL,
-               *vectors = NULL;
-    double fraction = 0.33;
+typedef struct config {
+    const char *output, *region[3], *train, *embeddings, *vectors;
+    double fraction;
     carto_train_options to;
-    carto_train_options_default(&to);
+    char **epochs;            /* the EPOCH-FILEs */
+    int nepochs;
+} config;
+
+static void parse_args(int argc, char **argv, config *cfg)
+{
+    *cfg = (config){.fraction = 0.33};
+    carto_train_options_default(&cfg->to);
+    carto_train_options *to = &cfg->to;
     bool training_option = false;
     int c;
     while ((c = getopt_long(argc, argv, "o:", long_options, NULL)) != -1) {
+        if (cli_common_option(c, usage, NULL))
+            continue;
         switch (c) {
-        case 'o': output = optarg; break;
-        case OPT_EASY: region[CARTO_EASY] = optarg; break;
-        case OPT_AMBIGUOUS: region[CARTO_AMBIGUOUS] = optarg; break;
-        case OPT_HARD: region[CARTO_HARD] = optarg; break;
+        case 'o': cfg->output = optarg; break;
+        case OPT_EASY: cfg->region[CARTO_EASY] = optarg; break;
+        case OPT_AMBIGUOUS: cfg->region[CARTO_AMBIGUOUS] = optarg; break;
+        case OPT_HARD: cfg->region[CARTO_HARD] = optarg; break;
         case OPT_FRACTION:
-            fraction = cli_double_range("--fraction", optarg, 0, 1, CLI_OPEN);
+            cfg->fraction = cli_double_range("--fraction", optarg, 0, 1, CLI_OPEN);
             break;
-        case OPT_TRAIN: train = optarg; break;
-        case OPT_EMBEDDINGS: embeddings = optarg; break;
-        case OPT_VECTORS: vectors = optarg; break;
+        case OPT_TRAIN: cfg->train = optarg; break;
+        case OPT_EMBEDDINGS: cfg->embeddings = optarg; break;
+        case OPT_VECTORS: cfg->vectors = optarg; break;
         case OPT_EPOCHS:
-            to.epochs = (size_t)cli_long("--epochs", optarg, 1, 10000);
+            to->epochs = (size_t)cli_long("--epochs", optarg, 1, 10000);
             training_option = true;
             break;
         case OPT_BATCH:
-            to.batch = (size_t)cli_long("--batch", optarg, 1, 1L << 30);
+            to->batch = (size_t)cli_long("--batch", optarg, 1, 1L << 30);
             training_option = true;
             break;
         case OPT_LR:
-            to.lr = cli_double("--lr", optarg, 1e-12);
+            to->lr = cli_double("--lr", optarg, 1e-12);
             training_option = true;
             break;
         case OPT_SEED:
-            to.seed = (unsigned long)cli_long("--seed", optarg, 0, 2147483647);
+            to->seed = (unsigned long)cli_long("--seed", optarg, 0, 2147483647);
             training_option = true;
             break;
-        case OPT_HELP: usage(); return 0;
-        case OPT_VERSION: cli_version(); return 0;
         default: cli_try_help();
         }
     }
-    if (train) {
+    if (cfg->train) {
         if (optind < argc)
             cli_usage_error("--train makes the dynamics: no epoch files with it");
-        if (!embeddings == !vectors)
+        if (!cfg->embeddings == !cfg->vectors)
             cli_usage_error("--train needs --embeddings or --vectors (one of them)");
     } else {
-        if (embeddings || vectors || training_option)
+        if (cfg->embeddings || cfg->vectors || training_option)
             cli_usage_error("--embeddings, --vectors, --epochs, --batch, --lr and --seed "
                             "go with --train");
         if (optind == argc)
             cli_usage_error("no epoch files (or --train)");
     }
+    cfg->epochs = argv + optind;
+    cfg->nepochs = argc - optind;
+}
+
+static void check_io(const config *cfg)
+{
     io_plan io;
     io_plan_init(&io);
-    for (int k = optind; k < argc; k++)
-        io_input(&io, "EPOCH-FILE", argv[k]);
-    io_input(&io, "--train", train);
-    io_input(&io, "--embeddings", embeddings);
-    io_input(&io, "--vectors", vectors);
-    io_output(&io, "--output", output ? output : "-");
-    io_output_idfile(&io, "--easy", region[CARTO_EASY]);
-    io_output_idfile(&io, "--ambiguous", region[CARTO_AMBIGUOUS]);
-    io_output_idfile(&io, "--hard", region[CARTO_HARD]);
+    for (int k = 0; k < cfg->nepochs; k++)
+        io_input(&io, "EPOCH-FILE", cfg->epochs[k]);
+    io_input(&io, "--train", cfg->train);
+    io_input(&io, "--embeddings", cfg->embeddings);
+    io_input(&io, "--vectors", cfg->vectors);
+    io_output(&io, "--output", cfg->output ? cfg->output : "-");
+    io_output_idfile(&io, "--easy", cfg->region[CARTO_EASY]);
+    io_output_idfile(&io, "--ambiguous", cfg->region[CARTO_AMBIGUOUS]);
+    io_output_idfile(&io, "--hard", cfg->region[CARTO_HARD]);
     cli_check_io(&io);
+}
 
-    tells_error err;
-    tells_error_clear(&err);
-    carto_dynamics d;
-    carto_stats s = {0};
+/* The dynamics: trained here (--train) or read from the epoch files. */
+static int dynamics(const config *cfg, carto_dynamics *d, tells_error *err)
+{
+    if (!cfg->train) {
+        for (int k = 0; k < cfg->nepochs; k++)
+            if (carto_read_epoch(d, cfg->epochs[k], err) < 0)
+                return -1;
+        return 0;
+    }
+    embed_options eo = {.input = EMBED_HYPOTHESIS, .pair = EMBED_PAIR_SUM};
     dataset ds = {0};
     npy_matrix x = {0};
-    int rc = carto_dynamics_init(&d, &err);
-    if (rc == 0 && train) {
-        embed_options eo = {.input = EMBED_HYPOTHESIS, .pair = EMBED_PAIR_SUM};
-        rc = dataset_load(&ds, train, &err);
-        if (rc == 0)
-            rc = dataset_require_examples(&ds, &err);
-        if (rc == 0)
-            rc = aflite_matrix(&ds, embeddings, vectors, &eo, &x, &err);
-        if (rc == 0)
-            rc = carto_train(&ds, x.data, x.cols, &to, &d, &err);
-    }
-    for (int k = optind; rc == 0 && !train && k < argc; k++)
-        rc = carto_read_epoch(&d, argv[k], &err);
+    int rc = dataset_load(&ds, cfg->train, err);
     if (rc == 0)
-        rc = carto_compute(&d, &s, &err);
+        rc = dataset_require_examples(&ds, err);
+    if (rc == 0)
+        rc = aflite_matrix(&ds, cfg->embeddings, cfg->vectors, &eo, &x, err);
+    if (rc == 0)
+        rc = carto_train(&ds, x.data, x.cols, &cfg->to, d, err);
+    npy_free(&x);
+    dataset_free(&ds);
+    return rc;
+}
+
+/* The per-example table and the regions' id files. */
+static int carto(const config *cfg, tells_error *err)
+{
+    carto_dynamics d;
+    carto_stats s = {0};
+    int rc = carto_dynamics_init(&d, err);
+    if (rc == 0)
+        rc = dynamics(cfg, &d, err);
+    if (rc == 0)
+        rc = carto_compute(&d, &s, err);
     for (int r = 0; rc == 0 && r < 3; r++)
-        if (region[r])
-            rc = carto_write_ids(region[r], &d, &s, (carto_region)r, fraction, &err);
+        if (cfg->region[r])
+            rc = carto_write_ids(cfg->region[r], &d, &s, (carto_region)r, cfg->fraction, err);
     out_file o;
     if (rc == 0)
-        rc = out_open(&o, output, &err);
+        rc = out_open(&o, cfg->output, err);
     if (rc == 0) {
         carto_write_table(o.fp, &d, &s);
-        rc = out_commit(&o, &err);
+        rc = out_commit(&o, err);
     }
     carto_stats_free(&s);
     carto_dynamics_free(&d);
-    npy_free(&x);
-    dataset_free(&ds);
-    if (rc < 0)
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    cli_init(argv, "tells-carto");
+    config cfg;
+    parse_args(argc, argv, &cfg);
+    check_io(&cfg);
+    tells_error err;
+    tells_error_clear(&err);
+    if (carto(&cfg, &err) < 0)
         cli_fail(&err);
     return 0;
 }

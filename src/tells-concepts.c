@@ -74,10 +74,7 @@ static void usage(void)
            CLI_PKGDATADIR);
 }
 
-enum {
-    OPT_SYNONYMS = 256, OPT_STATS,
-    OPT_HELP, OPT_VERSION
-};
+enum { OPT_SYNONYMS = 256, OPT_STATS };
 
 static const struct option long_options[] = {
     {"mesh", required_argument, NULL, 'm'},
@@ -87,10 +84,68 @@ static const struct option long_options[] = {
     {"field", required_argument, NULL, 'F'},
     {"stats", no_argument, NULL, OPT_STATS},
     {"output", required_argument, NULL, 'o'},
-    {"help", no_argument, NULL, OPT_HELP},
-    {"version", no_argument, NULL, OPT_VERSION},
+    CLI_COMMON_OPTIONS,
     {NULL, 0, NULL, 0}
 };
+
+typedef struct config {
+    const char *output;
+    bool stats, text;
+    text_field field;
+    cli_linking link;
+    char **synonyms;          /* room for argc */
+    size_t nsynonyms;
+    char **files;
+    size_t nfiles;
+    heur_sources src;         /* the tree file, entry terms and synonyms */
+} config;
+
+static void parse_args(int argc, char **argv, config *cfg)
+{
+    *cfg = (config){.link = {.stem = -1}, .field = FIELD_BOTH};
+    if (!(cfg->synonyms = calloc((size_t)argc, sizeof *cfg->synonyms)))
+        cli_die("out of memory");
+    int c;
+    while ((c = getopt_long(argc, argv, "m:TF:o:", long_options, NULL)) != -1) {
+        if (cli_linking_option(c, &cfg->link) || cli_common_option(c, usage, NULL))
+            continue;
+        switch (c) {
+        case 'm': cfg->link.mesh = optarg; break;
+        case OPT_SYNONYMS: cfg->synonyms[cfg->nsynonyms++] = optarg; break;
+        case 'T': cfg->text = true; break;
+        case 'F':
+            if (text_field_parse(optarg, &cfg->field) < 0)
+                cli_usage_error("invalid --field '%s' (hypothesis, premise or both)",
+                                optarg);
+            break;
+        case OPT_STATS: cfg->stats = true; break;
+        case 'o': cfg->output = optarg; break;
+        default: cli_try_help();
+        }
+    }
+    cli_linking_check(&cfg->link);
+    if (cfg->text && cfg->field != FIELD_BOTH)
+        cli_usage_error("--field is for prepared TSVs, not --text");
+    int nfiles;
+    cfg->files = cli_operands(argc, argv, &nfiles);
+    cfg->nfiles = (size_t)nfiles;
+    if (cfg->stats && (optind < argc || cfg->text))
+        cli_usage_error("--stats reads no input");
+    cli_linking_sources(&cfg->link, false, &cfg->src);
+    cfg->src.synonyms = cfg->synonyms;
+    cfg->src.nsynonyms = cfg->nsynonyms;
+}
+
+static void check_io(const config *cfg)
+{
+    io_plan io;
+    io_plan_init(&io);
+    for (size_t i = 0; !cfg->stats && i < cfg->nfiles; i++)
+        io_input(&io, "FILE", cfg->files[i]);
+    cli_linking_io(&cfg->src, &io);
+    io_output(&io, "--output", cfg->output ? cfg->output : "-");
+    cli_check_io(&io);
+}
 
 typedef struct job {
     const concept_index *ci;
@@ -196,80 +251,52 @@ static int write_stats(FILE *fp, void *ctx, tells_error *err)
     return out_status(fp, err);
 }
 
-int main(int argc, char **argv)
+/* The concept index, with the synonyms. */
+static concept_index *open_index(const config *cfg, tells_error *err)
 {
-    cli_init(argv, "tells-concepts");
-    const char *output = NULL;
-    bool stats = false;
-    cli_linking link = {.stem = -1};
-    char **synonyms = calloc((size_t)argc, sizeof *synonyms);
-    if (!synonyms)
-        cli_die("out of memory");
-    size_t nsynonyms = 0;
-    job j = {.field = FIELD_BOTH};
-    int c;
-    while ((c = getopt_long(argc, argv, "m:TF:o:", long_options, NULL)) != -1) {
-        if (cli_linking_option(c, &link))
-            continue;
-        switch (c) {
-        case 'm': link.mesh = optarg; break;
-        case OPT_SYNONYMS: synonyms[nsynonyms++] = optarg; break;
-        case 'T': j.text = true; break;
-        case 'F':
-            if (text_field_parse(optarg, &j.field) < 0)
-                cli_usage_error("invalid --field '%s' (hypothesis, premise or both)",
-                                optarg);
-            break;
-        case OPT_STATS: stats = true; break;
-        case 'o': output = optarg; break;
-        case OPT_HELP: usage(); free(synonyms); return 0;
-        case OPT_VERSION: cli_version(); free(synonyms); return 0;
-        default: cli_try_help();
+    const heur_sources *src = &cfg->src;
+    if (src->mesh_in_data && cli_check_data_file(src->mesh, err) < 0)
+        return NULL;
+    if (src->terms_in_data && cli_check_data_file(src->terms, err) < 0)
+        return NULL;
+    concept_options co = {.terms = src->terms, .stem = src->stem};
+    concept_index *ci = concept_index_open(src->mesh, &co, err);
+    for (size_t i = 0; ci && i < cfg->nsynonyms; i++)
+        if (concept_index_add_synonyms(ci, cfg->synonyms[i], err) < 0) {
+            concept_index_free(ci);
+            return NULL;
         }
-    }
-    cli_linking_check(&link);
-    if (j.text && j.field != FIELD_BOTH)
-        cli_usage_error("--field is for prepared TSVs, not --text");
-    int nfiles;
-    j.files = cli_operands(argc, argv, &nfiles);
-    j.nfiles = (size_t)nfiles;
-    if (stats && (optind < argc || j.text))
-        cli_usage_error("--stats reads no input");
+    return ci;
+}
 
-    heur_sources src = {0};
-    cli_linking_sources(&link, false, &src);
-    src.synonyms = synonyms;
-    src.nsynonyms = nsynonyms;
-    io_plan io;
-    io_plan_init(&io);
-    for (size_t i = 0; !stats && i < j.nfiles; i++)
-        io_input(&io, "FILE", j.files[i]);
-    cli_linking_io(&src, &io);
-    io_output(&io, "--output", output ? output : "-");
-    cli_check_io(&io);
-    tells_error err;
-    tells_error_clear(&err);
-    int rc = 0;
-    if (src.mesh_in_data)
-        rc = cli_check_data_file(src.mesh, &err);
-    if (rc == 0 && src.terms_in_data)
-        rc = cli_check_data_file(src.terms, &err);
-    concept_options co = {.terms = src.terms, .stem = src.stem};
-    concept_index *ci = NULL;
-    if (rc == 0 && !(ci = concept_index_open(src.mesh, &co, &err)))
-        rc = -1;
-    for (size_t i = 0; rc == 0 && i < nsynonyms; i++)
-        rc = concept_index_add_synonyms(ci, synonyms[i], &err);
-    j.ci = ci;
-    if (rc == 0)
-        rc = stats ? out_write(output, write_stats, ci, &err)
-                   : out_write(output, write_links, &j, &err);
+/* The links of every input, or with --stats what the index holds. */
+static int concepts(const config *cfg, tells_error *err)
+{
+    concept_index *ci = open_index(cfg, err);
+    if (!ci)
+        return -1;
+    job j = {.ci = ci, .files = cfg->files, .nfiles = cfg->nfiles, .text = cfg->text,
+             .field = cfg->field};
+    int rc = cfg->stats ? out_write(cfg->output, write_stats, ci, err)
+                        : out_write(cfg->output, write_links, &j, err);
     concept_hits_free(&j.hits);
     token_list_free(&j.toks);
     free(j.joined);
     concept_index_free(ci);
-    cli_linking_free(&link);
-    free(synonyms);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    cli_init(argv, "tells-concepts");
+    config cfg;
+    parse_args(argc, argv, &cfg);
+    check_io(&cfg);
+    tells_error err;
+    tells_error_clear(&err);
+    int rc = concepts(&cfg, &err);
+    cli_linking_free(&cfg.link);
+    free(cfg.synonyms);
     if (rc < 0)
         cli_fail(&err);
     return 0;

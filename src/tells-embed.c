@@ -68,7 +68,7 @@ static void usage(void)
 
 enum {
     OPT_TRAIN_VECTORS = 256, OPT_DIM, OPT_EPOCH, OPT_MIN_COUNT, OPT_THREADS, OPT_SEED,
-    OPT_PAIR, OPT_SKIP_OOV, OPT_PROGRESS, OPT_HELP, OPT_VERSION
+    OPT_PAIR, OPT_SKIP_OOV
 };
 
 static const struct option long_options[] = {
@@ -83,51 +83,49 @@ static const struct option long_options[] = {
     {"pair", required_argument, NULL, OPT_PAIR},
     {"skip-oov", no_argument, NULL, OPT_SKIP_OOV},
     {"output", required_argument, NULL, 'o'},
-    {"quiet", no_argument, NULL, 'q'},
-    {"progress", no_argument, NULL, OPT_PROGRESS},
-    {"help", no_argument, NULL, OPT_HELP},
-    {"version", no_argument, NULL, OPT_VERSION},
+    CLI_QUIET_OPTION,
+    CLI_PROGRESS_OPTION,
+    CLI_COMMON_OPTIONS,
     {NULL, 0, NULL, 0}
 };
 
-static void progress(const char *msg, void *user)
-{
-    (void)user;
-    cli_warn("%s", msg);
-}
+typedef struct config {
+    const char *input, *vectors, *train_vectors, *output;
+    embed_options eo;
+    ft_train_args ta;
+} config;
 
-int main(int argc, char **argv)
+static void parse_args(int argc, char **argv, config *cfg)
 {
-    cli_init(argv, "tells-embed");
-    const char *vectors = NULL, *train_vectors = NULL, *output = NULL;
-    embed_options eo = {.input = EMBED_HYPOTHESIS, .pair = EMBED_PAIR_SUM};
-    ft_train_args ta = {.mode = "skipgram", .threads = 1};
-    bool quiet = false, forced = false, pair_given = false;
+    *cfg = (config){.eo = {.input = EMBED_HYPOTHESIS, .pair = EMBED_PAIR_SUM},
+                    .ta = {.mode = "skipgram", .threads = 1}};
+    embed_options *eo = &cfg->eo;
+    ft_train_args *ta = &cfg->ta;
+    cli_verbosity v = {0};
+    bool pair_given = false;
     int c;
     while ((c = getopt_long(argc, argv, "v:i:o:q", long_options, NULL)) != -1) {
+        if (cli_common_option(c, usage, &v))
+            continue;
         switch (c) {
-        case 'v': vectors = optarg; break;
-        case OPT_TRAIN_VECTORS: train_vectors = optarg; break;
-        case OPT_DIM: ta.dim = (int)cli_long("--dim", optarg, 1, 10000); break;
-        case OPT_EPOCH: ta.epoch = (int)cli_long("--epoch", optarg, 1, 100000); break;
-        case OPT_MIN_COUNT: ta.min_count = (int)cli_long("--min-count", optarg, 1, 1000000000); break;
-        case OPT_THREADS: ta.threads = (int)cli_long("--threads", optarg, 1, 1024); break;
-        case OPT_SEED: ta.seed = (int)cli_long("--seed", optarg, 0, 2147483647); break;
+        case 'v': cfg->vectors = optarg; break;
+        case OPT_TRAIN_VECTORS: cfg->train_vectors = optarg; break;
+        case OPT_DIM: ta->dim = (int)cli_long("--dim", optarg, 1, 10000); break;
+        case OPT_EPOCH: ta->epoch = (int)cli_long("--epoch", optarg, 1, 100000); break;
+        case OPT_MIN_COUNT: ta->min_count = (int)cli_long("--min-count", optarg, 1, 1000000000); break;
+        case OPT_THREADS: ta->threads = (int)cli_long("--threads", optarg, 1, 1024); break;
+        case OPT_SEED: ta->seed = (int)cli_long("--seed", optarg, 0, 2147483647); break;
         case 'i':
-            if (embed_input_parse(optarg, &eo.input) < 0)
+            if (embed_input_parse(optarg, &eo->input) < 0)
                 cli_usage_error("invalid --input '%s' (hypothesis, premise or pair)", optarg);
             break;
         case OPT_PAIR:
-            if (embed_pair_parse(optarg, &eo.pair) < 0)
+            if (embed_pair_parse(optarg, &eo->pair) < 0)
                 cli_usage_error("invalid --pair '%s' (sum or concat)", optarg);
             pair_given = true;
             break;
-        case OPT_SKIP_OOV: eo.skip_oov = true; break;
-        case 'o': output = optarg; break;
-        case 'q': quiet = true; break;
-        case OPT_PROGRESS: forced = true; break;
-        case OPT_HELP: usage(); return 0;
-        case OPT_VERSION: cli_version(); return 0;
+        case OPT_SKIP_OOV: eo->skip_oov = true; break;
+        case 'o': cfg->output = optarg; break;
         default: cli_try_help();
         }
     }
@@ -136,50 +134,70 @@ int main(int argc, char **argv)
             cli_usage_error("missing the prepared TSV");
         cli_usage_error("one prepared TSV only (extra operand '%s')", argv[optind + 1]);
     }
-    if (!vectors == !train_vectors)
-        cli_usage_error(vectors ? "--vectors and --train-vectors exclude each other"
-                                : "give --vectors FILE or --train-vectors FILE");
-    if (pair_given && eo.input != EMBED_PAIR)
+    cfg->input = argv[optind];
+    if (!cfg->vectors == !cfg->train_vectors)
+        cli_usage_error(cfg->vectors ? "--vectors and --train-vectors exclude each other"
+                                     : "give --vectors FILE or --train-vectors FILE");
+    if (pair_given && eo->input != EMBED_PAIR)
         cli_usage_error("--pair needs --input pair");
-    if ((!output || strcmp(output, "-") == 0) && isatty(STDOUT_FILENO))
+    if ((!cfg->output || strcmp(cfg->output, "-") == 0) && isatty(STDOUT_FILENO))
         cli_usage_error("will not write a binary matrix to a terminal (use -o FILE)");
-    if (cli_show_progress(quiet, forced))
-        eo.progress = progress;
+    if (cli_show_progress(v.quiet, v.progress))
+        eo->progress = cli_progress;
+}
+
+static void check_io(const config *cfg)
+{
     io_plan io;
     io_plan_init(&io);
-    io_input(&io, "FILE", argv[optind]);
-    io_input(&io, "--vectors", vectors);
-    io_output(&io, "--output", output ? output : "-");
+    io_input(&io, "FILE", cfg->input);
+    io_input(&io, "--vectors", cfg->vectors);
+    io_output(&io, "--output", cfg->output ? cfg->output : "-");
     /* fastText's model files are never standard output (baseline.h). */
-    io_output(&io, "--train-vectors", fasttext_model_path(train_vectors));
+    io_output(&io, "--train-vectors", fasttext_model_path(cfg->train_vectors));
     cli_check_io(&io);
+}
 
-    tells_error err;
-    tells_error_clear(&err);
+/* Trains the vectors when asked, then writes the matrix. */
+static int embed(const config *cfg, tells_error *err)
+{
+    const embed_options *eo = &cfg->eo;
+    const char *vectors = cfg->vectors;
     dataset d;
-    if (dataset_load(&d, argv[optind], &err) < 0)
-        cli_fail(&err);
-    int rc = dataset_require_examples(&d, &err);
-    if (rc == 0 && train_vectors) {
-        if (eo.progress)
-            progress("training skipgram vectors", NULL);
-        rc = embed_train_vectors(&d, train_vectors, &ta, &err);
-        vectors = train_vectors;
+    if (dataset_load(&d, cfg->input, err) < 0)
+        return -1;
+    int rc = dataset_require_examples(&d, err);
+    if (rc == 0 && cfg->train_vectors) {
+        if (eo->progress)
+            cli_progress("training skipgram vectors", NULL);
+        rc = embed_train_vectors(&d, cfg->train_vectors, &cfg->ta, err);
+        vectors = cfg->train_vectors;
     }
     npy_matrix m = {0};
     embed_stats st;
     if (rc == 0)
-        rc = embed_dataset(&d, vectors, &eo, &m, &st, &err);
+        rc = embed_dataset(&d, vectors, eo, &m, &st, err);
     if (rc == 0) {
-        if (eo.progress)
+        if (eo->progress)
             cli_warn("%zu rows x %zu: %zu of %zu tokens (%zu of %zu types) without a vector, "
                      "%zu empty texts", m.rows, m.cols, st.oov_tokens, st.tokens, st.oov_types,
                      st.types, st.empty);
-        rc = out_write(output, npy_write_matrix, &m, &err);
+        rc = out_write(cfg->output, npy_write_matrix, &m, err);
     }
     npy_free(&m);
     dataset_free(&d);
-    if (rc < 0)
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    cli_init(argv, "tells-embed");
+    config cfg;
+    parse_args(argc, argv, &cfg);
+    check_io(&cfg);
+    tells_error err;
+    tells_error_clear(&err);
+    if (embed(&cfg, &err) < 0)
         cli_fail(&err);
     return 0;
 }

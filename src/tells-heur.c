@@ -96,10 +96,7 @@ static void usage(void)
            BUILTIN_FILE, CLI_PKGDATADIR);
 }
 
-enum {
-    OPT_SYNONYMS = 256, OPT_NO_BUILTIN, OPT_DIRECTION, OPT_EXPECTED, OPT_DIGITS,
-    OPT_HELP, OPT_VERSION
-};
+enum { OPT_SYNONYMS = 256, OPT_NO_BUILTIN, OPT_DIRECTION, OPT_EXPECTED, OPT_DIGITS };
 
 static const struct option long_options[] = {
     {"mesh", required_argument, NULL, 'm'},
@@ -113,106 +110,132 @@ static const struct option long_options[] = {
     {"pairs", required_argument, NULL, 'p'},
     {"digits", required_argument, NULL, OPT_DIGITS},
     {"output", required_argument, NULL, 'o'},
-    {"help", no_argument, NULL, OPT_HELP},
-    {"version", no_argument, NULL, OPT_VERSION},
+    CLI_COMMON_OPTIONS,
     {NULL, 0, NULL, 0}
 };
 
-int main(int argc, char **argv)
+typedef struct config {
+    const char *output, *pairs;
+    cli_linking link;
+    /* The values of the repeatable options, each list with room for argc
+       in one allocation (values). */
+    char **values, **synonyms, **heur_files, **splits;
+    size_t nsynonyms, nheur_files, nsplits;
+    bool builtin, general;
+    heur_expect expect;
+    int digits;
+    char **files;
+    int nfiles;
+    heur_sources src;         /* where the concepts and heuristics come from */
+} config;
+
+static void parse_args(int argc, char **argv, config *cfg)
 {
-    cli_init(argv, "tells-heur");
-    const char *output = NULL, *pairs = NULL;
-    cli_linking link = {.stem = -1};
-    /* The values of the repeatable options, each list with room for argc. */
-    char **values = calloc(3 * (size_t)argc, sizeof *values);
-    if (!values)
+    *cfg = (config){.link = {.stem = -1}, .builtin = true, .general = true,
+                    .expect = EXPECT_UNIFORM, .digits = 2};
+    if (!(cfg->values = calloc(3 * (size_t)argc, sizeof *cfg->values)))
         cli_die("out of memory");
-    char **synonyms = values, **heur_files = values + argc, **splits = values + 2 * argc;
-    size_t nsynonyms = 0, nheur_files = 0, nsplits = 0;
-    bool builtin = true, general = true;
-    heur_expect expect = EXPECT_UNIFORM;
-    int digits = 2;
+    cfg->synonyms = cfg->values;
+    cfg->heur_files = cfg->values + argc;
+    cfg->splits = cfg->values + 2 * argc;
     int c;
     while ((c = getopt_long(argc, argv, "m:H:s:p:o:", long_options, NULL)) != -1) {
-        if (cli_linking_option(c, &link))
+        if (cli_linking_option(c, &cfg->link) || cli_common_option(c, usage, NULL))
             continue;
         switch (c) {
-        case 'm': link.mesh = optarg; break;
-        case OPT_SYNONYMS: synonyms[nsynonyms++] = optarg; break;
-        case 'H': heur_files[nheur_files++] = optarg; break;
-        case OPT_NO_BUILTIN: builtin = false; break;
+        case 'm': cfg->link.mesh = optarg; break;
+        case OPT_SYNONYMS: cfg->synonyms[cfg->nsynonyms++] = optarg; break;
+        case 'H': cfg->heur_files[cfg->nheur_files++] = optarg; break;
+        case OPT_NO_BUILTIN: cfg->builtin = false; break;
         case OPT_DIRECTION:
             if (strcmp(optarg, "general") == 0)
-                general = true;
+                cfg->general = true;
             else if (strcmp(optarg, "specific") == 0)
-                general = false;
+                cfg->general = false;
             else
                 cli_usage_error("invalid --hypernym-direction '%s' (general or "
                                 "specific)", optarg);
             break;
-        case 's': splits[nsplits++] = optarg; break;
+        case 's': cfg->splits[cfg->nsplits++] = optarg; break;
         case OPT_EXPECTED:
-            if (heur_expect_parse(optarg, &expect) < 0)
+            if (heur_expect_parse(optarg, &cfg->expect) < 0)
                 cli_usage_error("invalid --expected '%s' (uniform or class-prior)",
                                 optarg);
             break;
-        case 'p': pairs = optarg; break;
-        case OPT_DIGITS: digits = (int)cli_long("--digits", optarg, 1, 17); break;
-        case 'o': output = optarg; break;
-        case OPT_HELP: usage(); free(values); return 0;
-        case OPT_VERSION: cli_version(); free(values); return 0;
+        case 'p': cfg->pairs = optarg; break;
+        case OPT_DIGITS: cfg->digits = (int)cli_long("--digits", optarg, 1, 17); break;
+        case 'o': cfg->output = optarg; break;
         default: cli_try_help();
         }
     }
-    cli_linking_check(&link);
-    if (!builtin && nheur_files == 0)
+    cli_linking_check(&cfg->link);
+    if (!cfg->builtin && cfg->nheur_files == 0)
         cli_usage_error("--no-builtin needs --heuristics FILE");
-    bool pairs_stdout = pairs && strcmp(pairs, "-") == 0;
-    if (pairs_stdout && (!output || strcmp(output, "-") == 0))
+    bool pairs_stdout = cfg->pairs && strcmp(cfg->pairs, "-") == 0;
+    if (pairs_stdout && (!cfg->output || strcmp(cfg->output, "-") == 0))
         cli_usage_error("--pairs - needs --output FILE for the table");
-    int nfiles;
-    char **files = cli_operands(argc, argv, &nfiles);
-
-    heur_sources src = {
-        .synonyms = synonyms, .nsynonyms = nsynonyms,
-        .definitions = heur_files, .ndefinitions = nheur_files, .general = general,
+    cfg->files = cli_operands(argc, argv, &cfg->nfiles);
+    cfg->src = (heur_sources){
+        .synonyms = cfg->synonyms, .nsynonyms = cfg->nsynonyms,
+        .definitions = cfg->heur_files, .ndefinitions = cfg->nheur_files,
+        .general = cfg->general,
     };
-    cli_linking_sources(&link, builtin, &src);
+    cli_linking_sources(&cfg->link, cfg->builtin, &cfg->src);
+}
+
+static void check_io(const config *cfg)
+{
     io_plan io;
     io_plan_init(&io);
-    for (int i = 0; i < nfiles; i++)
-        io_input(&io, "FILE", files[i]);
-    cli_linking_io(&src, &io);
-    io_output(&io, "--pairs", pairs);
-    io_output(&io, "--output", output ? output : "-");
+    for (int i = 0; i < cfg->nfiles; i++)
+        io_input(&io, "FILE", cfg->files[i]);
+    cli_linking_io(&cfg->src, &io);
+    io_output(&io, "--pairs", cfg->pairs);
+    io_output(&io, "--output", cfg->output ? cfg->output : "-");
     cli_check_io(&io);
-    tells_error err;
-    tells_error_clear(&err);
+}
+
+/* Counts the pairs that satisfy each heuristic (writing them to --pairs)
+   and writes the table. */
+static int heur(const config *cfg, tells_error *err)
+{
     heuristic_set hs;
     heur_tally tally = {0};
     out_file pairs_out = {0};
     bool pairs_open = false;
-    int rc = heuristic_set_open(&hs, &src, &err);
-    if (rc == 0 && pairs)
-        pairs_open = (rc = out_open(&pairs_out, pairs, &err)) == 0;
-    heur_count_options count = {.splits = splits, .nsplits = nsplits,
+    int rc = heuristic_set_open(&hs, &cfg->src, err);
+    if (rc == 0 && cfg->pairs)
+        pairs_open = (rc = out_open(&pairs_out, cfg->pairs, err)) == 0;
+    heur_count_options count = {.splits = cfg->splits, .nsplits = cfg->nsplits,
                                 .pairs = pairs_open ? pairs_out.fp : NULL};
     if (rc == 0)
-        rc = heur_count_files(&hs, files, (size_t)nfiles, &count, &tally, &err);
+        rc = heur_count_files(&hs, cfg->files, (size_t)cfg->nfiles, &count, &tally, err);
     if (rc == 0 && pairs_open) {
-        rc = out_commit(&pairs_out, &err);
+        rc = out_commit(&pairs_out, err);
         pairs_open = false;
     }
-    heur_table table = {.hs = &hs, .tally = &tally, .expect = expect, .digits = digits};
+    heur_table table = {.hs = &hs, .tally = &tally, .expect = cfg->expect,
+                        .digits = cfg->digits};
     if (rc == 0)
-        rc = out_write(output, heur_table_write, &table, &err);
+        rc = out_write(cfg->output, heur_table_write, &table, err);
     if (pairs_open)
         out_abort(&pairs_out);
-
     heur_tally_free(&tally);
     heuristic_set_free(&hs);
-    cli_linking_free(&link);
-    free(values);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    cli_init(argv, "tells-heur");
+    config cfg;
+    parse_args(argc, argv, &cfg);
+    check_io(&cfg);
+    tells_error err;
+    tells_error_clear(&err);
+    int rc = heur(&cfg, &err);
+    cli_linking_free(&cfg.link);
+    free(cfg.values);
     if (rc < 0)
         cli_fail(&err);
     return 0;

@@ -31,50 +31,66 @@ static void usage(void)
 "  tells-prep -t whitespace --split dev corpora/snli/snli_1.0_dev.jsonl | tells-len\n");
 }
 
-enum { OPT_NO_HEADER = 256, OPT_HELP, OPT_VERSION };
+enum { OPT_NO_HEADER = 256 };
 
 static const struct option long_options[] = {
     {"field", required_argument, NULL, 'F'},
     {"no-header", no_argument, NULL, OPT_NO_HEADER},
     {"output", required_argument, NULL, 'o'},
-    {"help", no_argument, NULL, OPT_HELP},
-    {"version", no_argument, NULL, OPT_VERSION},
+    CLI_COMMON_OPTIONS,
     {NULL, 0, NULL, 0}
 };
+
+typedef struct config {
+    text_field field;
+    bool no_header;
+    const char *output;
+    char **files;
+    int nfiles;
+} config;
+
+static void parse_args(int argc, char **argv, config *cfg)
+{
+    *cfg = (config){.field = FIELD_HYPOTHESIS};
+    int c;
+    while ((c = getopt_long(argc, argv, "F:o:", long_options, NULL)) != -1) {
+        if (cli_common_option(c, usage, NULL))
+            continue;
+        switch (c) {
+        case 'F':
+            if (text_field_parse(optarg, &cfg->field) < 0)
+                cli_usage_error("invalid field '%s' (hypothesis, premise or both)",
+                                optarg);
+            break;
+        case OPT_NO_HEADER: cfg->no_header = true; break;
+        case 'o': cfg->output = optarg; break;
+        default: cli_try_help();
+        }
+    }
+    cfg->files = cli_operands(argc, argv, &cfg->nfiles);
+}
+
+static void check_io(const config *cfg)
+{
+    io_plan io;
+    io_plan_init(&io);
+    for (int i = 0; i < cfg->nfiles; i++)
+        io_input(&io, "FILE", cfg->files[i]);
+    io_output(&io, "--output", cfg->output ? cfg->output : "-");
+    cli_check_io(&io);
+}
 
 int main(int argc, char **argv)
 {
     cli_init(argv, "tells-len");
     cli_hint(TELLS_E_NOT_PREPARED, "--no-header for headerless input");
-    text_field field = FIELD_HYPOTHESIS;
-    bool no_header = false;
-    const char *output = NULL;
-    int c;
-    while ((c = getopt_long(argc, argv, "F:o:", long_options, NULL)) != -1) {
-        switch (c) {
-        case 'F':
-            if (text_field_parse(optarg, &field) < 0)
-                cli_usage_error("invalid field '%s' (hypothesis, premise or both)",
-                                optarg);
-            break;
-        case OPT_NO_HEADER: no_header = true; break;
-        case 'o': output = optarg; break;
-        case OPT_HELP: usage(); return 0;
-        case OPT_VERSION: cli_version(); return 0;
-        default: cli_try_help();
-        }
-    }
-    int nfiles;
-    char **files = cli_operands(argc, argv, &nfiles);
-    io_plan io;
-    io_plan_init(&io);
-    for (int i = 0; i < nfiles; i++)
-        io_input(&io, "FILE", files[i]);
-    io_output(&io, "--output", output ? output : "-");
-    cli_check_io(&io);
+    config cfg;
+    parse_args(argc, argv, &cfg);
+    check_io(&cfg);
     tells_error err;
     tells_error_clear(&err);
-    if (lengths_run(files, (size_t)nfiles, field, no_header, output, &err) < 0)
+    if (lengths_run(cfg.files, (size_t)cfg.nfiles, cfg.field, cfg.no_header, cfg.output,
+                    &err) < 0)
         cli_fail(&err);
     return 0;
 }

@@ -42,7 +42,7 @@ static void usage(void)
 "  tells-prep --phrases phrases.txt --split train train.jsonl -o prepared.tsv\n");
 }
 
-enum { OPT_SCORES = 256, OPT_NO_HEADER, OPT_HELP, OPT_VERSION };
+enum { OPT_SCORES = 256, OPT_NO_HEADER };
 
 static const struct option long_options[] = {
     {"field", required_argument, NULL, 'F'},
@@ -53,52 +53,67 @@ static const struct option long_options[] = {
     {"scores", no_argument, NULL, OPT_SCORES},
     {"no-header", no_argument, NULL, OPT_NO_HEADER},
     {"output", required_argument, NULL, 'o'},
-    {"help", no_argument, NULL, OPT_HELP},
-    {"version", no_argument, NULL, OPT_VERSION},
+    CLI_COMMON_OPTIONS,
     {NULL, 0, NULL, 0}
 };
 
-int main(int argc, char **argv)
+typedef struct config {
+    colloc_options opt;
+    bool scores, no_header;
+    const char *input, *output;
+} config;
+
+static void parse_args(int argc, char **argv, config *cfg)
 {
-    cli_init(argv, "tells-phrases");
-    cli_hint(TELLS_E_NOT_PREPARED, "--no-header for headerless input");
-    colloc_options opt = {.delta = 5, .threshold = 100, .min_count = 5,
-                          .passes = 1, .field = FIELD_BOTH};
-    bool scores = false, no_header = false;
-    const char *output = NULL;
+    *cfg = (config){.opt = {.delta = 5, .threshold = 100, .min_count = 5, .passes = 1,
+                            .field = FIELD_BOTH}};
+    colloc_options *opt = &cfg->opt;
     int c;
     while ((c = getopt_long(argc, argv, "F:d:t:m:p:o:", long_options, NULL)) != -1) {
+        if (cli_common_option(c, usage, NULL))
+            continue;
         switch (c) {
         case 'F':
-            if (text_field_parse(optarg, &opt.field) < 0)
+            if (text_field_parse(optarg, &opt->field) < 0)
                 cli_usage_error("invalid field '%s' (hypothesis, premise or both)",
                                 optarg);
             break;
-        case 'd': opt.delta = cli_double("--delta", optarg, 0.0); break;
-        case 't': opt.threshold = cli_double("--threshold", optarg, 0.0); break;
+        case 'd': opt->delta = cli_double("--delta", optarg, 0.0); break;
+        case 't': opt->threshold = cli_double("--threshold", optarg, 0.0); break;
         case 'm':
-            opt.min_count = (uint64_t)cli_long("--min-count", optarg, 1, LONG_MAX);
+            opt->min_count = (uint64_t)cli_long("--min-count", optarg, 1, LONG_MAX);
             break;
-        case 'p': opt.passes = (int)cli_long("--passes", optarg, 1, 10); break;
-        case OPT_SCORES: scores = true; break;
-        case OPT_NO_HEADER: no_header = true; break;
-        case 'o': output = optarg; break;
-        case OPT_HELP: usage(); return 0;
-        case OPT_VERSION: cli_version(); return 0;
+        case 'p': opt->passes = (int)cli_long("--passes", optarg, 1, 10); break;
+        case OPT_SCORES: cfg->scores = true; break;
+        case OPT_NO_HEADER: cfg->no_header = true; break;
+        case 'o': cfg->output = optarg; break;
         default: cli_try_help();
         }
     }
     if (argc - optind > 1)
         cli_usage_error("extra operand '%s'", argv[optind + 1]);
-    const char *input = optind < argc ? argv[optind] : "-";
+    cfg->input = optind < argc ? argv[optind] : "-";
+}
+
+static void check_io(const config *cfg)
+{
     io_plan io;
     io_plan_init(&io);
-    io_input(&io, "FILE", input);
-    io_output(&io, "--output", output ? output : "-");
+    io_input(&io, "FILE", cfg->input);
+    io_output(&io, "--output", cfg->output ? cfg->output : "-");
     cli_check_io(&io);
+}
+
+int main(int argc, char **argv)
+{
+    cli_init(argv, "tells-phrases");
+    cli_hint(TELLS_E_NOT_PREPARED, "--no-header for headerless input");
+    config cfg;
+    parse_args(argc, argv, &cfg);
+    check_io(&cfg);
     tells_error err;
     tells_error_clear(&err);
-    if (colloc_run(input, no_header, &opt, scores, output, &err) < 0)
+    if (colloc_run(cfg.input, cfg.no_header, &cfg.opt, cfg.scores, cfg.output, &err) < 0)
         cli_fail(&err);
     return 0;
 }

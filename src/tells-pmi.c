@@ -103,7 +103,7 @@ static void usage(void)
 
 enum {
     OPT_NO_HEADER = 256, OPT_EMIT, OPT_FROM, OPT_MEASURE, OPT_ALPHA, OPT_CLASS_PRIOR,
-    OPT_PRIOR, OPT_PRIOR_SCALE, OPT_HELP, OPT_VERSION
+    OPT_PRIOR, OPT_PRIOR_SCALE
 };
 
 static const struct option long_options[] = {
@@ -123,86 +123,107 @@ static const struct option long_options[] = {
     {"emit-counts", no_argument, NULL, OPT_EMIT},
     {"from-counts", no_argument, NULL, OPT_FROM},
     {"output", required_argument, NULL, 'o'},
-    {"help", no_argument, NULL, OPT_HELP},
-    {"version", no_argument, NULL, OPT_VERSION},
+    CLI_COMMON_OPTIONS,
     {NULL, 0, NULL, 0}
 };
+
+typedef struct config {
+    pmi_job job;
+    const char *output;
+    char **files;
+    int nfiles;
+} config;
+
+/* The usage errors of options that do not go together. */
+static void check_options(const pmi_job *job)
+{
+    if (job->emit_counts && job->from_counts)
+        cli_usage_error("--emit-counts and --from-counts cannot be combined");
+    if (job->measure != MEASURE_Z && (job->alpha > 0 || job->class_prior))
+        cli_usage_error("--alpha and --class-prior go with --measure z");
+    if (job->measure != MEASURE_LOGODDS && (job->prior || job->prior_scale > 0))
+        cli_usage_error("--prior and --prior-scale go with --measure logodds");
+    if (job->measure == MEASURE_PMI_PUBLISHED && job->opt.binary)
+        cli_usage_error("--binary does not go with --measure pmi-published (the "
+                        "published code counts occurrences)");
+    if (job->measure == MEASURE_PMI && job->opt.smoothing == 0.0 && job->opt.min_count == 0)
+        cli_usage_error("--smoothing 0 needs --min-count of at least 1 "
+                        "(an unseen token would have PMI -inf)");
+}
+
+static void parse_args(int argc, char **argv, config *cfg)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    *cfg = (config){.job = {.field = FIELD_HYPOTHESIS,
+                            .opt = {.min_count = 5, .smoothing = 50.0},
+                            .top = 15,
+                            .threads = cpus < 1 ? 1 : cpus > 8 ? 8 : (int)cpus}};
+    pmi_job *job = &cfg->job;
+    int c;
+    while ((c = getopt_long(argc, argv, "F:bm:k:n:aj:o:", long_options, NULL)) != -1) {
+        if (cli_common_option(c, usage, NULL))
+            continue;
+        switch (c) {
+        case 'F':
+            if (text_field_parse(optarg, &job->field) < 0)
+                cli_usage_error("invalid field '%s' (hypothesis, premise or both)",
+                                optarg);
+            break;
+        case OPT_MEASURE:
+            if (pmi_measure_parse(optarg, &job->measure) < 0)
+                cli_usage_error("invalid measure '%s' (pmi, z, logodds or pmi-published)",
+                                optarg);
+            break;
+        case OPT_ALPHA:
+            job->alpha = cli_double_range("--alpha", optarg, 0, 1, CLI_OPEN);
+            break;
+        case OPT_CLASS_PRIOR: job->class_prior = true; break;
+        case OPT_PRIOR: job->prior = optarg; break;
+        case OPT_PRIOR_SCALE:
+            job->prior_scale = cli_double_range("--prior-scale", optarg, 0, INFINITY,
+                                                CLI_OPEN_MIN);
+            break;
+        case 'b': job->opt.binary = true; break;
+        case 'm':
+            job->opt.min_count = (uint64_t)cli_long("--min-count", optarg, 0, LONG_MAX);
+            break;
+        case 'k': job->opt.smoothing = cli_double("--smoothing", optarg, 0.0); break;
+        case 'n': job->top = (size_t)cli_long("--top", optarg, 1, LONG_MAX); break;
+        case 'a': job->top = 0; break;
+        case OPT_NO_HEADER: job->no_header = true; break;
+        case 'j': job->threads = (int)cli_long("--threads", optarg, 1, 64); break;
+        case OPT_EMIT: job->emit_counts = true; break;
+        case OPT_FROM: job->from_counts = true; break;
+        case 'o': cfg->output = optarg; break;
+        default: cli_try_help();
+        }
+    }
+    check_options(job);
+    cfg->files = cli_operands(argc, argv, &cfg->nfiles);
+}
+
+static void check_io(const config *cfg)
+{
+    io_plan io;
+    io_plan_init(&io);
+    for (int i = 0; i < cfg->nfiles; i++)
+        io_input(&io, "FILE", cfg->files[i]);
+    io_input(&io, "--prior", cfg->job.prior);
+    io_output(&io, "--output", cfg->output ? cfg->output : "-");
+    cli_check_io(&io);
+}
 
 int main(int argc, char **argv)
 {
     cli_init(argv, "tells-pmi");
     cli_hint(TELLS_E_NOT_PREPARED, "--no-header for headerless input");
     cli_hint(TELLS_E_NOT_COUNTS, "made by tells-pmi --emit-counts");
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    pmi_job job = {.field = FIELD_HYPOTHESIS,
-                   .opt = {.min_count = 5, .smoothing = 50.0},
-                   .top = 15,
-                   .threads = cpus < 1 ? 1 : cpus > 8 ? 8 : (int)cpus};
-    const char *output = NULL;
-    int c;
-    while ((c = getopt_long(argc, argv, "F:bm:k:n:aj:o:", long_options, NULL)) != -1) {
-        switch (c) {
-        case 'F':
-            if (text_field_parse(optarg, &job.field) < 0)
-                cli_usage_error("invalid field '%s' (hypothesis, premise or both)",
-                                optarg);
-            break;
-        case OPT_MEASURE:
-            if (pmi_measure_parse(optarg, &job.measure) < 0)
-                cli_usage_error("invalid measure '%s' (pmi, z, logodds or pmi-published)",
-                                optarg);
-            break;
-        case OPT_ALPHA:
-            job.alpha = cli_double_range("--alpha", optarg, 0, 1, CLI_OPEN);
-            break;
-        case OPT_CLASS_PRIOR: job.class_prior = true; break;
-        case OPT_PRIOR: job.prior = optarg; break;
-        case OPT_PRIOR_SCALE:
-            job.prior_scale = cli_double_range("--prior-scale", optarg, 0, INFINITY,
-                                               CLI_OPEN_MIN);
-            break;
-        case 'b': job.opt.binary = true; break;
-        case 'm':
-            job.opt.min_count = (uint64_t)cli_long("--min-count", optarg, 0, LONG_MAX);
-            break;
-        case 'k': job.opt.smoothing = cli_double("--smoothing", optarg, 0.0); break;
-        case 'n': job.top = (size_t)cli_long("--top", optarg, 1, LONG_MAX); break;
-        case 'a': job.top = 0; break;
-        case OPT_NO_HEADER: job.no_header = true; break;
-        case 'j': job.threads = (int)cli_long("--threads", optarg, 1, 64); break;
-        case OPT_EMIT: job.emit_counts = true; break;
-        case OPT_FROM: job.from_counts = true; break;
-        case 'o': output = optarg; break;
-        case OPT_HELP: usage(); return 0;
-        case OPT_VERSION: cli_version(); return 0;
-        default: cli_try_help();
-        }
-    }
-    if (job.emit_counts && job.from_counts)
-        cli_usage_error("--emit-counts and --from-counts cannot be combined");
-    if (job.measure != MEASURE_Z && (job.alpha > 0 || job.class_prior))
-        cli_usage_error("--alpha and --class-prior go with --measure z");
-    if (job.measure != MEASURE_LOGODDS && (job.prior || job.prior_scale > 0))
-        cli_usage_error("--prior and --prior-scale go with --measure logodds");
-    if (job.measure == MEASURE_PMI_PUBLISHED && job.opt.binary)
-        cli_usage_error("--binary does not go with --measure pmi-published (the "
-                        "published code counts occurrences)");
-    if (job.measure == MEASURE_PMI && job.opt.smoothing == 0.0 && job.opt.min_count == 0)
-        cli_usage_error("--smoothing 0 needs --min-count of at least 1 "
-                        "(an unseen token would have PMI -inf)");
-
-    int nfiles;
-    char **files = cli_operands(argc, argv, &nfiles);
-    io_plan io;
-    io_plan_init(&io);
-    for (int i = 0; i < nfiles; i++)
-        io_input(&io, "FILE", files[i]);
-    io_input(&io, "--prior", job.prior);
-    io_output(&io, "--output", output ? output : "-");
-    cli_check_io(&io);
+    config cfg;
+    parse_args(argc, argv, &cfg);
+    check_io(&cfg);
     tells_error err;
     tells_error_clear(&err);
-    if (pmi_run(&job, files, (size_t)nfiles, output, &err) < 0)
+    if (pmi_run(&cfg.job, cfg.files, (size_t)cfg.nfiles, cfg.output, &err) < 0)
         cli_fail(&err);
     return 0;
 }

@@ -66,10 +66,7 @@ static void usage(void)
 "    --split train corpora/synthetic/train.jsonl --split dev corpora/synthetic/dev.jsonl\n");
 }
 
-enum {
-    OPT_MAX_LINE = 256, OPT_KEEP_CASE, OPT_KEEP_PUNCT, OPT_PHRASES, OPT_MESH, OPT_HELP,
-    OPT_VERSION
-};
+enum { OPT_MAX_LINE = 256, OPT_KEEP_CASE, OPT_KEEP_PUNCT, OPT_PHRASES, OPT_MESH };
 
 static const struct option long_options[] = {
     CLI_CORPUS_OPTIONS,
@@ -79,11 +76,64 @@ static const struct option long_options[] = {
     {"phrases", required_argument, NULL, OPT_PHRASES},
     {"mesh", required_argument, NULL, OPT_MESH},
     {"output", required_argument, NULL, 'o'},
-    {"quiet", no_argument, NULL, 'q'},
-    {"help", no_argument, NULL, OPT_HELP},
-    {"version", no_argument, NULL, OPT_VERSION},
+    CLI_QUIET_OPTION,
+    CLI_COMMON_OPTIONS,
     {NULL, 0, NULL, 0}
 };
+
+typedef struct config {
+    prep_options opt;
+    cli_corpus corpus;            /* the --split inputs, into opt */
+    const char **phrase_files;    /* room for argc */
+    size_t nphrase_files;
+    const char *output, *mesh_file;
+    cli_verbosity v;
+} config;
+
+static void parse_args(int argc, char **argv, config *cfg)
+{
+    *cfg = (config){.opt = {.fields = CORPUS_FIELDS_DEFAULT, .max_line = LINE_MAX_DEFAULT}};
+    cfg->corpus = (cli_corpus){.prep = &cfg->opt,
+                               .inputs = calloc((size_t)argc, sizeof *cfg->corpus.inputs)};
+    cfg->phrase_files = calloc((size_t)argc, sizeof *cfg->phrase_files);
+    if (!cfg->corpus.inputs || !cfg->phrase_files)
+        cli_die("out of memory");
+    int c;
+    /* '+': stop at the first non-option, so FILE after --split NAME is ours. */
+    while ((c = getopt_long(argc, argv, "+s:f:t:o:q", long_options, NULL)) != -1) {
+        if (cli_corpus_option(c, argc, argv, &cfg->corpus) ||
+            cli_common_option(c, usage, &cfg->v))
+            continue;
+        switch (c) {
+        case OPT_MAX_LINE:
+            cfg->opt.max_line = (size_t)cli_long("--max-line", optarg, 1, 1L << 40);
+            break;
+        case OPT_KEEP_CASE: cfg->opt.tok.keep_case = true; break;
+        case OPT_KEEP_PUNCT: cfg->opt.tok.keep_punct = true; break;
+        case OPT_PHRASES: cfg->phrase_files[cfg->nphrase_files++] = optarg; break;
+        case OPT_MESH: cfg->mesh_file = optarg; break;
+        case 'o': cfg->output = optarg; break;
+        default: cli_try_help();
+        }
+    }
+    if (optind < argc)
+        cli_usage_error("unexpected argument '%s' (inputs are given as "
+                        "--split NAME FILE)", argv[optind]);
+    if (cfg->corpus.ninputs == 0)
+        cli_usage_error("no input: give at least one --split NAME FILE");
+}
+
+static void check_io(const config *cfg)
+{
+    io_plan io;
+    io_plan_init(&io);
+    cli_corpus_io(&cfg->corpus, &io);
+    for (size_t i = 0; i < cfg->nphrase_files; i++)
+        io_input(&io, "--phrases", cfg->phrase_files[i]);
+    io_input(&io, "--mesh", cfg->mesh_file);
+    io_output(&io, "--output", cfg->output ? cfg->output : "-");
+    cli_check_io(&io);
+}
 
 static void report_counts(const prep_input *in, const prep_file_stats *st, void *user)
 {
@@ -100,63 +150,22 @@ static void report_counts(const prep_input *in, const prep_file_stats *st, void 
 int main(int argc, char **argv)
 {
     cli_init(argv, "tells-prep");
-    prep_options opt = {.fields = CORPUS_FIELDS_DEFAULT,
-                        .max_line = LINE_MAX_DEFAULT};
-    cli_corpus corpus = {.prep = &opt, .inputs = calloc((size_t)argc, sizeof *corpus.inputs)};
-    const char **phrase_files = calloc((size_t)argc, sizeof *phrase_files);
-    size_t nphrase_files = 0;
-    const char *output = NULL, *mesh_file = NULL;
-    bool quiet = false;
-    int rc = 0;
+    config cfg;
+    parse_args(argc, argv, &cfg);
+    check_io(&cfg);
     tells_error err;
     tells_error_clear(&err);
-    if (!corpus.inputs || !phrase_files)
-        cli_die("out of memory");
-    int c;
-    /* '+': stop at the first non-option, so FILE after --split NAME is ours. */
-    while ((c = getopt_long(argc, argv, "+s:f:t:o:q", long_options, NULL)) != -1) {
-        if (cli_corpus_option(c, argc, argv, &corpus))
-            continue;
-        switch (c) {
-        case OPT_MAX_LINE:
-            opt.max_line = (size_t)cli_long("--max-line", optarg, 1, 1L << 40);
-            break;
-        case OPT_KEEP_CASE: opt.tok.keep_case = true; break;
-        case OPT_KEEP_PUNCT: opt.tok.keep_punct = true; break;
-        case OPT_PHRASES: phrase_files[nphrase_files++] = optarg; break;
-        case OPT_MESH: mesh_file = optarg; break;
-        case 'o': output = optarg; break;
-        case 'q': quiet = true; break;
-        case OPT_HELP: usage(); goto done;
-        case OPT_VERSION: cli_version(); goto done;
-        default: cli_try_help();
-        }
-    }
-    if (optind < argc)
-        cli_usage_error("unexpected argument '%s' (inputs are given as "
-                        "--split NAME FILE)", argv[optind]);
-    if (corpus.ninputs == 0)
-        cli_usage_error("no input: give at least one --split NAME FILE");
-
-    io_plan io;
-    io_plan_init(&io);
-    cli_corpus_io(&corpus, &io);
-    for (size_t i = 0; i < nphrase_files; i++)
-        io_input(&io, "--phrases", phrase_files[i]);
-    io_input(&io, "--mesh", mesh_file);
-    io_output(&io, "--output", output ? output : "-");
-    cli_check_io(&io);
-
     phrase_set *phrases;
-    rc = prep_load_phrases(phrase_files, nphrase_files, mesh_file, &opt.tok, &phrases, &err);
-    opt.phrases = phrases;
+    int rc = prep_load_phrases(cfg.phrase_files, cfg.nphrase_files, cfg.mesh_file,
+                               &cfg.opt.tok, &phrases, &err);
+    cfg.opt.phrases = phrases;
     if (rc == 0)
-        rc = prep_run(&opt, corpus.inputs, corpus.ninputs, output, report_counts, &quiet, &err);
+        rc = prep_run(&cfg.opt, cfg.corpus.inputs, cfg.corpus.ninputs, cfg.output,
+                      report_counts, &cfg.v.quiet, &err);
     phrase_set_free(phrases);
-done:
-    free(corpus.inputs);
-    free(phrase_files);
-    cli_corpus_free(&corpus);
+    free(cfg.corpus.inputs);
+    free(cfg.phrase_files);
+    cli_corpus_free(&cfg.corpus);
     if (rc < 0)
         cli_fail(&err);
     return 0;

@@ -86,7 +86,7 @@ static void usage(void)
 enum {
     OPT_FOLDS = 256, OPT_INPUT, OPT_NGRAMS, OPT_EPOCH, OPT_LR, OPT_DIM, OPT_BUCKET,
     OPT_THREADS, OPT_SEED, OPT_SUMMARY, OPT_BOOTSTRAP, OPT_LOW, OPT_HIGH, OPT_THRESHOLD,
-    OPT_TOKENS, OPT_MIN_COUNT, OPT_PROGRESS, OPT_HELP, OPT_VERSION
+    OPT_TOKENS, OPT_MIN_COUNT
 };
 
 static const struct option long_options[] = {
@@ -107,125 +107,147 @@ static const struct option long_options[] = {
     {"threshold", required_argument, NULL, OPT_THRESHOLD},
     {"tokens", required_argument, NULL, OPT_TOKENS},
     {"min-count", required_argument, NULL, OPT_MIN_COUNT},
-    {"quiet", no_argument, NULL, 'q'},
-    {"progress", no_argument, NULL, OPT_PROGRESS},
-    {"help", no_argument, NULL, OPT_HELP},
-    {"version", no_argument, NULL, OPT_VERSION},
+    CLI_QUIET_OPTION,
+    CLI_PROGRESS_OPTION,
+    CLI_COMMON_OPTIONS,
     {NULL, 0, NULL, 0}
 };
 
-static void progress(const char *msg, void *user)
-{
-    (void)user;
-    cli_warn("%s", msg);
-}
-
-int main(int argc, char **argv)
-{
-    cli_init(argv, "tells-pvi");
+typedef struct config {
     pvi_options o;
-    pvi_options_default(&o);
-    const char *output = NULL, *summary = NULL, *low = NULL, *high = NULL, *tokens = NULL;
-    double threshold = 0;
-    size_t min_count = 5;
-    bool quiet = false, forced = false;
+    const char *input, *output, *summary, *low, *high, *tokens;
+    double threshold;
+    size_t min_count;
+} config;
+
+static void parse_args(int argc, char **argv, config *cfg)
+{
+    *cfg = (config){.threshold = 0, .min_count = 5};
+    pvi_options *o = &cfg->o;
+    pvi_options_default(o);
+    cli_verbosity v = {0};
     int c;
     while ((c = getopt_long(argc, argv, "o:q", long_options, NULL)) != -1) {
+        if (cli_common_option(c, usage, &v))
+            continue;
         switch (c) {
-        case OPT_FOLDS: o.folds = (size_t)cli_long("--folds", optarg, 2, 1000); break;
+        case OPT_FOLDS: o->folds = (size_t)cli_long("--folds", optarg, 2, 1000); break;
         case OPT_INPUT:
-            if (baseline_input_parse(optarg, &o.input) < 0)
+            if (baseline_input_parse(optarg, &o->input) < 0)
                 cli_usage_error("invalid input '%s' (hypothesis or pair)", optarg);
             break;
         case OPT_NGRAMS:
-            o.ft.word_ngrams = (int)cli_long("--word-ngrams", optarg, 1, 10);
+            o->ft.word_ngrams = (int)cli_long("--word-ngrams", optarg, 1, 10);
             break;
-        case OPT_EPOCH: o.ft.epoch = (int)cli_long("--epoch", optarg, 1, 100000); break;
-        case OPT_LR: o.ft.lr = cli_double("--lr", optarg, 1e-9); break;
-        case OPT_DIM: o.ft.dim = (int)cli_long("--dim", optarg, 1, 10000); break;
-        case OPT_BUCKET: o.ft.bucket = (int)cli_long("--bucket", optarg, 1, 100000000); break;
-        case OPT_THREADS: o.ft.threads = (int)cli_long("--threads", optarg, 1, 256); break;
+        case OPT_EPOCH: o->ft.epoch = (int)cli_long("--epoch", optarg, 1, 100000); break;
+        case OPT_LR: o->ft.lr = cli_double("--lr", optarg, 1e-9); break;
+        case OPT_DIM: o->ft.dim = (int)cli_long("--dim", optarg, 1, 10000); break;
+        case OPT_BUCKET: o->ft.bucket = (int)cli_long("--bucket", optarg, 1, 100000000); break;
+        case OPT_THREADS: o->ft.threads = (int)cli_long("--threads", optarg, 1, 256); break;
         case OPT_SEED:
-            o.ft.seed = (int)cli_long("--seed", optarg, 0, 2147483647);
-            o.seed = (unsigned long)o.ft.seed;
+            o->ft.seed = (int)cli_long("--seed", optarg, 0, 2147483647);
+            o->seed = (unsigned long)o->ft.seed;
             break;
-        case 'o': output = optarg; break;
-        case OPT_SUMMARY: summary = optarg; break;
+        case 'o': cfg->output = optarg; break;
+        case OPT_SUMMARY: cfg->summary = optarg; break;
         case OPT_BOOTSTRAP:
-            o.samples = (size_t)cli_long("--bootstrap", optarg, 1, 10000000);
+            o->samples = (size_t)cli_long("--bootstrap", optarg, 1, 10000000);
             break;
-        case OPT_LOW: low = optarg; break;
-        case OPT_HIGH: high = optarg; break;
+        case OPT_LOW: cfg->low = optarg; break;
+        case OPT_HIGH: cfg->high = optarg; break;
         case OPT_THRESHOLD:
-            threshold = cli_double_range("--threshold", optarg, -INFINITY, INFINITY,
-                                         CLI_CLOSED);
+            cfg->threshold = cli_double_range("--threshold", optarg, -INFINITY, INFINITY,
+                                              CLI_CLOSED);
             break;
-        case OPT_TOKENS: tokens = optarg; o.tokens = true; break;
+        case OPT_TOKENS: cfg->tokens = optarg; o->tokens = true; break;
         case OPT_MIN_COUNT:
-            min_count = (size_t)cli_long("--min-count", optarg, 1, 1L << 40);
+            cfg->min_count = (size_t)cli_long("--min-count", optarg, 1, 1L << 40);
             break;
-        case 'q': quiet = true; break;
-        case OPT_PROGRESS: forced = true; break;
-        case OPT_HELP: usage(); return 0;
-        case OPT_VERSION: cli_version(); return 0;
         default: cli_try_help();
         }
     }
     if (argc - optind != 1)
         cli_usage_error(argc == optind ? "no input file (use - for stdin)"
                                        : "only one input file");
-    if (cli_show_progress(quiet, forced))
-        o.progress = progress;
+    cfg->input = argv[optind];
+    if (cli_show_progress(v.quiet, v.progress))
+        o->progress = cli_progress;
+}
+
+static void check_io(const config *cfg)
+{
     io_plan io;
     io_plan_init(&io);
-    io_input(&io, "FILE", argv[optind]);
-    io_output(&io, "--output", output ? output : "-");
-    io_output(&io, "--summary", summary);
-    io_output(&io, "--tokens", tokens);
-    io_output_idfile(&io, "--low", low);
-    io_output_idfile(&io, "--high", high);
+    io_input(&io, "FILE", cfg->input);
+    io_output(&io, "--output", cfg->output ? cfg->output : "-");
+    io_output(&io, "--summary", cfg->summary);
+    io_output(&io, "--tokens", cfg->tokens);
+    io_output_idfile(&io, "--low", cfg->low);
+    io_output_idfile(&io, "--high", cfg->high);
     cli_check_io(&io);
+}
 
-    tells_error err;
-    tells_error_clear(&err);
-    dataset d = {0};
-    pvi_result r = {0};
-    int rc = dataset_load(&d, argv[optind], &err);
-    if (rc == 0)
-        rc = dataset_require_examples(&d, &err);
-    if (rc == 0)
-        rc = pvi_run(&d, &o, &r, &err);
-    if (rc == 0 && low)
-        rc = pvi_write_ids(low, &d, &r, threshold, true, &err);
-    if (rc == 0 && high)
-        rc = pvi_write_ids(high, &d, &r, threshold, false, &err);
+/* The id files, then --summary, --tokens and the table, committed
+   together. */
+static int write_outputs(const config *cfg, const dataset *d, const pvi_result *r,
+                         tells_error *err)
+{
+    if (cfg->low && pvi_write_ids(cfg->low, d, r, cfg->threshold, true, err) < 0)
+        return -1;
+    if (cfg->high && pvi_write_ids(cfg->high, d, r, cfg->threshold, false, err) < 0)
+        return -1;
+    int rc = 0;
     out_set set = {0};
     FILE *fp;
-    if (rc == 0 && summary) {
-        if (!(fp = out_set_open(&set, summary, &err)))
+    if (cfg->summary) {
+        if (!(fp = out_set_open(&set, cfg->summary, err)))
             rc = -1;
         else
-            pvi_write_summary(fp, &d, &r);
+            pvi_write_summary(fp, d, r);
     }
-    if (rc == 0 && tokens) {
-        if (!(fp = out_set_open(&set, tokens, &err)))
+    if (rc == 0 && cfg->tokens) {
+        if (!(fp = out_set_open(&set, cfg->tokens, err)))
             rc = -1;
         else
-            rc = pvi_write_tokens(fp, &d, &r, min_count, 0, &err) < 0 && err.kind ? -1 : 0;
+            rc = pvi_write_tokens(fp, d, r, cfg->min_count, 0, err) < 0 && err->kind ? -1 : 0;
     }
     if (rc == 0) {
-        if (!(fp = out_set_open(&set, output, &err)))
+        if (!(fp = out_set_open(&set, cfg->output, err)))
             rc = -1;
         else
-            pvi_write_examples(fp, &d, &r);
+            pvi_write_examples(fp, d, r);
     }
     if (rc == 0)
-        rc = out_set_commit(&set, &err);
-    else
-        out_set_abort(&set);
+        return out_set_commit(&set, err);
+    out_set_abort(&set);
+    return rc;
+}
+
+static int pvi(const config *cfg, tells_error *err)
+{
+    dataset d = {0};
+    pvi_result r = {0};
+    int rc = dataset_load(&d, cfg->input, err);
+    if (rc == 0)
+        rc = dataset_require_examples(&d, err);
+    if (rc == 0)
+        rc = pvi_run(&d, &cfg->o, &r, err);
+    if (rc == 0)
+        rc = write_outputs(cfg, &d, &r, err);
     pvi_result_free(&r);
     dataset_free(&d);
-    if (rc < 0)
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    cli_init(argv, "tells-pvi");
+    config cfg;
+    parse_args(argc, argv, &cfg);
+    check_io(&cfg);
+    tells_error err;
+    tells_error_clear(&err);
+    if (pvi(&cfg, &err) < 0)
         cli_fail(&err);
     return 0;
 }

@@ -162,8 +162,8 @@ enum {
     OPT_MODEL_CMD, OPT_PREDICTIONS, OPT_CLASSES, OPT_LABELS, OPT_TOKENIZER, OPT_BATCH,
     OPT_BY_TEMPLATE, OPT_BY_FILL, OPT_FAILURES, OPT_FAIL_UNDER, OPT_EVAL, OPT_EVAL_SPLIT,
     OPT_INPUT, OPT_PARTITION, OPT_EVAL_OUTPUT, OPT_TREE, OPT_BEFORE_MODEL,
-    OPT_BEFORE_CMD, OPT_BEFORE_PRED, OPT_THRESHOLD, OPT_ALPHA, OPT_BOOTSTRAP, OPT_HELP,
-    OPT_VERSION, OPT_TIMEOUT, OPT_MAX_CASES, OPT_MODEL_TEXT, OPT_CHANGED
+    OPT_BEFORE_CMD, OPT_BEFORE_PRED, OPT_THRESHOLD, OPT_ALPHA, OPT_BOOTSTRAP, OPT_TIMEOUT,
+    OPT_MAX_CASES, OPT_MODEL_TEXT, OPT_CHANGED
 };
 
 static const struct option long_options[] = {
@@ -203,9 +203,8 @@ static const struct option long_options[] = {
     {"threshold", required_argument, NULL, OPT_THRESHOLD},
     {"alpha", required_argument, NULL, OPT_ALPHA},
     {"bootstrap", required_argument, NULL, OPT_BOOTSTRAP},
-    {"quiet", no_argument, NULL, 'q'},
-    {"help", no_argument, NULL, OPT_HELP},
-    {"version", no_argument, NULL, OPT_VERSION},
+    CLI_QUIET_OPTION,
+    CLI_COMMON_OPTIONS,
     {NULL, 0, NULL, 0}
 };
 
@@ -234,8 +233,10 @@ typedef struct options {
     label_map labels;
     tok_options tok;
     model_text text;          /* --model-text, or what --tokenizer implies */
+    model_text tokenizer;     /* what --tokenizer implies */
     tree_changed_rule changed;
-    bool by_template, pair, quiet;
+    bool by_template, pair;
+    cli_verbosity v;
     double fail_under;
     size_t batch;
     model_cmd_options cmd;
@@ -368,115 +369,127 @@ static void check_io(const options *o)
     cli_check_io(&io);
 }
 
-static void parse_options(int argc, char **argv, options *o)
+/* The options of templates and their cases; false for any other. */
+static bool template_option(int c, options *o)
 {
-    memset(o, 0, sizeof *o);
-    o->tok.kind = TOKENIZER_DEFAULT;
-    o->fail_under = -1;
-    o->batch = 512;
-    o->cmd = (model_cmd_options){MODEL_TIMEOUT_DEFAULT, pass_stderr, NULL};
-    o->expand.max_cases = EXPAND_MAX_CASES_DEFAULT;
-    o->cmp = (tree_compare_options){TREE_THRESHOLD_DEFAULT, 0.05, TREE_SAMPLES_DEFAULT, 0};
-    o->changed = TREE_CHANGED_SKIP;
-    o->fill_spec = calloc((size_t)argc, sizeof *o->fill_spec);
-    o->part_spec = calloc((size_t)argc, sizeof *o->part_spec);
-    o->fill_pair = calloc((size_t)argc, sizeof *o->fill_pair);
-    if (!o->fill_spec || !o->part_spec || !o->fill_pair)
-        cli_die("out of memory");
-    model_text tokenizer = TEXT_DEFAULT;
+    switch (c) {
+    case 't': o->templates = optarg; return true;
+    case OPT_BASES: o->bases = optarg; return true;
+    case OPT_FILL:
+    case OPT_PAIRS:
+        o->fill_pair[o->nfill_specs] = c == OPT_PAIRS;
+        o->fill_spec[o->nfill_specs++] = optarg;
+        return true;
+    case OPT_SAMPLE: add_sample(o, optarg); return true;
+    case OPT_PER_BASE: add_per_base(o, optarg); return true;
+    case OPT_SEED:
+        o->expand.seed = (unsigned long)cli_long("--seed", optarg, 0, 4294967295L);
+        o->cmp.seed = o->expand.seed;
+        return true;
+    case OPT_MAX_CASES:
+        o->expand.max_cases = (size_t)cli_long("--max-cases", optarg, 1, LONG_MAX);
+        return true;
+    case OPT_EMIT: o->emit = optarg; return true;
+    default: return false;
+    }
+}
+
+/* The options of the model and of what it reads; false for any other. */
+static bool model_option(int c, options *o)
+{
     tells_error err;
     tells_error_clear(&err);
-    int c;
-    while ((c = getopt_long(argc, argv, "t:m:o:q", long_options, NULL)) != -1) {
-        switch (c) {
-        case 't': o->templates = optarg; break;
-        case OPT_BASES: o->bases = optarg; break;
-        case OPT_FILL:
-        case OPT_PAIRS:
-            o->fill_pair[o->nfill_specs] = c == OPT_PAIRS;
-            o->fill_spec[o->nfill_specs++] = optarg;
-            break;
-        case OPT_SAMPLE: add_sample(o, optarg); break;
-        case OPT_PER_BASE: add_per_base(o, optarg); break;
-        case OPT_SEED:
-            o->expand.seed = (unsigned long)cli_long("--seed", optarg, 0, 4294967295L);
-            o->cmp.seed = o->expand.seed;
-            break;
-        case OPT_EMIT: o->emit = optarg; break;
-        case 'm': set_model(&o->models, 'm', optarg, "--model"); break;
-        case OPT_MODEL_CMD: set_model(&o->models, c, optarg, "--model-cmd"); break;
-        case OPT_PREDICTIONS: set_model(&o->models, c, optarg, "--predictions"); break;
-        case OPT_BEFORE_MODEL: set_model(&o->befores, 'm', optarg, "--before-model"); break;
-        case OPT_BEFORE_CMD: set_model(&o->befores, OPT_MODEL_CMD, optarg, "--before-model-cmd"); break;
-        case OPT_BEFORE_PRED: set_model(&o->befores, OPT_PREDICTIONS, optarg, "--before-predictions"); break;
-        case OPT_CLASSES: o->classes = optarg; break;
-        case OPT_LABELS:
-            if (label_map_parse(&o->labels, optarg, &err) < 0)
-                fail_value("--labels", ": ", &err);
-            break;
-        case OPT_TOKENIZER:
-            tokenizer = strcmp(optarg, "none") == 0 ? TEXT_RAW : TEXT_PREPARED;
-            if (tokenizer == TEXT_PREPARED && tokenizer_parse(optarg, &o->tok.kind) < 0)
-                cli_usage_error("invalid --tokenizer '%s' (default, whitespace or none)", optarg);
-            break;
-        case OPT_MODEL_TEXT:
-            if (strcmp(optarg, "raw") != 0 && strcmp(optarg, "prepared") != 0)
-                cli_usage_error("invalid --model-text '%s' (raw or prepared)", optarg);
-            o->text = strcmp(optarg, "raw") == 0 ? TEXT_RAW : TEXT_PREPARED;
-            break;
-        case OPT_CHANGED:
-            if (strcmp(optarg, "skip") != 0 && strcmp(optarg, "flip") != 0)
-                cli_usage_error("invalid --changed-output '%s' (skip or flip)", optarg);
-            o->changed = strcmp(optarg, "skip") == 0 ? TREE_CHANGED_SKIP : TREE_CHANGED_FLIP;
-            break;
-        case OPT_BATCH: o->batch = (size_t)cli_long("--batch", optarg, 1, 1000000); break;
-        case OPT_TIMEOUT: o->cmd.timeout = cli_double("--timeout", optarg, 0); break;
-        case OPT_MAX_CASES:
-            o->expand.max_cases = (size_t)cli_long("--max-cases", optarg, 1, LONG_MAX);
-            break;
-        case 'o': o->output = optarg; break;
-        case OPT_BY_TEMPLATE: o->by_template = true; break;
-        case OPT_BY_FILL: o->by_fill = optarg; break;
-        case OPT_FAILURES: o->failures = optarg; break;
-        case OPT_FAIL_UNDER:
-            o->fail_under = cli_double_range("--fail-under", optarg, 0, 1, CLI_CLOSED);
-            break;
-        case OPT_EVAL: o->eval = optarg; break;
-        case OPT_EVAL_SPLIT: o->eval_split = optarg; break;
-        case OPT_INPUT:
-            if (strcmp(optarg, "pair") != 0 && strcmp(optarg, "hypothesis") != 0)
-                cli_usage_error("invalid --input '%s' (hypothesis or pair)", optarg);
-            o->pair = strcmp(optarg, "pair") == 0;
-            break;
-        case OPT_PARTITION:
-            partition_file(optarg);
-            o->part_spec[o->npart_specs++] = optarg;
-            break;
-        case OPT_EVAL_OUTPUT: o->eval_output = optarg; break;
-        case OPT_TREE: o->tree = optarg; break;
-        case OPT_THRESHOLD:
-            o->cmp.threshold = cli_double_range("--threshold", optarg, 0, 1, CLI_CLOSED);
-            break;
-        case OPT_ALPHA:
-            o->cmp.alpha = cli_double_range("--alpha", optarg, 0, 1, CLI_OPEN);
-            break;
-        case OPT_BOOTSTRAP:
-            o->cmp.samples = (size_t)cli_long("--bootstrap", optarg, 1, 100000000L);
-            break;
-        case 'q': o->quiet = true; break;
-        case OPT_HELP: usage(); exit(0);
-        case OPT_VERSION: cli_version(); exit(0);
-        default: cli_try_help();
-        }
+    switch (c) {
+    case 'm': set_model(&o->models, 'm', optarg, "--model"); return true;
+    case OPT_MODEL_CMD: set_model(&o->models, c, optarg, "--model-cmd"); return true;
+    case OPT_PREDICTIONS: set_model(&o->models, c, optarg, "--predictions"); return true;
+    case OPT_CLASSES: o->classes = optarg; return true;
+    case OPT_LABELS:
+        if (label_map_parse(&o->labels, optarg, &err) < 0)
+            fail_value("--labels", ": ", &err);
+        return true;
+    case OPT_TOKENIZER:
+        o->tokenizer = strcmp(optarg, "none") == 0 ? TEXT_RAW : TEXT_PREPARED;
+        if (o->tokenizer == TEXT_PREPARED && tokenizer_parse(optarg, &o->tok.kind) < 0)
+            cli_usage_error("invalid --tokenizer '%s' (default, whitespace or none)", optarg);
+        return true;
+    case OPT_MODEL_TEXT:
+        if (strcmp(optarg, "raw") != 0 && strcmp(optarg, "prepared") != 0)
+            cli_usage_error("invalid --model-text '%s' (raw or prepared)", optarg);
+        o->text = strcmp(optarg, "raw") == 0 ? TEXT_RAW : TEXT_PREPARED;
+        return true;
+    case OPT_BATCH: o->batch = (size_t)cli_long("--batch", optarg, 1, 1000000); return true;
+    case OPT_TIMEOUT: o->cmd.timeout = cli_double("--timeout", optarg, 0); return true;
+    default: return false;
     }
-    if (optind < argc)
-        cli_usage_error("unexpected operand '%s'", argv[optind]);
-    if (o->text && tokenizer && o->text != tokenizer)
+}
+
+/* The options of the reports and of held-out data; false for any other. */
+static bool report_option(int c, options *o)
+{
+    switch (c) {
+    case 'o': o->output = optarg; return true;
+    case OPT_BY_TEMPLATE: o->by_template = true; return true;
+    case OPT_BY_FILL: o->by_fill = optarg; return true;
+    case OPT_FAILURES: o->failures = optarg; return true;
+    case OPT_FAIL_UNDER:
+        o->fail_under = cli_double_range("--fail-under", optarg, 0, 1, CLI_CLOSED);
+        return true;
+    case OPT_EVAL: o->eval = optarg; return true;
+    case OPT_EVAL_SPLIT: o->eval_split = optarg; return true;
+    case OPT_INPUT:
+        if (strcmp(optarg, "pair") != 0 && strcmp(optarg, "hypothesis") != 0)
+            cli_usage_error("invalid --input '%s' (hypothesis or pair)", optarg);
+        o->pair = strcmp(optarg, "pair") == 0;
+        return true;
+    case OPT_PARTITION:
+        partition_file(optarg);
+        o->part_spec[o->npart_specs++] = optarg;
+        return true;
+    case OPT_EVAL_OUTPUT: o->eval_output = optarg; return true;
+    default: return false;
+    }
+}
+
+/* The options of test trees; false for any other. */
+static bool tree_option(int c, options *o)
+{
+    switch (c) {
+    case OPT_TREE: o->tree = optarg; return true;
+    case OPT_CHANGED:
+        if (strcmp(optarg, "skip") != 0 && strcmp(optarg, "flip") != 0)
+            cli_usage_error("invalid --changed-output '%s' (skip or flip)", optarg);
+        o->changed = strcmp(optarg, "skip") == 0 ? TREE_CHANGED_SKIP : TREE_CHANGED_FLIP;
+        return true;
+    case OPT_BEFORE_MODEL: set_model(&o->befores, 'm', optarg, "--before-model"); return true;
+    case OPT_BEFORE_CMD:
+        set_model(&o->befores, OPT_MODEL_CMD, optarg, "--before-model-cmd");
+        return true;
+    case OPT_BEFORE_PRED:
+        set_model(&o->befores, OPT_PREDICTIONS, optarg, "--before-predictions");
+        return true;
+    case OPT_THRESHOLD:
+        o->cmp.threshold = cli_double_range("--threshold", optarg, 0, 1, CLI_CLOSED);
+        return true;
+    case OPT_ALPHA:
+        o->cmp.alpha = cli_double_range("--alpha", optarg, 0, 1, CLI_OPEN);
+        return true;
+    case OPT_BOOTSTRAP:
+        o->cmp.samples = (size_t)cli_long("--bootstrap", optarg, 1, 100000000L);
+        return true;
+    default: return false;
+    }
+}
+
+/* The usage errors of options that do not go together, or are missing. */
+static void check_options(options *o)
+{
+    if (o->text && o->tokenizer && o->text != o->tokenizer)
         cli_usage_error("--model-text %s and --tokenizer %s: give one",
                         o->text == TEXT_RAW ? "raw" : "prepared",
-                        tokenizer == TEXT_RAW ? "none" : "default or whitespace");
+                        o->tokenizer == TEXT_RAW ? "none" : "default or whitespace");
     if (!o->text)
-        o->text = tokenizer;
+        o->text = o->tokenizer;
     if (o->models.n)
         o->model = o->models.run[0];
     if (!o->tree && o->models.n > 1)
@@ -502,7 +515,39 @@ static void parse_options(int argc, char **argv, options *o)
                         "and --emit-cases need --templates");
     if (o->by_template && o->by_fill)
         cli_usage_error("--by-template and --by-fill: give one");
-    check_io(o);
+}
+
+static void parse_args(int argc, char **argv, options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->tok.kind = TOKENIZER_DEFAULT;
+    o->fail_under = -1;
+    o->batch = 512;
+    o->cmd = (model_cmd_options){MODEL_TIMEOUT_DEFAULT, pass_stderr, NULL};
+    o->expand.max_cases = EXPAND_MAX_CASES_DEFAULT;
+    o->cmp = (tree_compare_options){TREE_THRESHOLD_DEFAULT, 0.05, TREE_SAMPLES_DEFAULT, 0};
+    o->changed = TREE_CHANGED_SKIP;
+    o->fill_spec = calloc((size_t)argc, sizeof *o->fill_spec);
+    o->part_spec = calloc((size_t)argc, sizeof *o->part_spec);
+    o->fill_pair = calloc((size_t)argc, sizeof *o->fill_pair);
+    if (!o->fill_spec || !o->part_spec || !o->fill_pair)
+        cli_die("out of memory");
+    int c;
+    while ((c = getopt_long(argc, argv, "t:m:o:q", long_options, NULL)) != -1)
+        if (!template_option(c, o) && !model_option(c, o) && !report_option(c, o) &&
+            !tree_option(c, o) && !cli_common_option(c, usage, &o->v))
+            cli_try_help();
+    if (optind < argc)
+        cli_usage_error("unexpected operand '%s'", argv[optind]);
+    check_options(o);
+}
+
+/* The lists of --fill and --pairs and the id files of --partition, read
+   once the run's files are checked. */
+static void read_lists(options *o)
+{
+    tells_error err;
+    tells_error_clear(&err);
     for (size_t i = 0; i < o->nfill_specs; i++)
         if (fill_add(&o->fills, o->fill_spec[i], o->fill_pair[i], &err) < 0)
             fail_value(o->fill_pair[i] ? "--pairs" : "--fill", ": ", &err);
@@ -683,6 +728,98 @@ static void report_templates(run *r, const options *o, FILE *out, FILE *fail_out
     }
 }
 
+/* The templates and their cases (written out at once by --emit-cases
+   without a model), or the test tree. */
+static void load_tests(run *r, const options *o)
+{
+    tells_error err;
+    tells_error_clear(&err);
+    if (o->templates) {
+        if (templates_load(&r->ts, o->templates, &err) < 0 ||
+            (o->bases && (templates_load(&r->bases, o->bases, &err) < 0 ||
+                          templates_assign_bases(&r->ts, &r->bases, &err) < 0)))
+            cli_fail(&err);
+        if (samples_check(&o->fills, &o->expand, &err) < 0)
+            fail_value("--sample", " ", &err);
+        if (cases_expand(&r->cs, &r->ts, &o->fills, &o->expand, &err) < 0)
+            cli_fail(&err);
+        /* The cases as --emit-cases writes them: as written unless told. */
+        const input_lines *emit = lines_for(r, o, text_for(o, NULL));
+        if (o->emit && !o->model.kind && input_lines_write(o->emit, emit, &err) < 0)
+            cli_fail(&err);
+    }
+    if (o->tree && tree_load(&r->tr, o->tree, &err) < 0)
+        cli_fail(&err);
+}
+
+/* The test tree's report: the model's runs, compared with the before
+   model's when there is one. */
+static void report_tree(run *r, const options *o, FILE *out)
+{
+    tells_error err;
+    tells_error_clear(&err);
+    unsigned char **after = tree_model_outcomes(r, o, &o->models);
+    unsigned char **before = o->befores.n ? tree_model_outcomes(r, o, &o->befores) : NULL;
+    const unsigned char *const *a = (const unsigned char *const *)after;
+    const unsigned char *const *b = (const unsigned char *const *)before;
+    int rc = before ? tree_compare_runs(out, &r->tr, b, o->befores.n, a, o->models.n, &o->cmp,
+                                        &err)
+                    : tree_report_runs(out, &r->tr, a, o->models.n, &err);
+    free_outcomes(before, o->befores.n);
+    free_outcomes(after, o->models.n);
+    if (rc < 0)
+        run_fail(r, &err);
+    if (!o->v.quiet && r->tr.skipped)
+        cli_warn(r->tr.paper_format
+                 ? "%s: %zu rows skipped (topic markers, or types other than should "
+                   "output, should not output and should have the same output as)"
+                 : "%s: %zu rows skipped (topic markers, or labelled neither pass "
+                   "nor fail)", r->tr.source, r->tr.skipped);
+}
+
+/* Runs the model on the tests and the held-out data and writes the
+   reports; *below as report_templates. */
+static void test_model(run *r, const options *o, size_t *below)
+{
+    tells_error err;
+    tells_error_clear(&err);
+    if (o->eval &&
+        (dataset_load(&r->d, o->eval, &err) < 0 || dataset_require_examples(&r->d, &err) < 0))
+        cli_fail(&err);
+    if (class_list_default(&r->classes, o->classes, o->templates ? &r->ts : NULL, &o->labels,
+                           o->tree ? &r->tr : NULL, o->eval ? &r->d : NULL, &err) < 0)
+        fail_value("--classes", ": ", &err);
+
+    /* Held-out data alone: its table goes to --eval-output, else -o. */
+    bool tests = o->templates || o->tree;
+    FILE *out = open_output(r, tests || !o->eval_output ? o->output : o->eval_output);
+    FILE *eval_out = !o->nparts ? NULL : tests ? open_output(r, o->eval_output) : out;
+    FILE *fail_out = o->failures ? open_output(r, o->failures) : NULL;
+    /* With a model, the cases are committed with the reports, once the
+       model has answered them all. */
+    if (o->emit)
+        input_lines_print(open_output(r, o->emit), lines_for(r, o, text_for(o, NULL)));
+
+    if (o->eval && heldout_select(&r->h, &r->d, o->eval_split, &err) < 0)
+        run_fail(r, &err);
+    if (o->templates || o->eval)
+        open_model(r, o, &o->model, (o->eval ? r->h.n : 0) + (o->templates ? r->cs.n : 0));
+    if (o->eval &&
+        (heldout_predict(&r->h, o->pair, r->c, o->batch, &err) < 0 ||
+         heldout_recall(&r->h, r->c, &r->recall, &err) < 0 ||
+         (o->nparts && report_partitions(eval_out, &r->h, o->parts, o->nparts, &err) < 0)))
+        run_fail(r, &err);
+    if (o->templates)
+        report_templates(r, o, out, fail_out, below);
+    else if (o->eval && !o->nparts && !o->tree)
+        report_recall(out, r->c, r->recall);
+    finish_model(r);
+    if (o->tree)
+        report_tree(r, o, out);
+    if (out_set_commit(&r->outs, &err) < 0)
+        cli_fail(&err);
+}
+
 int main(int argc, char **argv)
 {
     cli_init(argv, "tells-run");
@@ -691,86 +828,15 @@ int main(int argc, char **argv)
     cli_hint(TELLS_E_FEW_ANSWERS, "the cases of --emit-cases, one line each");
     cli_hint(TELLS_E_TOO_MANY_CASES, "raise --max-cases, or draw fewer values with --sample");
     options o;
-    parse_options(argc, argv, &o);
-    tells_error err;
-    tells_error_clear(&err);
+    parse_args(argc, argv, &o);
+    check_io(&o);
+    read_lists(&o);
     run r;
     memset(&r, 0, sizeof r);
+    load_tests(&r, &o);
     size_t below = 0;
-
-    if (o.templates) {
-        if (templates_load(&r.ts, o.templates, &err) < 0 ||
-            (o.bases && (templates_load(&r.bases, o.bases, &err) < 0 ||
-                         templates_assign_bases(&r.ts, &r.bases, &err) < 0)))
-            cli_fail(&err);
-        if (samples_check(&o.fills, &o.expand, &err) < 0)
-            fail_value("--sample", " ", &err);
-        if (cases_expand(&r.cs, &r.ts, &o.fills, &o.expand, &err) < 0)
-            cli_fail(&err);
-        /* The cases as --emit-cases writes them: as written unless told. */
-        const input_lines *emit = lines_for(&r, &o, text_for(&o, NULL));
-        if (o.emit && !o.model.kind && input_lines_write(o.emit, emit, &err) < 0)
-            cli_fail(&err);
-    }
-    if (o.tree && tree_load(&r.tr, o.tree, &err) < 0)
-        cli_fail(&err);
-    if (!o.model.kind) {  /* only --emit-cases */
-        run_free(&r);
-        options_free(&o);
-        return 0;
-    }
-    if (o.eval &&
-        (dataset_load(&r.d, o.eval, &err) < 0 || dataset_require_examples(&r.d, &err) < 0))
-        cli_fail(&err);
-    if (class_list_default(&r.classes, o.classes, o.templates ? &r.ts : NULL, &o.labels,
-                           o.tree ? &r.tr : NULL, o.eval ? &r.d : NULL, &err) < 0)
-        fail_value("--classes", ": ", &err);
-
-    /* Held-out data alone: its table goes to --eval-output, else -o. */
-    bool tests = o.templates || o.tree;
-    FILE *out = open_output(&r, tests || !o.eval_output ? o.output : o.eval_output);
-    FILE *eval_out = !o.nparts ? NULL : tests ? open_output(&r, o.eval_output) : out;
-    FILE *fail_out = o.failures ? open_output(&r, o.failures) : NULL;
-    /* With a model, the cases are committed with the reports, once the
-       model has answered them all. */
-    if (o.emit)
-        input_lines_print(open_output(&r, o.emit), lines_for(&r, &o, text_for(&o, NULL)));
-
-    if (o.eval && heldout_select(&r.h, &r.d, o.eval_split, &err) < 0)
-        run_fail(&r, &err);
-    if (o.templates || o.eval)
-        open_model(&r, &o, &o.model, (o.eval ? r.h.n : 0) + (o.templates ? r.cs.n : 0));
-    if (o.eval &&
-        (heldout_predict(&r.h, o.pair, r.c, o.batch, &err) < 0 ||
-         heldout_recall(&r.h, r.c, &r.recall, &err) < 0 ||
-         (o.nparts && report_partitions(eval_out, &r.h, o.parts, o.nparts, &err) < 0)))
-        run_fail(&r, &err);
-    if (o.templates)
-        report_templates(&r, &o, out, fail_out, &below);
-    else if (o.eval && !o.nparts && !o.tree)
-        report_recall(out, r.c, r.recall);
-    finish_model(&r);
-    if (o.tree) {
-        unsigned char **after = tree_model_outcomes(&r, &o, &o.models);
-        unsigned char **before = o.befores.n ? tree_model_outcomes(&r, &o, &o.befores) : NULL;
-        const unsigned char *const *a = (const unsigned char *const *)after;
-        const unsigned char *const *b = (const unsigned char *const *)before;
-        int rc = before ? tree_compare_runs(out, &r.tr, b, o.befores.n, a, o.models.n, &o.cmp,
-                                            &err)
-                        : tree_report_runs(out, &r.tr, a, o.models.n, &err);
-        free_outcomes(before, o.befores.n);
-        free_outcomes(after, o.models.n);
-        if (rc < 0)
-            run_fail(&r, &err);
-        if (!o.quiet && r.tr.skipped)
-            cli_warn(r.tr.paper_format
-                     ? "%s: %zu rows skipped (topic markers, or types other than should "
-                       "output, should not output and should have the same output as)"
-                     : "%s: %zu rows skipped (topic markers, or labelled neither pass "
-                       "nor fail)", r.tr.source, r.tr.skipped);
-    }
-    if (out_set_commit(&r.outs, &err) < 0)
-        cli_fail(&err);
+    if (o.model.kind)  /* else only --emit-cases, written */
+        test_model(&r, &o, &below);
     run_free(&r);
     options_free(&o);
     if (o.fail_under >= 0 && below > 0) {

@@ -40,7 +40,7 @@ static void usage(void)
 "  tells-split --keep difficult.ids --split test prepared.tsv | tells-pmi\n");
 }
 
-enum { OPT_MISSING = 256, OPT_STRICT, OPT_NO_HEADER, OPT_HELP, OPT_VERSION };
+enum { OPT_MISSING = 256, OPT_STRICT, OPT_NO_HEADER };
 
 static const struct option long_options[] = {
     {"keep", required_argument, NULL, 'k'},
@@ -51,11 +51,63 @@ static const struct option long_options[] = {
     {"strict", no_argument, NULL, OPT_STRICT},
     {"no-header", no_argument, NULL, OPT_NO_HEADER},
     {"output", required_argument, NULL, 'o'},
-    {"quiet", no_argument, NULL, 'q'},
-    {"help", no_argument, NULL, OPT_HELP},
-    {"version", no_argument, NULL, OPT_VERSION},
+    CLI_QUIET_OPTION,
+    CLI_COMMON_OPTIONS,
     {NULL, 0, NULL, 0}
 };
+
+typedef struct config {
+    row_selection sel;
+    const char *input, *output, *missing_path;
+    bool strict, no_header;
+    cli_verbosity v;
+} config;
+
+static void parse_args(int argc, char **argv, config *cfg)
+{
+    *cfg = (config){0};
+    row_selection *sel = &cfg->sel;
+    tells_error err;
+    tells_error_clear(&err);
+    int c;
+    while ((c = getopt_long(argc, argv, "k:d:s:x:o:q", long_options, NULL)) != -1) {
+        if (cli_common_option(c, usage, &cfg->v))
+            continue;
+        switch (c) {
+        case 'k': sel->keep_path = optarg; break;
+        case 'd': sel->drop_path = optarg; break;
+        case 's':
+        case 'x':
+            if (split_list_check(optarg, &err) < 0)
+                cli_fail(&err);
+            *(c == 's' ? &sel->splits : &sel->exclude) = optarg;
+            break;
+        case OPT_MISSING: cfg->missing_path = optarg; break;
+        case OPT_STRICT: cfg->strict = true; break;
+        case OPT_NO_HEADER: cfg->no_header = true; break;
+        case 'o': cfg->output = optarg; break;
+        default: cli_try_help();
+        }
+    }
+    if (argc - optind > 1)
+        cli_usage_error("extra operand '%s'", argv[optind + 1]);
+    if (!sel->keep_path && !sel->drop_path && !sel->splits && !sel->exclude)
+        cli_usage_error("nothing to select: give --keep, --drop, --split or "
+                        "--exclude-split");
+    cfg->input = optind < argc ? argv[optind] : "-";
+}
+
+static void check_io(const config *cfg)
+{
+    io_plan io;
+    io_plan_init(&io);
+    io_input(&io, "FILE", cfg->input);
+    io_input(&io, "--keep", cfg->sel.keep_path);
+    io_input(&io, "--drop", cfg->sel.drop_path);
+    io_output(&io, "--output", cfg->output ? cfg->output : "-");
+    io_output(&io, "--missing", cfg->missing_path);
+    cli_check_io(&io);
+}
 
 static void warn_unseen(const id_set *ids, const char *path)
 {
@@ -65,80 +117,54 @@ static void warn_unseen(const id_set *ids, const char *path)
                  id_set_size(ids));
 }
 
+/* Copies the selected rows to the output and the ids no row had to
+   --missing; on failure, neither is left. */
+static int select_rows(config *cfg, tells_error *err)
+{
+    row_selection *sel = &cfg->sel;
+    out_file out = {0}, missing = {0};
+    int rc = out_open(&out, cfg->output, err);
+    if (rc == 0 && cfg->missing_path)
+        rc = out_open(&missing, cfg->missing_path, err);
+    if (rc == 0)
+        rc = row_selection_copy(sel, cfg->input, cfg->no_header, out.fp, missing.fp, err);
+    if (rc == 0) {
+        if (!cfg->v.quiet) {
+            warn_unseen(&sel->keep, sel->keep_path);
+            warn_unseen(&sel->drop, sel->drop_path);
+        }
+        /* The list of missing ids is kept even when --strict fails: that
+           is when it is needed. */
+        size_t unseen = row_selection_unseen(sel);
+        if (cfg->missing_path && out_commit(&missing, err) < 0)
+            rc = -1;
+        else if (cfg->strict && unseen)
+            rc = tells_error_set(err, NULL, 0, "%zu ids not found in the input "
+                                 "(--strict)", unseen);
+    }
+    if (rc == 0)
+        rc = out_commit(&out, err);
+    if (rc < 0) {
+        out_abort(&out);
+        out_abort(&missing);
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     cli_init(argv, "tells-split");
     cli_hint(TELLS_E_NOT_PREPARED, "--no-header for headerless input");
-    row_selection sel = {0};
-    const char *output = NULL, *missing_path = NULL;
-    bool strict = false, no_header = false, quiet = false;
+    config cfg;
+    parse_args(argc, argv, &cfg);
+    check_io(&cfg);
     tells_error err;
     tells_error_clear(&err);
-    int c;
-    while ((c = getopt_long(argc, argv, "k:d:s:x:o:q", long_options, NULL)) != -1) {
-        switch (c) {
-        case 'k': sel.keep_path = optarg; break;
-        case 'd': sel.drop_path = optarg; break;
-        case 's':
-        case 'x':
-            if (split_list_check(optarg, &err) < 0)
-                cli_fail(&err);
-            *(c == 's' ? &sel.splits : &sel.exclude) = optarg;
-            break;
-        case OPT_MISSING: missing_path = optarg; break;
-        case OPT_STRICT: strict = true; break;
-        case OPT_NO_HEADER: no_header = true; break;
-        case 'o': output = optarg; break;
-        case 'q': quiet = true; break;
-        case OPT_HELP: usage(); return 0;
-        case OPT_VERSION: cli_version(); return 0;
-        default: cli_try_help();
-        }
-    }
-    if (argc - optind > 1)
-        cli_usage_error("extra operand '%s'", argv[optind + 1]);
-    if (!sel.keep_path && !sel.drop_path && !sel.splits && !sel.exclude)
-        cli_usage_error("nothing to select: give --keep, --drop, --split or "
-                        "--exclude-split");
-    const char *input = optind < argc ? argv[optind] : "-";
-    io_plan io;
-    io_plan_init(&io);
-    io_input(&io, "FILE", input);
-    io_input(&io, "--keep", sel.keep_path);
-    io_input(&io, "--drop", sel.drop_path);
-    io_output(&io, "--output", output ? output : "-");
-    io_output(&io, "--missing", missing_path);
-    cli_check_io(&io);
-
-    if (row_selection_load(&sel, &err) < 0)
+    if (row_selection_load(&cfg.sel, &err) < 0)
         cli_fail(&err);
-    out_file out = {0}, missing = {0};
-    int rc = out_open(&out, output, &err);
-    if (rc == 0 && missing_path)
-        rc = out_open(&missing, missing_path, &err);
-    if (rc == 0)
-        rc = row_selection_copy(&sel, input, no_header, out.fp, missing.fp, &err);
-    if (rc == 0) {
-        if (!quiet) {
-            warn_unseen(&sel.keep, sel.keep_path);
-            warn_unseen(&sel.drop, sel.drop_path);
-        }
-        /* The list of missing ids is kept even when --strict fails: that
-           is when it is needed. */
-        size_t unseen = row_selection_unseen(&sel);
-        if (missing_path && out_commit(&missing, &err) < 0)
-            rc = -1;
-        else if (strict && unseen)
-            rc = tells_error_set(&err, NULL, 0, "%zu ids not found in the input "
-                                 "(--strict)", unseen);
-    }
-    if (rc == 0)
-        rc = out_commit(&out, &err);
-    row_selection_free(&sel);
-    if (rc < 0) {
-        out_abort(&out);
-        out_abort(&missing);
+    int rc = select_rows(&cfg, &err);
+    row_selection_free(&cfg.sel);
+    if (rc < 0)
         cli_fail(&err);
-    }
     return 0;
 }

@@ -123,7 +123,7 @@ static void usage(void)
 
 enum {
     OPT_ALTERNATIVE = 256, OPT_SCORES, OPT_MULTI, OPT_DIGITS, OPT_NEMENYI, OPT_NO_TIES,
-    OPT_NO_CONTINUITY, OPT_HELP, OPT_VERSION
+    OPT_NO_CONTINUITY
 };
 
 static const struct option long_options[] = {
@@ -143,8 +143,7 @@ static const struct option long_options[] = {
     {"no-tie-correction", no_argument, NULL, OPT_NO_TIES},
     {"no-continuity-correction", no_argument, NULL, OPT_NO_CONTINUITY},
     {"output", required_argument, NULL, 'o'},
-    {"help", no_argument, NULL, OPT_HELP},
-    {"version", no_argument, NULL, OPT_VERSION},
+    CLI_COMMON_OPTIONS,
     {NULL, 0, NULL, 0}
 };
 
@@ -233,88 +232,93 @@ static int run_command(command cmd, const statreport_settings *st, char **files,
     return tells_error_usage(err, "unknown command");
 }
 
-int main(int argc, char **argv)
-{
-    cli_init(argv, "tells-stat");
+typedef struct config {
     statreport_settings st;
-    statreport_defaults(&st);
-    unsigned given = 0;
-    const char *output = NULL;
-    int c;
-    const char *labels = NULL;
-    while ((c = getopt_long(argc, argv, "m:n:s:c:a:g:dl:o:", long_options, NULL)) != -1) {
-        switch (c) {
-        case 'm':
-            if (metric_parse(optarg, &st.metric) < 0)
-                cli_usage_error("invalid metric '%s' (accuracy, macro_f1 or micro_f1)",
-                                optarg);
-            given |= O_METRIC;
-            break;
-        case 'n':
-            st.samples = (size_t)cli_long("--samples", optarg, 1, 100000000);
-            given |= O_SAMPLES;
-            break;
-        case 's':
-            /* mt19937 keeps 32 bits of the seed: refuse seeds that collide. */
-            st.seed = (unsigned long)cli_long("--seed", optarg, 0, 4294967295L);
-            given |= O_SEED;
-            break;
-        case OPT_ALTERNATIVE:
-            if (alternative_parse(optarg, &st.alt) < 0)
-                cli_usage_error("invalid alternative '%s' (two-sided, greater or less)",
-                                optarg);
-            given |= O_ALT;
-            break;
-        case OPT_SCORES: st.scores = true; given |= O_SCORES; break;
-        case 'c':
-            if (st.ncolumns == 2)
-                cli_usage_error("--column given more than twice");
-            st.column[st.ncolumns++] = optarg;
-            given |= O_COLUMN;
-            break;
-        case 'a':
-            st.alpha = cli_double_range("--alpha", optarg, 0, 1, CLI_OPEN_MIN);
-            given |= O_ALPHA;
-            break;
-        case 'g': st.groups = optarg; given |= O_GROUPS; break;
-        case 'd': st.details = true; given |= O_DETAILS; break;
-        case OPT_MULTI: st.multi = true; given |= O_MULTI; break;
-        case OPT_DIGITS:
-            st.digits = (int)cli_long("--digits", optarg, 1, 17);
-            given |= O_DIGITS;
-            break;
-        case 'l': labels = optarg; given |= O_LABELS; break;
-        case OPT_NEMENYI: st.nemenyi = true; given |= O_NEMENYI; break;
-        case OPT_NO_TIES: st.no_ties = true; given |= O_NO_TIES; break;
-        case OPT_NO_CONTINUITY: st.no_continuity = true; given |= O_NO_CONTINUITY; break;
-        case 'o': output = optarg; break;
-        case OPT_HELP: usage(); return 0;
-        case OPT_VERSION: cli_version(); return 0;
-        default: cli_try_help();
-        }
+    unsigned given;           /* the options given, as bits */
+    const char *output, *labels;
+    command cmd;
+    const char *name;         /* the command as given */
+    char **files;
+    int nfiles;
+} config;
+
+/* Takes option c of getopt_long into cfg; usage errors exit. */
+static void take_option(int c, config *cfg)
+{
+    statreport_settings *st = &cfg->st;
+    switch (c) {
+    case 'm':
+        if (metric_parse(optarg, &st->metric) < 0)
+            cli_usage_error("invalid metric '%s' (accuracy, macro_f1 or micro_f1)", optarg);
+        cfg->given |= O_METRIC;
+        break;
+    case 'n':
+        st->samples = (size_t)cli_long("--samples", optarg, 1, 100000000);
+        cfg->given |= O_SAMPLES;
+        break;
+    case 's':
+        /* mt19937 keeps 32 bits of the seed: refuse seeds that collide. */
+        st->seed = (unsigned long)cli_long("--seed", optarg, 0, 4294967295L);
+        cfg->given |= O_SEED;
+        break;
+    case OPT_ALTERNATIVE:
+        if (alternative_parse(optarg, &st->alt) < 0)
+            cli_usage_error("invalid alternative '%s' (two-sided, greater or less)", optarg);
+        cfg->given |= O_ALT;
+        break;
+    case OPT_SCORES: st->scores = true; cfg->given |= O_SCORES; break;
+    case 'c':
+        if (st->ncolumns == 2)
+            cli_usage_error("--column given more than twice");
+        st->column[st->ncolumns++] = optarg;
+        cfg->given |= O_COLUMN;
+        break;
+    case 'a':
+        st->alpha = cli_double_range("--alpha", optarg, 0, 1, CLI_OPEN_MIN);
+        cfg->given |= O_ALPHA;
+        break;
+    case 'g': st->groups = optarg; cfg->given |= O_GROUPS; break;
+    case 'd': st->details = true; cfg->given |= O_DETAILS; break;
+    case OPT_MULTI: st->multi = true; cfg->given |= O_MULTI; break;
+    case OPT_DIGITS:
+        st->digits = (int)cli_long("--digits", optarg, 1, 17);
+        cfg->given |= O_DIGITS;
+        break;
+    case 'l': cfg->labels = optarg; cfg->given |= O_LABELS; break;
+    case OPT_NEMENYI: st->nemenyi = true; cfg->given |= O_NEMENYI; break;
+    case OPT_NO_TIES: st->no_ties = true; cfg->given |= O_NO_TIES; break;
+    case OPT_NO_CONTINUITY: st->no_continuity = true; cfg->given |= O_NO_CONTINUITY; break;
+    case 'o': cfg->output = optarg; break;
+    default: cli_try_help();
     }
-    if (optind >= argc)
-        cli_usage_error("missing command (" COMMAND_LIST ")");
-    const char *name = argv[optind];
-    int found = -1;
+}
+
+/* The command named; usage errors exit. */
+static command find_command(const char *name)
+{
     for (int i = 0; i < NCOMMANDS; i++)
         if (strcmp(name, commands[i].name) == 0)
-            found = i;
-    if (found < 0)
-        cli_usage_error("unknown command '%s' (" COMMAND_LIST ")", name);
-    command cmd = (command)found;
-    unsigned extra = given & ~commands[cmd].options;
+            return (command)i;
+    cli_usage_error("unknown command '%s' (" COMMAND_LIST ")", name);
+}
+
+/* The usage errors of the command's options and files. */
+static void check_command(const config *cfg)
+{
+    const statreport_settings *st = &cfg->st;
+    command cmd = cfg->cmd;
+    const char *name = cfg->name;
+    int nfiles = cfg->nfiles;
+    unsigned extra = cfg->given & ~commands[cmd].options;
     for (int b = 0; extra; b++)
         if (extra & (1u << b))
             cli_usage_error("%s does not apply to %s", option_names[b], name);
-    if (cmd == CMD_FRIEDMAN && st.scores && st.multi)
+    if (cmd == CMD_FRIEDMAN && st->scores && st->multi)
         cli_usage_error("--multi-label does not apply to friedman --scores");
-    if (cmd == CMD_FRIEDMAN && !st.scores && st.ncolumns)
+    if (cmd == CMD_FRIEDMAN && !st->scores && st->ncolumns)
         cli_usage_error("--column needs friedman --scores");
-    if (cmd == CMD_FRIEDMAN && (given & O_ALPHA) && !st.nemenyi)
+    if (cmd == CMD_FRIEDMAN && (cfg->given & O_ALPHA) && !st->nemenyi)
         cli_usage_error("--alpha needs friedman --nemenyi");
-    char **files = argv + optind + 1;
-    int nfiles = argc - optind - 1;
     switch (cmd) {
     case CMD_METRICS: need_files(name, nfiles, 1, INT_MAX); break;
     case CMD_MCNEMAR:
@@ -324,61 +328,96 @@ int main(int argc, char **argv)
     case CMD_WELCH:
     case CMD_WILCOXON:
     case CMD_PAIRED_T:
-        need_files(name, nfiles, st.ncolumns == 2 ? 1 : 2, 2);
+        need_files(name, nfiles, st->ncolumns == 2 ? 1 : 2, 2);
         break;
     case CMD_COCHRAN: need_files(name, nfiles, 3, INT_MAX); break;
     case CMD_NORMALIZED_FAILURE: need_files(name, nfiles, 2, INT_MAX); break;
     case CMD_SEEDS:
         need_files(name, nfiles, 1, INT_MAX);
-        if (st.ncolumns > 1)
+        if (st->ncolumns > 1)
             cli_usage_error("seeds reads one --column");
         break;
     case CMD_FDR:
         need_files(name, nfiles, 0, 1);
-        if (st.ncolumns > 1)
+        if (st->ncolumns > 1)
             cli_usage_error("fdr reads one --column");
         break;
     case CMD_CONTRAST:
-        if (!st.groups)
+        if (!st->groups)
             cli_usage_error("contrast needs --groups FILE");
         need_files(name, nfiles, 1, INT_MAX);
         break;
     }
-    if (cmd == CMD_FRIEDMAN && st.ncolumns > 1)
+    if (cmd == CMD_FRIEDMAN && st->ncolumns > 1)
         cli_usage_error("friedman --scores reads one --column");
+}
 
+static void parse_args(int argc, char **argv, config *cfg)
+{
+    *cfg = (config){0};
+    statreport_defaults(&cfg->st);
+    int c;
+    while ((c = getopt_long(argc, argv, "m:n:s:c:a:g:dl:o:", long_options, NULL)) != -1)
+        if (!cli_common_option(c, usage, NULL))
+            take_option(c, cfg);
+    if (optind >= argc)
+        cli_usage_error("missing command (" COMMAND_LIST ")");
+    cfg->name = argv[optind];
+    cfg->cmd = find_command(cfg->name);
+    cfg->files = argv + optind + 1;
+    cfg->nfiles = argc - optind - 1;
+    check_command(cfg);
+}
+
+static void check_io(const config *cfg)
+{
     io_plan io;
     io_plan_init(&io);
-    for (int i = 0; i < nfiles; i++)
-        io_input(&io, "FILE", cmd == CMD_NORMALIZED_FAILURE ? model_file_path(files[i])
-                                                            : files[i]);
-    if (cmd == CMD_FDR && nfiles == 0)
+    for (int i = 0; i < cfg->nfiles; i++)
+        io_input(&io, "FILE", cfg->cmd == CMD_NORMALIZED_FAILURE
+                                  ? model_file_path(cfg->files[i])
+                                  : cfg->files[i]);
+    if (cfg->cmd == CMD_FDR && cfg->nfiles == 0)
         io_input(&io, "FILE", "-");
-    io_input(&io, "--groups", st.groups);
-    io_input(&io, "--labels", labels && labels[0] == '@' ? labels + 1 : NULL);
-    io_output(&io, "--output", output ? output : "-");
+    io_input(&io, "--groups", cfg->st.groups);
+    io_input(&io, "--labels", cfg->labels && cfg->labels[0] == '@' ? cfg->labels + 1 : NULL);
+    io_output(&io, "--output", cfg->output ? cfg->output : "-");
     cli_check_io(&io);
+}
 
-    /* Not out_write: a report's own errors (a file it read, or none) must
-       not be named after the output. out_commit reports a write error. */
-    tells_error err;
-    tells_error_clear(&err);
+/* Runs the command into the output. Not out_write: a report's own errors
+   (a file it read, or none) must not be named after the output.
+   out_commit reports a write error. */
+static int report(const config *cfg, tells_error *err)
+{
+    statreport_settings st = cfg->st;
     label_set fixed;
-    if (labels) {
-        if (label_set_parse(&fixed, labels, &err) < 0)
-            cli_fail(&err);
+    if (cfg->labels) {
+        if (label_set_parse(&fixed, cfg->labels, err) < 0)
+            return -1;
         st.labels = &fixed;
     }
     out_file out;
-    if (out_open(&out, output, &err) < 0)
-        cli_fail(&err);
-    if (run_command(cmd, &st, files, (size_t)nfiles, out.fp, &err) < 0) {
+    int rc = out_open(&out, cfg->output, err);
+    if (rc == 0 && (rc = run_command(cfg->cmd, &st, cfg->files, (size_t)cfg->nfiles, out.fp,
+                                     err)) < 0)
         out_abort(&out);
-        cli_fail(&err);
-    }
-    if (out_commit(&out, &err) < 0)
-        cli_fail(&err);
-    if (labels)
+    if (rc == 0)
+        rc = out_commit(&out, err);
+    if (cfg->labels)
         label_set_free(&fixed);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    cli_init(argv, "tells-stat");
+    config cfg;
+    parse_args(argc, argv, &cfg);
+    check_io(&cfg);
+    tells_error err;
+    tells_error_clear(&err);
+    if (report(&cfg, &err) < 0)
+        cli_fail(&err);
     return 0;
 }

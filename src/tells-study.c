@@ -158,8 +158,7 @@ static void usage(void)
 enum {
     OPT_PHRASES = 256, OPT_MESH, OPT_BATCH, OPT_VECTORS, OPT_FOLDS, OPT_ALPHA,
     OPT_TOKEN_ALPHA, OPT_CLASS_PRIOR, OPT_THREADS, OPT_SEED, OPT_NO_FIGURES, OPT_GNUPLOT,
-    OPT_PROGRESS, OPT_TRAIN, OPT_EVAL, OPT_NAME,
-    OPT_LIST_CHECKS, OPT_HELP, OPT_VERSION
+    OPT_TRAIN, OPT_EVAL, OPT_NAME, OPT_LIST_CHECKS
 };
 
 static const struct option long_options[] = {
@@ -182,11 +181,10 @@ static const struct option long_options[] = {
     {"no-figures", no_argument, NULL, OPT_NO_FIGURES},
     {"gnuplot", required_argument, NULL, OPT_GNUPLOT},
     {"output", required_argument, NULL, 'o'},
-    {"quiet", no_argument, NULL, 'q'},
-    {"progress", no_argument, NULL, OPT_PROGRESS},
-    {"help", no_argument, NULL, OPT_HELP},
-    {"version", no_argument, NULL, OPT_VERSION},
     {"list-checks", no_argument, NULL, OPT_LIST_CHECKS},
+    CLI_QUIET_OPTION,
+    CLI_PROGRESS_OPTION,
+    CLI_COMMON_OPTIONS,
     {NULL, 0, NULL, 0}
 };
 
@@ -201,62 +199,57 @@ typedef struct options {
     char name_buf[256];
 } options;
 
-static void progress(const char *msg, void *user)
-{
-    if (*(const bool *)user)
-        cli_warn("%s", msg);
-}
-
-static void parse_args(int argc, char **argv, options *o)
+/* An option of the study's own; false when it is none. */
+static bool study_option(int ch, options *o)
 {
     study_config *c = &o->cfg;
-    study_config_default(c);
-    c->prep.max_line = 0;
-    o->output = "study";
-    /* Room for every repeatable option's values. */
-    o->corpus = (cli_corpus){.prep = &c->prep,
-                             .inputs = calloc((size_t)argc, sizeof *o->corpus.inputs)};
-    o->phrases = calloc((size_t)argc, sizeof *o->phrases);
-    o->batches = calloc((size_t)argc, sizeof *o->batches);
-    o->definitions = calloc((size_t)argc, sizeof *o->definitions);
-    if (!o->corpus.inputs || !o->phrases || !o->batches || !o->definitions)
-        cli_die("out of memory");
-    bool forced = false;
-    int ch;
-    /* '+': stop at the first non-option, so FILE after --split NAME is ours. */
-    while ((ch = getopt_long(argc, argv, "+s:f:t:H:o:q", long_options, NULL)) != -1) {
-        if (cli_corpus_option(ch, argc, argv, &o->corpus) || cli_linking_option(ch, &o->link))
-            continue;
-        switch (ch) {
-        case OPT_PHRASES: o->phrases[c->nphrase_files++] = optarg; break;
-        case OPT_MESH: c->mesh_terms = optarg; break;
-        case OPT_BATCH: o->batches[c->nbatches++] = optarg; break;
-        case OPT_VECTORS: c->vectors = optarg; break;
-        case 'H': o->definitions[c->heur.ndefinitions++] = optarg; break;
-        case OPT_TRAIN: c->train = optarg; break;
-        case OPT_EVAL: c->eval = optarg; break;
-        case OPT_NAME: c->name = optarg; break;
-        case OPT_FOLDS: c->folds = (size_t)cli_long("--folds", optarg, 2, 1000); break;
-        case OPT_ALPHA:
-            c->alpha = cli_double_range("--alpha", optarg, 0, 1, CLI_OPEN);
-            break;
-        case OPT_TOKEN_ALPHA:
-            c->token_alpha = cli_double_range("--token-alpha", optarg, 0, 1, CLI_OPEN);
-            break;
-        case OPT_CLASS_PRIOR: c->class_prior = true; break;
-        case OPT_THREADS: c->threads = (int)cli_long("--threads", optarg, 1, 256); break;
-        case OPT_SEED: c->seed = (unsigned long)cli_long("--seed", optarg, 0, INT_MAX); break;
-        case OPT_NO_FIGURES: c->figures = false; break;
-        case OPT_GNUPLOT: c->gnuplot = optarg; break;
-        case 'o': o->output = optarg; break;
-        case 'q': o->quiet = true; break;
-        case OPT_PROGRESS: forced = true; break;
-        case OPT_HELP: usage(); exit(0);
-        case OPT_LIST_CHECKS: list_checks(); exit(0);
-        case OPT_VERSION: cli_version(); exit(0);
-        default: cli_try_help();
-        }
+    switch (ch) {
+    case OPT_PHRASES: o->phrases[c->nphrase_files++] = optarg; break;
+    case OPT_MESH: c->mesh_terms = optarg; break;
+    case OPT_BATCH: o->batches[c->nbatches++] = optarg; break;
+    case OPT_VECTORS: c->vectors = optarg; break;
+    case 'H': o->definitions[c->heur.ndefinitions++] = optarg; break;
+    case OPT_TRAIN: c->train = optarg; break;
+    case OPT_EVAL: c->eval = optarg; break;
+    case OPT_NAME: c->name = optarg; break;
+    case OPT_FOLDS: c->folds = (size_t)cli_long("--folds", optarg, 2, 1000); break;
+    case OPT_ALPHA: c->alpha = cli_double_range("--alpha", optarg, 0, 1, CLI_OPEN); break;
+    case OPT_TOKEN_ALPHA:
+        c->token_alpha = cli_double_range("--token-alpha", optarg, 0, 1, CLI_OPEN);
+        break;
+    case OPT_CLASS_PRIOR: c->class_prior = true; break;
+    case OPT_THREADS: c->threads = (int)cli_long("--threads", optarg, 1, 256); break;
+    case OPT_SEED: c->seed = (unsigned long)cli_long("--seed", optarg, 0, INT_MAX); break;
+    case OPT_NO_FIGURES: c->figures = false; break;
+    case OPT_GNUPLOT: c->gnuplot = optarg; break;
+    case 'o': o->output = optarg; break;
+    case OPT_LIST_CHECKS: list_checks(); exit(0);
+    default: return false;
     }
+    return true;
+}
+
+/* The report's name of the corpus, without --name: the output folder's. */
+static void name_after_folder(options *o)
+{
+    const char *end = o->output + strlen(o->output);
+    while (end > o->output + 1 && end[-1] == '/')
+        end--;
+    const char *start = end;
+    while (start > o->output && start[-1] != '/')
+        start--;
+    size_t n = (size_t)(end - start);
+    if (n > 0 && n < sizeof o->name_buf) {
+        memcpy(o->name_buf, start, n);
+        o->name_buf[n] = '\0';
+        o->cfg.name = o->name_buf;
+    }
+}
+
+/* The operands and the options that go together or not. */
+static void check_args(int argc, char **argv, options *o)
+{
+    study_config *c = &o->cfg;
     c->ninputs = o->corpus.ninputs;
     if (optind < argc) {
         if (c->ninputs)
@@ -277,27 +270,40 @@ static void parse_args(int argc, char **argv, options *o)
     cli_linking_check(&o->link);
     if (c->ninputs == 0 && !c->prepared && (c->train || c->eval || c->nbatches))
         cli_usage_error("--train, --eval and --batch need a corpus");
-    if (strcmp(c->name, "corpus") == 0) {
-        /* The output folder's own name. */
-        const char *end = o->output + strlen(o->output);
-        while (end > o->output + 1 && end[-1] == '/')
-            end--;
-        const char *start = end;
-        while (start > o->output && start[-1] != '/')
-            start--;
-        size_t n = (size_t)(end - start);
-        if (n > 0 && n < sizeof o->name_buf) {
-            memcpy(o->name_buf, start, n);
-            o->name_buf[n] = '\0';
-            c->name = o->name_buf;
-        }
-    }
+    if (strcmp(c->name, "corpus") == 0)
+        name_after_folder(o);
+}
+
+static void parse_args(int argc, char **argv, options *o)
+{
+    study_config *c = &o->cfg;
+    study_config_default(c);
+    c->prep.max_line = 0;
+    o->output = "study";
+    /* Room for every repeatable option's values. */
+    o->corpus = (cli_corpus){.prep = &c->prep,
+                             .inputs = calloc((size_t)argc, sizeof *o->corpus.inputs)};
+    o->phrases = calloc((size_t)argc, sizeof *o->phrases);
+    o->batches = calloc((size_t)argc, sizeof *o->batches);
+    o->definitions = calloc((size_t)argc, sizeof *o->definitions);
+    if (!o->corpus.inputs || !o->phrases || !o->batches || !o->definitions)
+        cli_die("out of memory");
+    cli_verbosity v = {0};
+    int ch;
+    /* '+': stop at the first non-option, so FILE after --split NAME is ours. */
+    while ((ch = getopt_long(argc, argv, "+s:f:t:H:o:q", long_options, NULL)) != -1)
+        if (!cli_corpus_option(ch, argc, argv, &o->corpus) &&
+            !cli_linking_option(ch, &o->link) && !study_option(ch, o) &&
+            !cli_common_option(ch, usage, &v))
+            cli_try_help();
+    check_args(argc, argv, o);
     c->inputs = o->corpus.inputs;
     c->phrase_files = o->phrases;
     c->batches = o->batches;
     c->heur.definitions = o->definitions;
-    o->show_progress = cli_show_progress(o->quiet, forced);
-    c->progress = progress;
+    o->quiet = v.quiet;
+    o->show_progress = cli_show_progress(v.quiet, v.progress);
+    c->progress = cli_progress;
     c->progress_user = &o->show_progress;
 }
 
@@ -564,47 +570,58 @@ static int run_bundled(const options *o, const char *dir, tells_error *err)
     return rc;
 }
 
+/* The study (or the bundled ones) into the folder, which takes its
+   place when all went well. */
+static int run(options *o, tells_error *err)
+{
+    study_config *c = &o->cfg;
+    out_dir dir;
+    int rc = out_dir_open(&dir, o->output, STUDY_MARK, err);
+    if (rc == 0) {
+        if (c->ninputs || c->prepared)
+            rc = study_one(c, dir.tmp, o->output, o->quiet, err);
+        else
+            rc = run_bundled(o, dir.tmp, err);
+        if (rc < 0)
+            name_user_paths(err, &dir);
+    }
+    if (rc == 0)
+        rc = out_dir_commit(&dir, err);
+    if (rc == 0 && dir.kept)
+        cli_warn("%s: the old folder, kept: files in it were not tells-study's to remove "
+                 "(inputs of this run, or put there while it ran)", dir.kept);
+    out_dir_close(&dir);
+    if (rc == 0 && !o->quiet && !c->ninputs && !c->prepared)
+        printf("tells-study: tables written under %s/\n", o->output);
+    return rc;
+}
+
+static void options_free(options *o)
+{
+    free(o->corpus.inputs);
+    free(o->phrases);
+    free(o->batches);
+    free(o->definitions);
+    cli_corpus_free(&o->corpus);
+    cli_linking_free(&o->link);
+    free(o->output_buf);
+}
+
 int main(int argc, char **argv)
 {
     cli_init(argv, "tells-study");
     cli_hint(TELLS_E_NOT_PREPARED, "--split NAME FILE for a corpus not yet prepared");
     options o = {.link.stem = -1};
     parse_args(argc, argv, &o);
-    study_config *c = &o.cfg;
     /* The heuristics' MeSH tree, entry terms and built-in definitions,
        as tells-heur chooses them (--mesh also merges terms into tokens). */
-    o.link.mesh = c->mesh_terms;
-    cli_linking_sources(&o.link, true, &c->heur);
-
+    o.link.mesh = o.cfg.mesh_terms;
+    cli_linking_sources(&o.link, true, &o.cfg.heur);
     check_io(&o);
-
     tells_error err;
     tells_error_clear(&err);
-    out_dir dir;
-    int rc = out_dir_open(&dir, o.output, STUDY_MARK, &err);
-    if (rc == 0) {
-        if (c->ninputs || c->prepared)
-            rc = study_one(c, dir.tmp, o.output, o.quiet, &err);
-        else
-            rc = run_bundled(&o, dir.tmp, &err);
-        if (rc < 0)
-            name_user_paths(&err, &dir);
-    }
-    if (rc == 0)
-        rc = out_dir_commit(&dir, &err);
-    if (rc == 0 && dir.kept)
-        cli_warn("%s: the old folder, kept: files in it were not tells-study's to remove "
-                 "(inputs of this run, or put there while it ran)", dir.kept);
-    out_dir_close(&dir);
-    free(o.corpus.inputs);
-    free(o.phrases);
-    free(o.batches);
-    free(o.definitions);
-    cli_corpus_free(&o.corpus);
-    cli_linking_free(&o.link);
-    if (rc == 0 && !o.quiet && !c->ninputs && !c->prepared)
-        printf("tells-study: tables written under %s/\n", o.output);
-    free(o.output_buf);
+    int rc = run(&o, &err);
+    options_free(&o);
     if (rc < 0)
         cli_fail(&err);
     return 0;

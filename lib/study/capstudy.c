@@ -176,20 +176,6 @@ static int capabilities_data(FILE *fp, const void *xp, const void *smp)
     return ferror(fp) ? -1 : 0;
 }
 
-static int capabilities_script(FILE *fp, const void *xp, const void *smp)
-{
-    (void)xp;
-    (void)smp;
-    fig_script_head(fp, "capabilities", 760, 420);
-    fputs("set style data histograms\nset style histogram clustered gap 1\n"
-          "set yrange [0:1]\nset xtics rotate by -30 left\nset key top right\n"
-          "set ylabel 'rate'\nset bmargin 8\n"
-          "plot 'capabilities.dat' using 2:xtic(1) title 'pass rate' lc rgb '#2b5fa8', "
-          "'' using 3 title 'held-out recall' lc rgb '#c7a26b'\n",
-          fp);
-    return ferror(fp) ? -1 : 0;
-}
-
 typedef struct cap_page {
     const report_context *x;
     const summary *sm;
@@ -259,8 +245,15 @@ static int write_report(cap *k, const report_context *x, tells_error *err)
             rc = tells_error_io(err, figdir, 0, "cannot create: %s", strerror(errno));
         figset f = {.dir = figdir};
         if (rc == 0)
-            rc = figure_add(&f, "capabilities", capabilities_data, capabilities_script, x,
-                            &sm, err);
+            rc = figure_add_fixed(&f, "capabilities", capabilities_data, 760, 420,
+                                  "set style data histograms\n"
+                                  "set style histogram clustered gap 1\n"
+                                  "set yrange [0:1]\nset xtics rotate by -30 left\n"
+                                  "set key top right\nset ylabel 'rate'\nset bmargin 8\n"
+                                  "plot 'capabilities.dat' using 2:xtic(1) title 'pass rate' "
+                                  "lc rgb '#2b5fa8', '' using 3 title 'held-out recall' "
+                                  "lc rgb '#c7a26b'\n",
+                                  x, &sm, err);
         if (rc == 0)
             rc = figures_draw(k->c->gnuplot, &f, err);
         cp.pg.drawn = rc == 0;

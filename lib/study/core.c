@@ -218,6 +218,13 @@ const char *study_class_name(const study *s, size_t k)
 
 const char *study_label(const study *s, size_t label) { return vocab_str(s->data.labels, label); }
 
+void study_sentence(const study *s, page *pg, const char *check)
+{
+    const verdict *v = verdicts_find(&s->v, check);
+    if (v)
+        page_para(pg, v->sentence);
+}
+
 void study_percent(char *buf, size_t size, double x) { snprintf(buf, size, "%.1f%%", 100.0 * x); }
 
 void study_pvalue(char *buf, size_t size, pvalue p) { pvalue_format(p, 2, buf, size); }

@@ -99,6 +99,9 @@ struct study_section {
     size_t nchecks;
 };
 
+/* A section's checks: .checks and .nchecks of an array. */
+#define STUDY_CHECKS(array) .checks = (array), .nchecks = sizeof (array) / sizeof *(array)
+
 /* The table of sections, in order (study/sections.c). */
 extern const study_section *const study_sections[];
 extern const size_t study_nsections;
@@ -143,6 +146,9 @@ size_t study_class(const study *s, size_t k);
 const char *study_class_name(const study *s, size_t k);
 /* The name of label id. */
 const char *study_label(const study *s, size_t label);
+/* The sentence of the row named check as a paragraph of the page, when
+   there is such a row. */
+void study_sentence(const study *s, page *pg, const char *check);
 /* "12.3%", and a p-value with 2 significant digits, for sentences. */
 void study_percent(char *buf, size_t size, double x);
 void study_pvalue(char *buf, size_t size, pvalue p);

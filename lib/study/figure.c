@@ -78,31 +78,82 @@ void fig_bars_row(FILE *fp, const char *label, double value, double low, double 
     putc('\n', fp);
 }
 
+typedef struct fixed_script {
+    const char *name, *body;
+    int width, height;
+} fixed_script;
+
+static int write_fixed(FILE *fp, const void *script, const void *unused)
+{
+    (void)unused;
+    const fixed_script *fs = script;
+    fig_script_head(fp, fs->name, fs->width, fs->height);
+    fputs(fs->body, fp);
+    return ferror(fp) ? -1 : 0;
+}
+
+/* Writes NAME.EXT with w. */
+static int write_one(const figset *f, const char *name, const char *ext, fig_writer w,
+                     const void *a, const void *b, tells_error *err)
+{
+    size_t len = strlen(f->dir) + strlen(name) + 8;
+    char *path = malloc(len);
+    if (!path)
+        return tells_error_nomem(err, NULL, 0);
+    snprintf(path, len, "%s/%s.%s", f->dir, name, ext);
+    out_file o;
+    int rc = out_open(&o, path, err);
+    free(path);
+    if (rc < 0)
+        return -1;
+    if (w(o.fp, a, b) < 0) {
+        out_abort(&o);
+        return tells_error_nomem(err, NULL, 0);
+    }
+    return out_commit(&o, err);
+}
+
+static void list_figure(figset *f, const char *name)
+{
+    if (f->n < FIGURES_MAX)
+        f->names[f->n++] = name;
+}
+
+int figure_add_fixed(figset *f, const char *name, fig_writer data, int width, int height,
+                     const char *body, const void *a, const void *b, tells_error *err)
+{
+    fixed_script fs = {name, body, width, height};
+    if (write_one(f, name, "dat", data, a, b, err) < 0 ||
+        write_one(f, name, "gp", write_fixed, &fs, NULL, err) < 0)
+        return -1;
+    list_figure(f, name);
+    return 0;
+}
+
 int figure_add(figset *f, const char *name, fig_writer data, fig_writer script,
                const void *a, const void *b, tells_error *err)
 {
-    const char *ext[2] = {"dat", "gp"};
-    fig_writer w[2] = {data, script};
-    for (int k = 0; k < 2; k++) {
-        size_t len = strlen(f->dir) + strlen(name) + 8;
-        char *path = malloc(len);
-        if (!path)
-            return tells_error_nomem(err, NULL, 0);
-        snprintf(path, len, "%s/%s.%s", f->dir, name, ext[k]);
-        out_file o;
-        int rc = out_open(&o, path, err);
-        free(path);
-        if (rc < 0)
-            return -1;
-        if (w[k](o.fp, a, b) < 0) {
-            out_abort(&o);
-            return tells_error_nomem(err, NULL, 0);
-        }
-        if (out_commit(&o, err) < 0)
-            return -1;
-    }
-    if (f->n < FIGURES_MAX)
-        f->names[f->n++] = name;
+    if (write_one(f, name, "dat", data, a, b, err) < 0 ||
+        write_one(f, name, "gp", script, a, b, err) < 0)
+        return -1;
+    list_figure(f, name);
+    return 0;
+}
+
+static int write_bars(FILE *fp, const void *b, const void *unused)
+{
+    (void)unused;
+    fig_bars_script(fp, b);
+    return ferror(fp) ? -1 : 0;
+}
+
+int figure_add_bars(figset *f, const fig_bars *b, fig_writer data, const void *x,
+                    const void *y, tells_error *err)
+{
+    if (write_one(f, b->name, "dat", data, x, y, err) < 0 ||
+        write_one(f, b->name, "gp", write_bars, b, NULL, err) < 0)
+        return -1;
+    list_figure(f, b->name);
     return 0;
 }
 

@@ -31,6 +31,11 @@ typedef int (*fig_writer)(FILE *fp, const void *a, const void *b);
 int figure_add(figset *f, const char *name, fig_writer data, fig_writer script,
                const void *a, const void *b, tells_error *err);
 
+/* The same for a figure whose script is the same whatever the data: the
+   shared head (fig_script_head, width by height) and body. */
+int figure_add_fixed(figset *f, const char *name, fig_writer data, int width, int height,
+                     const char *body, const void *a, const void *b, tells_error *err);
+
 /* Draws the figures of f with one gnuplot process run in f->dir; its
    messages end up in f->dir/gnuplot.log. An io error when gnuplot
    cannot be started, a data error naming the log's last line when it
@@ -55,6 +60,9 @@ typedef struct fig_bars {
     bool rotate;
 } fig_bars;
 void fig_bars_script(FILE *fp, const fig_bars *b);
+/* A figure of such bars: data from data, the script from b. */
+int figure_add_bars(figset *f, const fig_bars *b, fig_writer data, const void *x,
+                    const void *y, tells_error *err);
 /* A row of such data: label, value, low, high, then n unless n is -1. */
 void fig_bars_row(FILE *fp, const char *label, double value, double low, double high, long n);
 

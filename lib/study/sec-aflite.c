@@ -254,18 +254,6 @@ static int rounds_data(FILE *fp, const void *state, const void *study_p)
     return ferror(fp) ? -1 : 0;
 }
 
-static int rounds_script(FILE *fp, const void *state, const void *study_p)
-{
-    (void)state;
-    (void)study_p;
-    fig_script_head(fp, "aflite-rounds", 460, 320);
-    fputs("set xlabel 'round'\nset ylabel 'examples left'\nset yrange [0:*]\n"
-          "plot 'aflite-rounds.dat' skip 1 using 1:2 with linespoints pt 7 lc rgb '#2b5fa8' "
-          "notitle\n",
-          fp);
-    return ferror(fp) ? -1 : 0;
-}
-
 /* The first round's predictability scores. */
 static int scores_data(FILE *fp, const void *state, const void *study_p)
 {
@@ -308,21 +296,18 @@ static int parts_data(FILE *fp, const void *state, const void *study_p)
     return ferror(fp) ? -1 : 0;
 }
 
-static int parts_script(FILE *fp, const void *state, const void *study_p)
-{
-    (void)state;
-    (void)study_p;
-    fig_bars_script(fp, &(fig_bars){"partitions", 460, 320, "hypothesis-only accuracy", "2.6",
-                                    false});
-    return ferror(fp) ? -1 : 0;
-}
-
 static int add_figures(study *s, void *state, figset *f, tells_error *err)
 {
-    if (figure_add(f, "aflite-rounds", rounds_data, rounds_script, state, s, err) < 0 ||
+    if (figure_add_fixed(f, "aflite-rounds", rounds_data, 460, 320,
+                         "set xlabel 'round'\nset ylabel 'examples left'\nset yrange [0:*]\n"
+                         "plot 'aflite-rounds.dat' skip 1 using 1:2 with linespoints pt 7 "
+                         "lc rgb '#2b5fa8' notitle\n",
+                         state, s, err) < 0 ||
         figure_add(f, "aflite-scores", scores_data, scores_script, state, s, err) < 0)
         return -1;
-    return figure_add(f, "partitions", parts_data, parts_script, state, s, err);
+    static const fig_bars bars = {"partitions", 460, 320, "hypothesis-only accuracy", "2.6",
+                                  false};
+    return figure_add_bars(f, &bars, parts_data, state, s, err);
 }
 
 static void add_page(study *s, void *state, page *pg)
@@ -337,9 +322,7 @@ static void add_page(study *s, void *state, page *pg)
                                      "example is scored.");
     page_figure(pg, "partitions", "Hypothesis-only accuracy on the evaluated examples, in "
                                   "full and on each partition, with 95% bootstrap intervals.");
-    const verdict *v = verdicts_find(&s->v, "aflite");
-    if (v)
-        page_para(pg, v->sentence);
+    study_sentence(s, pg, "aflite");
 }
 
 static const study_check checks[] = {
@@ -365,6 +348,5 @@ const study_section section_aflite = {
     .figures = add_figures,
     .page = add_page,
     .free = free_state,
-    .checks = checks,
-    .nchecks = sizeof checks / sizeof *checks,
+    STUDY_CHECKS(checks),
 };

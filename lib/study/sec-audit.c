@@ -181,6 +181,5 @@ const study_section section_audit = {
     .verdicts = add_verdicts,
     .page = add_page,
     .free = free_state,
-    .checks = checks,
-    .nchecks = sizeof checks / sizeof *checks,
+    STUDY_CHECKS(checks),
 };

@@ -287,14 +287,6 @@ static int models_data(FILE *fp, const void *state, const void *unused)
     return ferror(fp) ? -1 : 0;
 }
 
-static int models_script(FILE *fp, const void *state, const void *unused)
-{
-    (void)state;
-    (void)unused;
-    fig_bars_script(fp, &(fig_bars){"baselines", 520, 340, "accuracy", "2.6", false});
-    return ferror(fp) ? -1 : 0;
-}
-
 /* The hypothesis-only model's confusion matrix (rows gold). */
 static int confusion_data(FILE *fp, const void *state, const void *study_p)
 {
@@ -344,7 +336,8 @@ static int confusion_script(FILE *fp, const void *state, const void *study_p)
 
 static int add_figures(study *s, void *state, figset *f, tells_error *err)
 {
-    if (figure_add(f, "baselines", models_data, models_script, state, s, err) < 0)
+    static const fig_bars bars = {"baselines", 520, 340, "accuracy", "2.6", false};
+    if (figure_add_bars(f, &bars, models_data, state, s, err) < 0)
         return -1;
     return figure_add(f, "confusion", confusion_data, confusion_script, state, s, err);
 }
@@ -406,6 +399,5 @@ const study_section section_baselines = {
     .figures = add_figures,
     .page = add_page,
     .free = free_state,
-    .checks = checks,
-    .nchecks = sizeof checks / sizeof *checks,
+    STUDY_CHECKS(checks),
 };

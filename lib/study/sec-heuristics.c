@@ -191,6 +191,5 @@ const study_section section_heuristics = {
     .figures = add_figures,
     .page = add_page,
     .free = free_state,
-    .checks = checks,
-    .nchecks = sizeof checks / sizeof *checks,
+    STUDY_CHECKS(checks),
 };

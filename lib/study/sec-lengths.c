@@ -162,9 +162,7 @@ static void add_page(study *s, void *state, page *pg)
     page_figure(pg, "length", "Hypothesis length by class: boxes from the first to the third "
                               "quartile, the median across, whiskers over 99% of the "
                               "hypotheses (<code>len.tsv</code>).");
-    const verdict *v = verdicts_find(&s->v, "length");
-    if (v)
-        page_para(pg, v->sentence);
+    study_sentence(s, pg, "length");
 }
 
 static const study_check checks[] = {
@@ -186,6 +184,5 @@ const study_section section_lengths = {
     .figures = add_figures,
     .page = add_page,
     .free = free_state,
-    .checks = checks,
-    .nchecks = sizeof checks / sizeof *checks,
+    STUDY_CHECKS(checks),
 };

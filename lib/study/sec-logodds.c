@@ -14,16 +14,14 @@ typedef struct logodds_state {
     logodds_table logodds;     /* the corpus's own prior, tokens seen 5 times */
 } logodds_state;
 
-typedef struct logodds_out {
-    const study *s;
-    const logodds_state *l;
-} logodds_out;
+extern const study_section section_logodds;
 
-static int write_logodds(FILE *fp, void *ctx, tells_error *err)
+static int write_logodds(FILE *fp, void *study_p, tells_error *err)
 {
     (void)err;
-    const logodds_out *o = ctx;
-    return logodds_write(fp, &o->l->logodds, &study_tokens(o->s)->tokens, STUDY_PMI_TOP);
+    const study *s = study_p;
+    const logodds_state *l = study_state(s, &section_logodds);
+    return logodds_write(fp, &l->logodds, &study_tokens(s)->tokens, STUDY_PMI_TOP);
 }
 
 static int run(study *s, void *state, tells_error *err)
@@ -31,10 +29,9 @@ static int run(study *s, void *state, tells_error *err)
     logodds_state *l = state;
     logodds_options lo = {.min_count = STUDY_MIN_COUNT, .prior_scale = 1.0,
                           .top = STUDY_PMI_TOP};
-    logodds_out o = {s, l};
     if (logodds_compute(&study_tokens(s)->tokens, &lo, &l->logodds, err) < 0)
         return -1;
-    return study_write(s, "logodds.tsv", write_logodds, &o, err);
+    return study_write(s, "logodds.tsv", write_logodds, s, err);
 }
 
 static void free_state(void *state)
@@ -181,6 +178,5 @@ const study_section section_logodds = {
     .figures = add_figures,
     .page = add_page,
     .free = free_state,
-    .checks = checks,
-    .nchecks = sizeof checks / sizeof *checks,
+    STUDY_CHECKS(checks),
 };

@@ -47,23 +47,22 @@ typedef struct measures_state {
 
 /* ---- the files ---- */
 
-typedef struct measures_out {
-    const study *s;
-    const measures_state *m;
-} measures_out;
+extern const study_section section_measures;
 
-static int write_pvi(FILE *fp, void *ctx, tells_error *err)
+static int write_pvi(FILE *fp, void *study_p, tells_error *err)
 {
     (void)err;
-    const measures_out *o = ctx;
-    return pvi_write_examples(fp, &o->s->data, &o->m->pvi);
+    const study *s = study_p;
+    const measures_state *m = study_state(s, &section_measures);
+    return pvi_write_examples(fp, &s->data, &m->pvi);
 }
 
-static int write_pvi_summary(FILE *fp, void *ctx, tells_error *err)
+static int write_pvi_summary(FILE *fp, void *study_p, tells_error *err)
 {
     (void)err;
-    const measures_out *o = ctx;
-    return pvi_write_summary(fp, &o->s->data, &o->m->pvi);
+    const study *s = study_p;
+    const measures_state *m = study_state(s, &section_measures);
+    return pvi_write_summary(fp, &s->data, &m->pvi);
 }
 
 static int write_carto(FILE *fp, void *ctx, tells_error *err)
@@ -203,9 +202,8 @@ static int run_pvi(const study *s, measures_state *m, tells_error *err)
         tells_error_clear(err);
         return 1;
     }
-    measures_out o = {s, m};
-    if (study_write(s, "pvi.tsv", write_pvi, &o, err) < 0 ||
-        study_write(s, "pvi-summary.tsv", write_pvi_summary, &o, err) < 0 ||
+    if (study_write(s, "pvi.tsv", write_pvi, (void *)s, err) < 0 ||
+        study_write(s, "pvi-summary.tsv", write_pvi_summary, (void *)s, err) < 0 ||
         write_pvi_ids(s, m, "low-pvi.ids", true, err) < 0 ||
         write_pvi_ids(s, m, "high-pvi.ids", false, err) < 0)
         return -1;
@@ -429,23 +427,6 @@ static int map_data(FILE *fp, const void *state, const void *study_p)
     return ferror(fp) ? -1 : 0;
 }
 
-static int map_script(FILE *fp, const void *state, const void *study_p)
-{
-    (void)state;
-    (void)study_p;
-    fig_script_head(fp, "datamap", 560, 420);
-    fputs("set xlabel 'variability'\nset ylabel 'confidence'\nset yrange [0:1]\n"
-          "set xrange [0:*]\nset cblabel 'correctness'\nset cbrange [0:1]\n"
-          "set palette defined (0 '#2b5fa8', 0.5 '#9a9a9a', 1 '#b2182b')\n"
-          "set label 'easy-to-learn' at graph 0.05, graph 0.95 front\n"
-          "set label 'hard-to-learn' at graph 0.05, graph 0.05 front\n"
-          "set label 'ambiguous' at graph 0.8, graph 0.5 front\n"
-          "plot 'datamap.dat' skip 1 using 1:2:3 with points pt 7 ps 0.3 lc palette "
-          "notitle\n",
-          fp);
-    return ferror(fp) ? -1 : 0;
-}
-
 static int compare_data(FILE *fp, const void *state, const void *study_p)
 {
     const measures_state *m = state;
@@ -460,24 +441,27 @@ static int compare_data(FILE *fp, const void *state, const void *study_p)
     return ferror(fp) ? -1 : 0;
 }
 
-static int compare_script(FILE *fp, const void *state, const void *study_p)
-{
-    (void)state;
-    (void)study_p;
-    fig_bars_script(fp, &(fig_bars){"compare-partitions", 700, 340, "hypothesis-only accuracy",
-                                    "*", true});
-    return ferror(fp) ? -1 : 0;
-}
-
 static int add_figures(study *s, void *state, figset *f, tells_error *err)
 {
     const measures_state *m = state;
     if (!m->done)
         return 0;
     if (figure_add(f, "pvi", pvi_data, pvi_script, state, s, err) < 0 ||
-        figure_add(f, "datamap", map_data, map_script, state, s, err) < 0)
+        figure_add_fixed(f, "datamap", map_data, 560, 420,
+                         "set xlabel 'variability'\nset ylabel 'confidence'\n"
+                         "set yrange [0:1]\nset xrange [0:*]\nset cblabel 'correctness'\n"
+                         "set cbrange [0:1]\n"
+                         "set palette defined (0 '#2b5fa8', 0.5 '#9a9a9a', 1 '#b2182b')\n"
+                         "set label 'easy-to-learn' at graph 0.05, graph 0.95 front\n"
+                         "set label 'hard-to-learn' at graph 0.05, graph 0.05 front\n"
+                         "set label 'ambiguous' at graph 0.8, graph 0.5 front\n"
+                         "plot 'datamap.dat' skip 1 using 1:2:3 with points pt 7 ps 0.3 "
+                         "lc palette notitle\n",
+                         state, s, err) < 0)
         return -1;
-    return figure_add(f, "compare-partitions", compare_data, compare_script, state, s, err);
+    static const fig_bars bars = {"compare-partitions", 700, 340, "hypothesis-only accuracy",
+                                  "*", true};
+    return figure_add_bars(f, &bars, compare_data, state, s, err);
 }
 
 /* ---- page ---- */
@@ -506,9 +490,7 @@ static void pvi_page(const study *s, const measures_state *m, page *pg)
         fprintf(fp, "<td class=\"n\">%.3f to %.3f</td></tr>\n", pm->low, pm->high);
     }
     fputs("</table>\n", fp);
-    const verdict *v = verdicts_find(&s->v, "v_information");
-    if (v)
-        page_para(pg, v->sentence);
+    study_sentence(s, pg, "v_information");
 }
 
 static void carto_page(const study *s, const measures_state *m, page *pg)
@@ -524,9 +506,7 @@ static void carto_page(const study *s, const measures_state *m, page *pg)
             m->carto.epochs);
     page_figure(pg, "datamap", "The data map: variability against confidence, coloured by "
                                "correctness; at most 25,000 examples.");
-    const verdict *v = verdicts_find(&s->v, "cartography");
-    if (v)
-        page_para(pg, v->sentence);
+    study_sentence(s, pg, "cartography");
 }
 
 static void compare_page(const measures_state *m, page *pg)
@@ -608,6 +588,5 @@ const study_section section_measures = {
     .figures = add_figures,
     .page = add_page,
     .free = free_state,
-    .checks = checks,
-    .nchecks = sizeof checks / sizeof *checks,
+    STUDY_CHECKS(checks),
 };

@@ -350,6 +350,5 @@ const study_section section_tokens = {
     .page = add_page,
     .verdict_lines = verdict_lines,
     .free = free_state,
-    .checks = checks,
-    .nchecks = sizeof checks / sizeof *checks,
+    STUDY_CHECKS(checks),
 };

@@ -305,6 +305,20 @@ bool cli_common_option(int c, void (*usage)(void), cli_verbosity *v)
     }
 }
 
+bool cli_fasttext_option(int c, ft_train_args *ft)
+{
+    switch (c) {
+    case CLI_OPT_NGRAMS: ft->word_ngrams = (int)cli_long("--word-ngrams", optarg, 1, 10); break;
+    case CLI_OPT_EPOCH: ft->epoch = (int)cli_long("--epoch", optarg, 1, 100000); break;
+    case CLI_OPT_LR: ft->lr = cli_double("--lr", optarg, 1e-9); break;
+    case CLI_OPT_DIM: ft->dim = (int)cli_long("--dim", optarg, 1, 10000); break;
+    case CLI_OPT_BUCKET: ft->bucket = (int)cli_long("--bucket", optarg, 1, 100000000); break;
+    case CLI_OPT_THREADS: ft->threads = (int)cli_long("--threads", optarg, 1, 256); break;
+    default: return false;
+    }
+    return true;
+}
+
 #ifndef PKGDATADIR
 #define PKGDATADIR "/usr/local/share/tells"
 #endif

@@ -11,6 +11,7 @@
 #include "base/error.h"
 #include "base/ioplan.h"
 #include "analysis/heuristics.h"
+#include "model/ftshim.h"
 #include "text/prep.h"
 
 enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
@@ -199,5 +200,23 @@ typedef struct cli_verbosity {
    --progress set *v (NULL in a program that has neither, which then
    leaves 'q' to its own options). False for any other option. */
 bool cli_common_option(int c, void (*usage)(void), cli_verbosity *v);
+
+/* The fastText training options of tells-baseline and tells-pvi, as rows
+   of their long options: --word-ngrams (1 to 10), --epoch (1 to
+   100,000), --lr (> 0), --dim (1 to 10,000), --bucket (1 to 10^8) and
+   --threads (1 to 256). cli_fasttext_option takes option c into *ft
+   when it is one of them; false for any other option. */
+enum {
+    CLI_OPT_NGRAMS = 1110, CLI_OPT_EPOCH, CLI_OPT_LR, CLI_OPT_DIM, CLI_OPT_BUCKET,
+    CLI_OPT_THREADS
+};
+#define CLI_FASTTEXT_OPTIONS                                    \
+    {"word-ngrams", required_argument, NULL, CLI_OPT_NGRAMS},   \
+    {"epoch", required_argument, NULL, CLI_OPT_EPOCH},          \
+    {"lr", required_argument, NULL, CLI_OPT_LR},                \
+    {"dim", required_argument, NULL, CLI_OPT_DIM},              \
+    {"bucket", required_argument, NULL, CLI_OPT_BUCKET},        \
+    {"threads", required_argument, NULL, CLI_OPT_THREADS}
+bool cli_fasttext_option(int c, ft_train_args *ft);
 
 #endif

@@ -83,7 +83,7 @@ static void usage(void)
 
 enum {
     OPT_TRAIN = 256, OPT_EVAL, OPT_FOLDS, OPT_INPUT, OPT_PARTITION, OPT_MODEL,
-    OPT_MAJORITY_FROM, OPT_NGRAMS, OPT_EPOCH, OPT_LR, OPT_DIM, OPT_BUCKET, OPT_THREADS,
+    OPT_MAJORITY_FROM,
     OPT_SEED, OPT_DETAILS, OPT_SAVE, OPT_PREDICTIONS
 };
 
@@ -95,12 +95,7 @@ static const struct option long_options[] = {
     {"partition", required_argument, NULL, OPT_PARTITION},
     {"model", required_argument, NULL, OPT_MODEL},
     {"majority-from", required_argument, NULL, OPT_MAJORITY_FROM},
-    {"word-ngrams", required_argument, NULL, OPT_NGRAMS},
-    {"epoch", required_argument, NULL, OPT_EPOCH},
-    {"lr", required_argument, NULL, OPT_LR},
-    {"dim", required_argument, NULL, OPT_DIM},
-    {"bucket", required_argument, NULL, OPT_BUCKET},
-    {"threads", required_argument, NULL, OPT_THREADS},
+    CLI_FASTTEXT_OPTIONS,
     {"seed", required_argument, NULL, OPT_SEED},
     {"output", required_argument, NULL, 'o'},
     {"details", no_argument, NULL, OPT_DETAILS},
@@ -165,7 +160,7 @@ static void parse_args(int argc, char **argv, options *o)
     comparison_config_default(c);
     int opt;
     while ((opt = getopt_long(argc, argv, "o:q", long_options, NULL)) != -1) {
-        if (cli_common_option(opt, usage, &o->v))
+        if (cli_common_option(opt, usage, &o->v) || cli_fasttext_option(opt, &c->ft))
             continue;
         switch (opt) {
         case OPT_TRAIN: c->train = optarg; break;
@@ -187,12 +182,6 @@ static void parse_args(int argc, char **argv, options *o)
                 cli_usage_error("invalid --majority-from '%s' (train or eval)", optarg);
             c->majority_from_eval = strcmp(optarg, "eval") == 0;
             break;
-        case OPT_NGRAMS: c->ft.word_ngrams = (int)cli_long("--word-ngrams", optarg, 1, 10); break;
-        case OPT_EPOCH: c->ft.epoch = (int)cli_long("--epoch", optarg, 1, 100000); break;
-        case OPT_LR: c->ft.lr = cli_double("--lr", optarg, 1e-9); break;
-        case OPT_DIM: c->ft.dim = (int)cli_long("--dim", optarg, 1, 10000); break;
-        case OPT_BUCKET: c->ft.bucket = (int)cli_long("--bucket", optarg, 1, 100000000); break;
-        case OPT_THREADS: c->ft.threads = (int)cli_long("--threads", optarg, 1, 256); break;
         case OPT_SEED: c->ft.seed = (int)cli_long("--seed", optarg, 0, 2147483647); break;
         case 'o': o->output = optarg; break;
         case OPT_DETAILS: o->details = true; break;

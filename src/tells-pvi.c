@@ -84,20 +84,15 @@ static void usage(void)
 }
 
 enum {
-    OPT_FOLDS = 256, OPT_INPUT, OPT_NGRAMS, OPT_EPOCH, OPT_LR, OPT_DIM, OPT_BUCKET,
-    OPT_THREADS, OPT_SEED, OPT_SUMMARY, OPT_BOOTSTRAP, OPT_LOW, OPT_HIGH, OPT_THRESHOLD,
+    OPT_FOLDS = 256, OPT_INPUT,
+    OPT_SEED, OPT_SUMMARY, OPT_BOOTSTRAP, OPT_LOW, OPT_HIGH, OPT_THRESHOLD,
     OPT_TOKENS, OPT_MIN_COUNT
 };
 
 static const struct option long_options[] = {
     {"folds", required_argument, NULL, OPT_FOLDS},
     {"input", required_argument, NULL, OPT_INPUT},
-    {"word-ngrams", required_argument, NULL, OPT_NGRAMS},
-    {"epoch", required_argument, NULL, OPT_EPOCH},
-    {"lr", required_argument, NULL, OPT_LR},
-    {"dim", required_argument, NULL, OPT_DIM},
-    {"bucket", required_argument, NULL, OPT_BUCKET},
-    {"threads", required_argument, NULL, OPT_THREADS},
+    CLI_FASTTEXT_OPTIONS,
     {"seed", required_argument, NULL, OPT_SEED},
     {"output", required_argument, NULL, 'o'},
     {"summary", required_argument, NULL, OPT_SUMMARY},
@@ -128,7 +123,7 @@ static void parse_args(int argc, char **argv, config *cfg)
     cli_verbosity v = {0};
     int c;
     while ((c = getopt_long(argc, argv, "o:q", long_options, NULL)) != -1) {
-        if (cli_common_option(c, usage, &v))
+        if (cli_common_option(c, usage, &v) || cli_fasttext_option(c, &o->ft))
             continue;
         switch (c) {
         case OPT_FOLDS: o->folds = (size_t)cli_long("--folds", optarg, 2, 1000); break;
@@ -136,14 +131,6 @@ static void parse_args(int argc, char **argv, config *cfg)
             if (baseline_input_parse(optarg, &o->input) < 0)
                 cli_usage_error("invalid input '%s' (hypothesis or pair)", optarg);
             break;
-        case OPT_NGRAMS:
-            o->ft.word_ngrams = (int)cli_long("--word-ngrams", optarg, 1, 10);
-            break;
-        case OPT_EPOCH: o->ft.epoch = (int)cli_long("--epoch", optarg, 1, 100000); break;
-        case OPT_LR: o->ft.lr = cli_double("--lr", optarg, 1e-9); break;
-        case OPT_DIM: o->ft.dim = (int)cli_long("--dim", optarg, 1, 10000); break;
-        case OPT_BUCKET: o->ft.bucket = (int)cli_long("--bucket", optarg, 1, 100000000); break;
-        case OPT_THREADS: o->ft.threads = (int)cli_long("--threads", optarg, 1, 256); break;
         case OPT_SEED:
             o->ft.seed = (int)cli_long("--seed", optarg, 0, 2147483647);
             o->seed = (unsigned long)o->ft.seed;

@@ -1,0 +1,278 @@
+#!/usr/bin/python3
+"""Prints the reference values written as literals into
+tests/unit/test-tests.c (chisq, competency, interval, ranktest) and
+tests/unit/test-pvi.c (pvi, evaluate).
+
+Not run by make check: it needs NumPy and SciPy only (Debian's
+python3-scipy and python3-numpy; run it with /usr/bin/python3). It prints
+"NAME VALUE" lines with 17 significant digits; each test names the line it
+took a literal from.
+
+Sources of the values:
+- chi-squared: scipy.stats.chisquare (goodness of fit) and
+  scipy.stats.chi2_contingency(correction=False) (homogeneity of two rows,
+  no Yates correction, as lib/stats/chisq.c computes it); p-values below
+  the smallest double from their log: for 1 df, P(X >= x) = 2 Phi(-sqrt x),
+  so log p = log 2 + scipy.special.log_ndtr(-sqrt x).
+- normal tails (proportion test, competency): scipy.stats.norm.sf, and
+  scipy.special.log_ndtr(-z) for log p; the critical z:
+  scipy.stats.norm.isf.
+- McNemar one-sided exact: scipy.stats.binomtest(b, b + c, 0.5,
+  alternative='greater').
+- Kruskal-Wallis: scipy.stats.kruskal (tie-corrected).
+- Bootstrap intervals (lib/stats/interval.c, lib/model/pvi.c) and the
+  folds of cross-fitting (cv_deal): a replica of GSL's gsl_rng_mt19937
+  (its seeding is init_genrand, as NumPy's legacy MT19937 seeding),
+  gsl_rng_uniform_int, gsl_ran_shuffle and
+  gsl_stats_quantile_from_sorted_data, written from GSL's sources and
+  checked against GSL's output; no tells code is used.
+"""
+import hashlib
+import math
+
+import numpy as np
+import scipy
+from scipy import special, stats
+
+print("# numpy", np.__version__, "scipy", scipy.__version__)
+
+
+def out(name, value):
+    print(name, "%.17g" % value)
+
+
+# ---- GSL replica ----
+class GslMT:
+    def __init__(self, seed):
+        self.bg = np.random.MT19937(0)
+        self.bg._legacy_seeding(seed if seed else 4357)   # gsl: 0 means 4357
+
+    def get(self):
+        return int(self.bg.random_raw())
+
+    def uniform_int(self, n):        # gsl_rng_uniform_int, min 0, max 2^32 - 1
+        scale = 0xFFFFFFFF // n
+        while True:
+            k = self.get() // scale
+            if k < n:
+                return k
+
+    def shuffle(self, a):            # gsl_ran_shuffle
+        for i in range(len(a) - 1, 0, -1):
+            j = self.uniform_int(i + 1)
+            a[i], a[j] = a[j], a[i]
+
+
+def quantile_sorted(x, f):          # gsl_stats_quantile_from_sorted_data
+    index = f * (len(x) - 1)
+    lhs = int(index)
+    delta = index - lhs
+    if lhs == len(x) - 1:
+        return x[lhs]
+    return (1 - delta) * x[lhs] + delta * x[lhs + 1]
+
+
+def summarise(stat, level):
+    below = sum(1 for s in stat if s <= 0)
+    above = sum(1 for s in stat if s >= 0)
+    stat = sorted(stat)
+    tail = (1.0 - level) / 2.0
+    side = min(below, above)
+    p = min(1.0, 2.0 * (side + 1.0) / (len(stat) + 1.0))
+    return quantile_sorted(stat, tail), quantile_sorted(stat, 1.0 - tail), p
+
+
+def log_p_chi2_1(x):
+    return math.log(2) + special.log_ndtr(-math.sqrt(x))
+
+
+# ---- chisq ----
+r = stats.chisquare([10, 20, 30])
+out("gof1.stat", r.statistic); out("gof1.p", r.pvalue)
+r = stats.chisquare([30, 10, 20], f_exp=[30, 15, 15])
+out("gof2.stat", r.statistic); out("gof2.p", r.pvalue)
+r = stats.chisquare([5, 15], f_exp=[10, 10])
+out("gof3.stat", r.statistic); out("gof3.p", r.pvalue)
+out("gof_tiny.log_p", log_p_chi2_1(2000))
+
+s, p, dof, _ = stats.chi2_contingency([[10, 20, 30], [30, 20, 10]], correction=False)
+out("hom1.stat", s); out("hom1.p", p); out("hom1.df", dof)
+s, p, dof, _ = stats.chi2_contingency([[10, 20], [20, 10]], correction=False)
+out("hom2.stat", s); out("hom2.p", p); out("hom2.df", dof)
+s, p, dof, _ = stats.chi2_contingency([[10, 20], [20, 10]], correction=True)
+out("hom2.yates_stat", s); out("hom2.yates_p", p)
+s, p, dof, _ = stats.chi2_contingency([[5, 15, 30], [40, 10, 5]], correction=False)
+out("hom3.stat", s); out("hom3.p", p); out("hom3.df", dof)
+try:
+    stats.chi2_contingency([[1, 2, 3], [0, 0, 0]], correction=False)
+    print("hom_zero_row no error")
+except ValueError as e:
+    print("# hom_zero_row: SciPy raises ValueError:", e)
+
+out("prop1.p", stats.norm.sf(2.0))
+pp = 42 / 100
+z = (12 / 40 - 30 / 60) / math.sqrt(pp * (1 - pp) * (1 / 40 + 1 / 60))
+out("prop2.z", z); out("prop2.p", stats.norm.sf(z))
+out("prop_tiny.log_p", special.log_ndtr(-math.sqrt(2000)))
+
+# ---- competency ----
+for name, zz in [("z_3_sqrt5", 3 / math.sqrt(5)), ("z_1", 1.0), ("z_0", 0.0),
+                 ("z_m_1_sqrt3", -1 / math.sqrt(3)), ("z_1_sqrt3", 1 / math.sqrt(3)),
+                 ("z_m1", -1.0), ("z_m_3_sqrt5", -3 / math.sqrt(5)),
+                 ("z_sqrt40", math.sqrt(40))]:
+    out("comp." + name + ".p", stats.norm.sf(zz))
+    print("comp." + name + ".p3", "%.3g" % stats.norm.sf(zz))
+# class prior: p0(a) = 0.6, p0(b) = 0.4
+for name, ph, p0, n in [("a.x", 0.8, 0.6, 5), ("a.w", 1.0, 0.6, 1), ("a.y", 0.5, 0.6, 4),
+                        ("a.z", 1 / 3, 0.6, 3), ("b.z", 2 / 3, 0.4, 3), ("b.y", 0.5, 0.4, 4),
+                        ("b.w", 0.0, 0.4, 1), ("b.x", 0.2, 0.4, 5)]:
+    zz = (ph - p0) / math.sqrt(p0 * (1 - p0) / n)
+    out("prior." + name + ".z", zz); out("prior." + name + ".p", stats.norm.sf(zz))
+lp = special.log_ndtr(-math.sqrt(2000))
+out("comp_tiny.log_p", lp)
+l10 = lp / math.log(10)
+e = math.floor(l10)
+print("comp_tiny.p3", "%.2fe%d" % (10 ** (l10 - e), e))
+out("comp.crit_0.025", stats.norm.isf(0.025))
+out("comp.boundary", 0.5 + stats.norm.isf(0.01 / 8) * math.sqrt(0.25 / 5))
+
+# ---- interval ----
+out("mcn.8_2", stats.binomtest(8, 10, 0.5, alternative="greater").pvalue)
+out("mcn.3_3", stats.binomtest(3, 6, 0.5, alternative="greater").pvalue)
+out("mcn.5_0", stats.binomtest(5, 5, 0.5, alternative="greater").pvalue)
+out("mcn.0_5", stats.binomtest(0, 5, 0.5, alternative="greater").pvalue)
+out("mcn.1100_900", stats.binomtest(1100, 2000, 0.5, alternative="greater").pvalue)
+out("mcn.2000_0.log_p", -2000 * math.log(2))
+
+
+def paired(a, b, samples, seed, level):
+    n = len(a)
+    rng = GslMT(seed)
+    est = sum(x - y for x, y in zip(a, b)) / n
+    stat = []
+    for _ in range(samples):
+        s = 0
+        for _ in range(n):
+            i = rng.uniform_int(n)
+            s += a[i] - b[i]
+        stat.append(s / n)
+    return (est,) + summarise(stat, level)
+
+
+def subset(c, inn, samples, seed, level):
+    n = len(c)
+    m = sum(inn)
+    est = sum(1 for x, y in zip(c, inn) if x and y) / m - sum(c) / n
+    rng = GslMT(seed)
+    stat = []
+    for _ in range(samples):
+        sm = sr = sri = 0
+        for _ in range(n):
+            i = rng.uniform_int(n)
+            sr += c[i] != 0
+            if inn[i]:
+                sm += 1
+                sri += c[i] != 0
+        if sm:
+            stat.append(sri / sm - sr / n)
+    if not stat:
+        return None
+    return (est,) + summarise(stat, level) + (len(stat),)
+
+
+A = [1, 1, 1, 0, 1, 0, 1, 1, 1, 1]
+B = [0, 1, 0, 0, 1, 1, 0, 1, 0, 1]
+for k, v in zip(["est", "low", "high", "p"], paired(A, B, 200, 42, 0.9)):
+    out("paired." + k, v)
+C = [1, 0, 1, 1, 0, 1]
+IN = [0, 0, 1, 0, 0, 0]
+for k, v in zip(["est", "low", "high", "p", "kept"], subset(C, IN, 300, 5, 0.95)):
+    out("subset." + k, v)
+C2 = [1, 1, 0, 1, 0, 0, 1, 1, 1, 0, 1, 1]
+IN2 = [1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0]
+for k, v in zip(["est", "low", "high", "p", "kept"], subset(C2, IN2, 250, 9, 0.8)):
+    out("subset2." + k, v)
+for seed in range(1, 100):
+    if subset([1, 0], [1, 0], 1, seed, 0.95) is None:
+        print("subset_too_small.seed", seed)
+        break
+
+# ---- ranktest ----
+r = stats.kruskal([1, 2, 3], [4, 5, 6], [7, 8, 9])
+out("kw1.stat", r.statistic); out("kw1.p", r.pvalue)
+r = stats.kruskal([2.5, 3, 3, 7], [3, 5, 5, 8, 9], [1, 2.5])
+out("kw2.stat", r.statistic); out("kw2.p", r.pvalue)
+r = stats.kruskal([1], [2])
+out("kw3.stat", r.statistic); out("kw3.p", r.pvalue)
+try:
+    stats.kruskal([4.0, 4.0], [4.0, 4.0, 4.0])
+    print("kw_ties no error")
+except ValueError as e:
+    print("# kw_ties: SciPy raises ValueError:", e)
+r = stats.kruskal([0.5, 1.5, 1.5], [1.5, 3.0])
+out("kw4.stat", r.statistic); out("kw4.p", r.pvalue)
+r = stats.kruskal(list(range(0, 1000)), list(range(1000, 2000)), list(range(2000, 3000)))
+out("kw_tiny.stat", r.statistic); out("kw_tiny.log_p", -r.statistic / 2)
+print("# kw_tiny: scipy p", r.pvalue)
+
+# ---- pvi ----
+# Six examples: labels pos neg pos neg pos neg; p_gold below.
+labels = [0, 1, 0, 1, 0, 1]
+pgold = [0.8, 0.4, 0.1, 1.0, 0.5, 0.25]
+
+
+def pvi_of(p_null):
+    return [-math.log2(pn) + math.log2(pg) for pn, pg in zip(p_null, pgold)]
+
+
+def boot(x, rng, samples, level):
+    n = len(x)
+    mean = sum(x) / n
+    stat = []
+    for _ in range(samples):
+        t = 0.0
+        for _ in range(n):
+            t += x[rng.uniform_int(n)]
+        stat.append(t / n)
+    low, high, p = summarise(stat, level)
+    return mean, low, high, p
+
+
+def pvi_summary(prefix, pvi, seed, samples, level):
+    rng = GslMT(seed)
+    for k, v in zip(["mean", "low", "high", "p"], boot(pvi, rng, samples, level)):
+        out(prefix + ".all." + k, v)
+    for c in (0, 1):
+        x = [v for v, l in zip(pvi, labels) if l == c]
+        for k, v in zip(["mean", "low", "high", "p"], boot(x, rng, samples, level)):
+            out(prefix + ".class%d." % c + k, v)
+
+
+pvi = pvi_of([0.4] * 6)   # leave-one-out: 2 of the other 5 share the label
+pvi_summary("loo", pvi, 11, 500, 0.9)
+print("loo.pvi6", " ".join("%.6f" % v for v in pvi))
+
+perm = list(range(6))
+GslMT(3).shuffle(perm)
+fold = [0] * 6
+for i, e in enumerate(perm):
+    fold[e] = i % 3
+print("k3.fold", " ".join(str(f) for f in fold))
+p_null = []
+for i in range(6):
+    other = [labels[j] for j in range(6) if fold[j] != fold[i]]
+    p_null.append(other.count(labels[i]) / len(other))
+print("k3.p_null", " ".join(repr(v) for v in p_null))
+pvi_summary("k3", pvi_of(p_null), 3, 100, 0.95)
+
+# Leave one out on five rows, the third of a label of its own: the first
+# seed from 1 whose deal puts it in the first fold.
+for seed in range(1, 100):
+    perm = list(range(5))
+    GslMT(seed).shuffle(perm)
+    if perm[0] == 2:
+        print("pvi_odd.seed", seed)
+        break
+
+print("sha256.low", hashlib.sha256(b"e3\ne6\n").hexdigest())
+print("sha256.high", hashlib.sha256(b"e1\ne4\n").hexdigest())

@@ -406,132 +406,183 @@ static void format_count(char *buf, size_t size, size_t n)
         snprintf(buf, size, "%zu", n);
 }
 
-int cases_expand(case_set *cs, const template_set *s, const fill_set *f,
-                 const expand_options *o, tells_error *err)
+/* Refuses a run of more cases than o->max_cases (no limit: more than
+   memory could index), naming the template that makes the most. */
+static int check_limit(const template_set *s, const expand_options *o,
+                       const case_count *count, tells_error *err)
 {
-    memset(cs, 0, sizeof *cs);
-    size_t cap = 0, nt = s->n;
-    chosen *ch = calloc(f->n ? f->n : 1, sizeof *ch);
+    size_t limit = o->max_cases ? o->max_cases : SIZE_MAX / sizeof(test_case);
+    if (count->total <= limit)
+        return 0;
+    char total[48], largest[48];
+    format_count(total, sizeof total, count->total);
+    format_count(largest, sizeof largest, count->largest_n);
+    const template_row *big = &s->row[count->largest];
+    int rc = tells_error_set(err, s->source, 0,
+                             "the templates would make %s cases, more than the limit of %zu; "
+                             "template '%s' on line %ld makes %s",
+                             total, limit, big->name, big->line, largest);
+    tells_error_tag(err, TELLS_E_TOO_MANY_CASES, NULL);
+    return rc;
+}
+
+/* cs's arrays per template, zeroed: selected, and each slot's list and
+   column. slot_fill ends with a sentinel (cs itself) so cases_free knows
+   its length without the template set. -1 when out of memory, cs then
+   freed. */
+static int cases_alloc(case_set *cs, const template_set *s)
+{
+    size_t nt = s->n;
     cs->selected = calloc(nt ? nt : 1, sizeof *cs->selected);
-    /* slot_fill ends with a sentinel (cs itself) so cases_free knows its
-       length without the template set. */
     cs->slot_fill = calloc(nt + 1, sizeof *cs->slot_fill);
     cs->slot_col = calloc(nt + 1, sizeof *cs->slot_col);
-    if (!ch || !cs->selected || !cs->slot_fill || !cs->slot_col) {
-        free(ch);
+    if (!cs->selected || !cs->slot_fill || !cs->slot_col) {
         free(cs->selected);
         free(cs->slot_fill);
         free(cs->slot_col);
         memset(cs, 0, sizeof *cs);
-        return tells_error_nomem(err, NULL, 0);
+        return -1;
     }
     cs->slot_fill[nt] = (void *)cs;
-    int rc = 0;
     for (size_t i = 0; i < nt; i++) {
         cs->slot_fill[i] = calloc(s->row[i].nslots + 1, sizeof **cs->slot_fill);
         cs->slot_col[i] = calloc(s->row[i].nslots + 1, sizeof **cs->slot_col);
         if (!cs->slot_fill[i] || !cs->slot_col[i]) {
-            for (size_t j = i + 1; j < nt; j++)
-                cs->slot_fill[j] = NULL;
-            rc = tells_error_nomem(err, NULL, 0);
-            goto done;
+            cases_free(cs);    /* the later templates' are still NULL */
+            return -1;
         }
+    }
+    return 0;
+}
+
+/* The product a template's cases run through: the size of each of its
+   dimensions (the rows chosen of the dimension's list), the number of
+   cases, the dimension of the `vary` slot (-1 for MFT) and the number of
+   groups. */
+typedef struct product {
+    size_t ndim;
+    size_t radix[MAX_SLOTS];
+    size_t total;
+    long vary_dim;
+    size_t ngroups;
+} product;
+
+static void product_of(product *p, const template_row *t, const slot_dims *d,
+                       const chosen *ch)
+{
+    p->ndim = d->ndim;
+    p->total = 1;
+    for (size_t k = 0; k < p->ndim; k++) {
+        p->radix[k] = ch[d->dim_list[k]].n;
+        p->total *= p->radix[k];
+    }
+    p->vary_dim = -1;
+    if (t->type != TEST_MFT)
+        for (size_t k = 0; k < t->nslots; k++)
+            if (strcmp(t->slots[k], t->vary) == 0)
+                p->vary_dim = (long)d->dim_of[k];
+    p->ngroups = 1;
+    for (size_t k = 0; k < p->ndim; k++)
+        if ((long)k != p->vary_dim)
+            p->ngroups *= p->radix[k];
+    if (t->type == TEST_MFT)
+        p->ngroups = p->total;
+}
+
+/* The digits of case idx in p, the first dimension varying slowest, and
+   the group of the case among its template's: the number made by every
+   digit but vary's. */
+static size_t case_digits(const product *p, size_t idx, size_t *digit)
+{
+    size_t rem = idx, g = 0;
+    for (size_t k = p->ndim; k-- > 0;) {
+        digit[k] = rem % p->radix[k];
+        rem /= p->radix[k];
+    }
+    for (size_t k = 0; k < p->ndim; k++)
+        if ((long)k != p->vary_dim)
+            g = g * p->radix[k] + digit[k];
+    return g;
+}
+
+/* Gives c (its template, group and reference set) the values its digits
+   choose and its texts, and appends it to cs; -1 when out of memory,
+   what c held freed. */
+static int fill_case(case_set *cs, size_t *cap, test_case *c, const template_row *t,
+                     const slot_dims *d, const chosen *ch, const size_t *digit)
+{
+    size_t ns = t->nslots;
+    c->value = malloc((ns ? ns : 1) * sizeof *c->value);
+    if (!c->value)
+        return -1;
+    const char *vals[MAX_SLOTS];
+    for (size_t k = 0; k < ns; k++) {
+        const chosen *cc = &ch[d->dim_list[d->dim_of[k]]];
+        c->value[k] = cc->rows[digit[d->dim_of[k]]];
+        vals[k] = case_value(cs, c, k);
+    }
+    c->text = fill_text(t->text, t, vals);
+    c->premise = t->premise ? fill_text(t->premise, t, vals) : NULL;
+    if (!c->text || (t->premise && !c->premise) || push_case(cs, cap, c) < 0) {
+        free(c->text);
+        free(c->premise);
+        free(c->value);
+        return -1;
+    }
+    return 0;
+}
+
+/* The cases of template ti, whose slots resolve_slots resolved into d,
+   appended to cs, and its groups counted. */
+static int expand_template(case_set *cs, size_t *cap, const template_row *t, size_t ti,
+                           const slot_dims *d, const chosen *ch, tells_error *err)
+{
+    product p;
+    product_of(&p, t, d, ch);
+    size_t group_base = cs->ngroups;
+    for (size_t idx = 0; idx < p.total; idx++) {
+        size_t digit[MAX_SLOTS];
+        size_t g = case_digits(&p, idx, digit);
+        test_case c = {0};
+        c.tmpl = ti;
+        c.group = group_base + (t->type == TEST_MFT ? idx : g);
+        c.reference = p.vary_dim >= 0 && digit[p.vary_dim] == 0;
+        if (fill_case(cs, cap, &c, t, d, ch, digit) < 0)
+            return tells_error_nomem(err, NULL, 0);
+    }
+    cs->ngroups += p.ngroups;
+    return 0;
+}
+
+int cases_expand(case_set *cs, const template_set *s, const fill_set *f,
+                 const expand_options *o, tells_error *err)
+{
+    memset(cs, 0, sizeof *cs);
+    chosen *ch = calloc(f->n ? f->n : 1, sizeof *ch);
+    if (!ch || cases_alloc(cs, s) < 0) {
+        free(ch);
+        return tells_error_nomem(err, NULL, 0);
     }
     /* The count comes first, so that a run too large is refused before
        anything is drawn or allocated for it. */
     case_count count;
-    if ((rc = count_cases(&count, s, f, o, cs->selected, err)) < 0)
-        goto done;
-    size_t limit = o->max_cases ? o->max_cases : SIZE_MAX / sizeof *cs->c;
-    if (count.total > limit) {
-        char total[48], largest[48];
-        format_count(total, sizeof total, count.total);
-        format_count(largest, sizeof largest, count.largest_n);
-        const template_row *big = &s->row[count.largest];
-        rc = tells_error_set(err, s->source, 0,
-                             "the templates would make %s cases, more than the limit of %zu; "
-                             "template '%s' on line %ld makes %s",
-                             total, limit, big->name, big->line, largest);
-        tells_error_tag(err, TELLS_E_TOO_MANY_CASES, NULL);
-        goto done;
-    }
+    int rc = count_cases(&count, s, f, o, cs->selected, err);
+    if (rc == 0)
+        rc = check_limit(s, o, &count, err);
     /* Room for them all at once. */
-    if (count.total > 0 && !(cs->c = array_new(count.total, sizeof *cs->c))) {
+    if (rc == 0 && count.total > 0 && !(cs->c = array_new(count.total, sizeof *cs->c)))
         rc = tells_error_nomem(err, NULL, 0);
-        goto done;
-    }
-    cap = count.total;
+    size_t cap = count.total;
     for (size_t i = 0; i < f->n && rc == 0; i++)
         rc = choose_rows(&ch[i], &f->list[i], o, err);
-    if (rc < 0)
-        goto done;
-    for (size_t ti = 0; ti < nt; ti++) {
-        const template_row *t = &s->row[ti];
-        size_t ns = t->nslots;
+    for (size_t ti = 0; ti < s->n && rc == 0; ti++) {
         slot_dims d;
-        if ((rc = resolve_slots(s, ti, f, cs->slot_fill[ti], cs->slot_col[ti], &d, err)) < 0)
-            goto done;
-        if (!cs->selected[ti])
-            continue;
-        size_t ndim = d.ndim, radix[MAX_SLOTS];
-        const size_t *dim_of = d.dim_of, *dim_list = d.dim_list;
-        for (size_t k = 0; k < ndim; k++)
-            radix[k] = ch[dim_list[k]].n;
-        size_t total = 1;
-        for (size_t k = 0; k < ndim; k++)
-            total *= radix[k];
-        long vary_dim = -1;
-        if (t->type != TEST_MFT)
-            for (size_t k = 0; k < ns; k++)
-                if (strcmp(t->slots[k], t->vary) == 0)
-                    vary_dim = (long)dim_of[k];
-        size_t group_base = cs->ngroups, ngroups = 1;
-        for (size_t k = 0; k < ndim; k++)
-            if ((long)k != vary_dim)
-                ngroups *= radix[k];
-        if (t->type == TEST_MFT)
-            ngroups = total;
-        for (size_t idx = 0; idx < total; idx++) {
-            size_t digit[MAX_SLOTS], rem = idx, g = 0;
-            for (size_t k = ndim; k-- > 0;) {
-                digit[k] = rem % radix[k];
-                rem /= radix[k];
-            }
-            for (size_t k = 0; k < ndim; k++)
-                if ((long)k != vary_dim)
-                    g = g * radix[k] + digit[k];
-            test_case c = {0};
-            c.tmpl = ti;
-            c.group = group_base + (t->type == TEST_MFT ? idx : g);
-            c.reference = vary_dim >= 0 && digit[vary_dim] == 0;
-            c.value = malloc((ns ? ns : 1) * sizeof *c.value);
-            const char *vals[MAX_SLOTS];
-            if (!c.value) {
-                rc = tells_error_nomem(err, NULL, 0);
-                goto done;
-            }
-            for (size_t k = 0; k < ns; k++) {
-                const chosen *cc = &ch[dim_list[dim_of[k]]];
-                c.value[k] = cc->rows[digit[dim_of[k]]];
-                const fill_list *l = cs->slot_fill[ti][k];
-                vals[k] = l->names[1] ? l->values[2 * c.value[k] + cs->slot_col[ti][k]]
-                                      : l->values[c.value[k]];
-            }
-            c.text = fill_text(t->text, t, vals);
-            c.premise = t->premise ? fill_text(t->premise, t, vals) : NULL;
-            if (!c.text || (t->premise && !c.premise) || push_case(cs, &cap, &c) < 0) {
-                free(c.text);
-                free(c.premise);
-                free(c.value);
-                rc = tells_error_nomem(err, NULL, 0);
-                goto done;
-            }
-        }
-        cs->ngroups += ngroups;
+        rc = resolve_slots(s, ti, f, cs->slot_fill[ti], cs->slot_col[ti], &d, err);
+        if (rc == 0 && cs->selected[ti])
+            rc = expand_template(cs, &cap, &s->row[ti], ti, &d, ch, err);
     }
-    if (cs->n == 0)
+    if (rc == 0 && cs->n == 0)
         rc = tells_error_set(err, s->source, 0, "the templates give no cases");
-done:
     for (size_t i = 0; i < f->n; i++)
         free(ch[i].rows);
     free(ch);

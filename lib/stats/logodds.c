@@ -243,201 +243,317 @@ static int cmp_class_total(const void *a, const void *b, void *arg)
     return s->rank[x] < s->rank[y] ? -1 : s->rank[x] > s->rank[y];
 }
 
+/* logodds_compute's state: the totals, the priors and the kept tokens,
+   the sparse pre-pass's risky tokens and absent tokens' order, and each
+   class's rows. */
+typedef struct lo_work {
+    const token_counts *tc;
+    const logodds_options *o;
+    size_t nc, nt, nk;        /* classes, tokens, kept tokens */
+    size_t *order;            /* the classes in byte order */
+    size_t *rank;             /* each class's place in order */
+    uint64_t *class_total, *token_total;
+    double *prior;            /* a_w, scaled */
+    size_t *kept;             /* [nk] the tokens ranked, in id order */
+    size_t *mark;             /* rank + 1 of the last class a token was present in */
+    const counts_cell **present;   /* a class's cell of each token, while its rows are made */
+    counts_cell *cells;       /* by class: class c's from first[c] to first[c + 1] */
+    size_t *first;
+    bool sparse;              /* a top below the kept tokens */
+    size_t *risky, nrisky;    /* kept tokens that may fail where absent */
+    size_t *by_total;         /* the classes by token total (a background prior) */
+    zero_order z;
+    logodds_row **class_rows; /* [nc] each class's rows kept */
+    size_t *class_n;
+    lo_state st;
+} lo_work;
+
+/* y_w^c of a cell. */
+static uint64_t lo_count(const lo_work *w, const counts_cell *p)
+{
+    return w->o->binary ? p->docs : p->count;
+}
+
+/* Whether token t is ranked. */
+static bool lo_keeps(const lo_work *w, size_t t)
+{
+    return w->token_total[t] > 0 && w->token_total[t] >= w->o->min_count && w->prior[t] > 0;
+}
+
+/* w's arrays and the cells by class; -1 out of memory. */
+static int lo_work_init(lo_work *w, const token_counts *tc, const logodds_options *o,
+                        tells_error *err)
+{
+    memset(w, 0, sizeof *w);
+    w->tc = tc;
+    w->o = o;
+    w->nc = vocab_size(tc->classes);
+    w->nt = vocab_size(tc->tokens);
+    w->order = vocab_sorted_ids(tc->classes);
+    w->class_total = array_new(w->nc, sizeof *w->class_total);
+    w->token_total = counts_token_totals(tc, o->binary);
+    w->prior = array_new(w->nt, sizeof *w->prior);
+    w->kept = array_new(w->nt, sizeof *w->kept);
+    w->mark = array_new(w->nt, sizeof *w->mark);
+    w->rank = array_new(w->nc, sizeof *w->rank);
+    w->present = array_new(w->nt, sizeof *w->present);
+    w->class_rows = array_new(w->nc, sizeof *w->class_rows);
+    w->class_n = array_new(w->nc, sizeof *w->class_n);
+    w->st = (lo_state){.tc = tc, .token_total = w->token_total,
+                       .class_total = w->class_total, .prior = w->prior};
+    return w->order && w->class_total && w->token_total && w->prior && w->kept && w->mark &&
+                   w->rank && w->present && w->class_rows && w->class_n &&
+                   counts_cells(tc, false, NULL, NULL, &w->cells, &w->first) == 0
+               ? 0 : tells_error_nomem(err, NULL, 0);
+}
+
+static void lo_work_free(lo_work *w)
+{
+    for (size_t c = 0; w->class_rows && c < w->nc; c++)
+        free(w->class_rows[c]);
+    free(w->class_rows);
+    free(w->class_n);
+    free(w->st.buf);
+    free(w->order);
+    free(w->class_total);
+    free(w->token_total);
+    free(w->prior);
+    free(w->kept);
+    free(w->mark);
+    free(w->rank);
+    free(w->present);
+    free(w->risky);
+    free(w->by_total);
+    free(w->cells);
+    free(w->first);
+    zero_order_free(&w->z);
+}
+
+/* The classes' token totals and the grand total (integers: exact,
+   whatever the order of the tokens), and the classes' ranks. */
+static void lo_totals(lo_work *w)
+{
+    for (size_t i = 0; i < w->tc->ncells; i++) {
+        uint64_t y = lo_count(w, &w->cells[i]);
+        w->class_total[w->cells[i].cls] += y;
+        w->st.grand += y;
+    }
+    for (size_t i = 0; i < w->nc; i++)
+        w->rank[w->order[i]] = i;
+}
+
+/* a_0, each token's prior count, the kept tokens, and room for a class's
+   rows; -1 out of memory. */
+static int lo_priors(lo_work *w, tells_error *err)
+{
+    const logodds_options *o = w->o;
+    double scale = o->prior_scale > 0 ? o->prior_scale : 1.0;
+    w->st.a0 = scale * (o->prior ? o->prior->total : (double)w->st.grand);
+    for (size_t t = 0; t < w->nt; t++) {
+        if (o->prior) {
+            long p = vocab_find(o->prior->tokens, vocab_str(w->tc->tokens, t),
+                                vocab_len(w->tc->tokens, t));
+            w->prior[t] = p < 0 ? 0.0 : scale * o->prior->count[p];
+        } else {
+            w->prior[t] = scale * (double)w->token_total[t];
+        }
+        if (lo_keeps(w, t))
+            w->kept[w->nk++] = t;
+    }
+    w->sparse = o->top && o->top < w->nk;
+    if (!(w->st.buf = array_new(w->nk, sizeof *w->st.buf)))
+        return tells_error_nomem(err, NULL, 0);
+    return 0;
+}
+
+/* Class c's present tokens and the risky ones, in id order: the first
+   whose row overflows is named. */
+static int lo_try_class(lo_work *w, size_t c, tells_error *err)
+{
+    const counts_cell *p = w->cells + w->first[c], *pend = w->cells + w->first[c + 1];
+    size_t r = 0;
+    while (p < pend || r < w->nrisky) {
+        size_t t;
+        uint64_t y = 0;
+        if (p < pend && (r == w->nrisky || p->token <= w->risky[r])) {
+            t = p->token;
+            y = lo_count(w, p);
+            r += r < w->nrisky && w->risky[r] == t;
+            p++;
+        } else {
+            t = w->risky[r++];
+        }
+        logodds_row row;
+        if (lo_keeps(w, t) && lo_row(&w->st, c, w->class_total[c], t, y, &row) < 0)
+            return overflow(err, w->tc, t);
+    }
+    return 0;
+}
+
+/* Which tokens may fail where they are absent: those are tried in every
+   class, so that the same token is named as when every row was made. */
+static int lo_risky_tokens(lo_work *w, tells_error *err)
+{
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t c = 0; c < w->nc; c++) {
+        lo = w->class_total[c] < lo ? w->class_total[c] : lo;
+        hi = w->class_total[c] > hi ? w->class_total[c] : hi;
+    }
+    if (!(w->risky = array_new(w->nk, sizeof *w->risky)))
+        return tells_error_nomem(err, NULL, 0);
+    for (size_t j = 0; j < w->nk; j++)
+        if (lo_risky(&w->st, w->kept[j], lo, hi))
+            w->risky[w->nrisky++] = w->kept[j];
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < w->nc; i++)
+        rc = lo_try_class(w, w->order[i], err);
+    return rc;
+}
+
+/* With the corpus as prior, an absent token's z falls as its count
+   grows; with a background prior, classes of one token total share an
+   order, made for each total in turn (lo_total_order). */
+static int lo_zero_orders(lo_work *w, tells_error *err)
+{
+    if (!w->o->prior)
+        return zero_order_make(&w->z, w->tc->tokens, w->kept, w->nk, w->token_total) < 0
+                   ? tells_error_nomem(err, NULL, 0) : 0;
+    w->by_total = array_new(w->nc, sizeof *w->by_total);
+    w->z.tok = array_new(w->nk, sizeof *w->z.tok);
+    w->z.group_end = array_new(w->nk, sizeof *w->z.group_end);
+    if (!w->by_total || !w->z.tok || !w->z.group_end)
+        return tells_error_nomem(err, NULL, 0);
+    memcpy(w->by_total, w->order, w->nc * sizeof *w->by_total);
+    by_total_ctx bt = {w->class_total, w->rank};
+    qsort_r(w->by_total, w->nc, sizeof *w->by_total, cmp_class_total, &bt);
+    return 0;
+}
+
+/* The absent tokens' order for class c's token total. */
+static void lo_total_order(lo_work *w, size_t c)
+{
+    lo_state *st = &w->st;
+    size_t n = 0;
+    for (size_t j = 0; j < w->nk; j++)
+        if (lo_row(st, c, st->class_tokens, w->kept[j], 0, &st->buf[n]) == 1)
+            n++;
+    qsort_r(st->buf, n, sizeof *st->buf, cmp_rows, (void *)w->tc->tokens);
+    for (size_t j = 0; j < n; j++) {
+        w->z.tok[j] = st->buf[j].token;
+        w->z.group_end[j] = n;
+    }
+    w->z.n = n;
+}
+
+/* With a top, the rows of class c (the i-th in turn): its present
+   tokens', then the absent tokens' that may be among the first, walking
+   their order. zero_order_walk's result. */
+static long lo_class_sparse(lo_work *w, size_t i, size_t c)
+{
+    lo_state *st = &w->st;
+    if (w->by_total && (i == 0 || w->class_total[c] != w->class_total[w->by_total[i - 1]]))
+        lo_total_order(w, c);
+    const counts_cell *cend = w->cells + w->first[c + 1];
+    for (const counts_cell *p = w->cells + w->first[c]; p < cend; p++) {
+        size_t t = p->token;
+        if (lo_keeps(w, t)) {
+            uint64_t y = lo_count(w, p);
+            st->nbuf += lo_row(st, c, st->class_tokens, t, y, &st->buf[st->nbuf]) == 1;
+            w->mark[t] = w->rank[c] + 1;
+        }
+    }
+    return zero_order_walk(&w->z, w->o->top, w->mark, w->rank[c] + 1, lo_take, lo_drop, st);
+}
+
+/* Every kept token's row in class c, in id order, as the dense table had
+   them. */
+static int lo_class_dense(lo_work *w, size_t c, tells_error *err)
+{
+    lo_state *st = &w->st;
+    const counts_cell *cc = w->cells + w->first[c], *cend = w->cells + w->first[c + 1];
+    for (const counts_cell *p = cc; p < cend; p++)
+        w->present[p->token] = p;
+    st->nbuf = 0;
+    int rc = 0;
+    for (size_t j = 0; rc == 0 && j < w->nk; j++) {
+        size_t t = w->kept[j];
+        const counts_cell *p = w->present[t];
+        uint64_t y = !p ? 0 : lo_count(w, p);
+        int r = lo_row(st, c, st->class_tokens, t, y, &st->buf[st->nbuf]);
+        if (r < 0)
+            rc = overflow(err, w->tc, t);
+        st->nbuf += r == 1;
+    }
+    for (const counts_cell *p = cc; p < cend; p++)
+        w->present[p->token] = NULL;
+    return rc;
+}
+
+/* The rows kept of the i-th class in turn (by token total with a
+   background prior and a top, else in byte order): z descending, the
+   first top or all. */
+static int lo_class(lo_work *w, size_t i, tells_error *err)
+{
+    size_t c = w->by_total ? w->by_total[i] : w->order[i];
+    lo_state *st = &w->st;
+    st->c = c;
+    st->class_tokens = w->class_total[c];
+    st->nbuf = 0;
+    long walked = -2;
+    int rc = 0;
+    if (w->sparse) {
+        walked = lo_class_sparse(w, i, c);
+        if (walked == -1)   /* tried above: cannot happen */
+            rc = tells_error_set(err, NULL, 0, "log-odds: an absent token overflows");
+    }
+    if (rc == 0 && walked == -2)
+        rc = lo_class_dense(w, c, err);
+    if (rc < 0)
+        return rc;
+    qsort_r(st->buf, st->nbuf, sizeof *st->buf, cmp_rows, (void *)w->tc->tokens);
+    size_t top = w->o->top;
+    w->class_n[c] = top && top < st->nbuf ? top : st->nbuf;
+    if (!(w->class_rows[c] = array_new(w->class_n[c], sizeof **w->class_rows)))
+        return tells_error_nomem(err, NULL, 0);
+    if (w->class_n[c])
+        memcpy(w->class_rows[c], st->buf, w->class_n[c] * sizeof *st->buf);
+    return 0;
+}
+
+/* out's rows: each class's, the classes in byte order. */
+static int lo_assemble(const lo_work *w, logodds_table *out, tells_error *err)
+{
+    size_t total_rows = 0;
+    for (size_t c = 0; c < w->nc; c++)
+        total_rows += w->class_n[c];
+    if (!(out->rows = array_new(total_rows, sizeof *out->rows)))
+        return tells_error_nomem(err, NULL, 0);
+    for (size_t i = 0; i < w->nc; i++) {
+        size_t c = w->order[i];
+        if (w->class_n[c])
+            memcpy(out->rows + out->n, w->class_rows[c], w->class_n[c] * sizeof *out->rows);
+        out->n += w->class_n[c];
+    }
+    return 0;
+}
+
 int logodds_compute(const token_counts *tc, const logodds_options *o, logodds_table *out,
                     tells_error *err)
 {
     memset(out, 0, sizeof *out);
-    size_t nc = vocab_size(tc->classes), nt = vocab_size(tc->tokens);
-    double scale = o->prior_scale > 0 ? o->prior_scale : 1.0;
-    size_t *order = vocab_sorted_ids(tc->classes);
-    uint64_t *class_total = array_new(nc, sizeof *class_total);
-    uint64_t *token_total = counts_token_totals(tc, o->binary);
-    double *prior = array_new(nt, sizeof *prior);
-    size_t *kept = array_new(nt, sizeof *kept);
-    size_t *mark = array_new(nt, sizeof *mark);
-    size_t *rank = array_new(nc, sizeof *rank);
-    const counts_cell **present = array_new(nt, sizeof *present);
-    logodds_row **class_rows = array_new(nc, sizeof *class_rows);
-    size_t *class_n = array_new(nc, sizeof *class_n);
-    size_t *risky = NULL, *by_total = NULL;
-    counts_cell *cells = NULL;
-    size_t *first = NULL;
-    zero_order z = {0};
-    lo_state st = {.tc = tc, .token_total = token_total, .class_total = class_total,
-                   .prior = prior};
-    int rc = order && class_total && token_total && prior && kept && mark && rank &&
-             present && class_rows && class_n &&
-             counts_cells(tc, false, NULL, NULL, &cells, &first) == 0
-                 ? 0 : tells_error_nomem(err, NULL, 0);
-    /* Integer totals: exact, whatever the order of the tokens. */
-    for (size_t i = 0; rc == 0 && i < tc->ncells; i++) {
-        uint64_t y = o->binary ? cells[i].docs : cells[i].count;
-        class_total[cells[i].cls] += y;
-        st.grand += y;
-    }
-    size_t nk = 0;
+    lo_work w;
+    int rc = lo_work_init(&w, tc, o, err);
     if (rc == 0) {
-        st.a0 = scale * (o->prior ? o->prior->total : (double)st.grand);
-        for (size_t t = 0; t < nt; t++) {
-            if (o->prior) {
-                long p = vocab_find(o->prior->tokens, vocab_str(tc->tokens, t),
-                                    vocab_len(tc->tokens, t));
-                prior[t] = p < 0 ? 0.0 : scale * o->prior->count[p];
-            } else {
-                prior[t] = scale * (double)token_total[t];
-            }
-            if (token_total[t] > 0 && token_total[t] >= o->min_count && prior[t] > 0)
-                kept[nk++] = t;
-        }
-        for (size_t i = 0; i < nc; i++)
-            rank[order[i]] = i;
+        lo_totals(&w);
+        rc = lo_priors(&w, err);
     }
-    if (rc == 0 && !(st.buf = array_new(nk, sizeof *st.buf)))
-        rc = tells_error_nomem(err, NULL, 0);
-    bool sparse = o->top && o->top < nk;
-    size_t nrisky = 0;
-    if (rc == 0 && sparse) {
-        /* Which tokens may fail where they are absent: those are tried in
-           every class, so that the same token is named as when every row
-           was made. */
-        uint64_t lo = UINT64_MAX, hi = 0;
-        for (size_t c = 0; c < nc; c++) {
-            lo = class_total[c] < lo ? class_total[c] : lo;
-            hi = class_total[c] > hi ? class_total[c] : hi;
-        }
-        if (!(risky = array_new(nk, sizeof *risky)))
-            rc = tells_error_nomem(err, NULL, 0);
-        for (size_t j = 0; rc == 0 && j < nk; j++)
-            if (lo_risky(&st, kept[j], lo, hi))
-                risky[nrisky++] = kept[j];
-        for (size_t i = 0; rc == 0 && i < nc; i++) {
-            size_t c = order[i];
-            const counts_cell *p = cells + first[c], *pend = cells + first[c + 1];
-            size_t r = 0;
-            while (rc == 0 && (p < pend || r < nrisky)) {
-                size_t t;
-                uint64_t y = 0;
-                if (p < pend && (r == nrisky || p->token <= risky[r])) {
-                    t = p->token;
-                    y = o->binary ? p->docs : p->count;
-                    r += r < nrisky && risky[r] == t;
-                    p++;
-                } else {
-                    t = risky[r++];
-                }
-                logodds_row row;
-                if (token_total[t] > 0 && token_total[t] >= o->min_count && prior[t] > 0 &&
-                    lo_row(&st, c, class_total[c], t, y, &row) < 0)
-                    rc = overflow(err, tc, t);
-            }
-        }
-        /* With the corpus as prior, an absent token's z falls as its count
-           grows; with a background prior, classes of one token total
-           share an order, made for each total in turn. */
-        if (rc == 0 && !o->prior &&
-            zero_order_make(&z, tc->tokens, kept, nk, token_total) < 0)
-            rc = tells_error_nomem(err, NULL, 0);
-        if (rc == 0 && o->prior) {
-            by_total = array_new(nc, sizeof *by_total);
-            z.tok = array_new(nk, sizeof *z.tok);
-            z.group_end = array_new(nk, sizeof *z.group_end);
-            if (!by_total || !z.tok || !z.group_end)
-                rc = tells_error_nomem(err, NULL, 0);
-            else {
-                memcpy(by_total, order, nc * sizeof *by_total);
-                by_total_ctx bt = {class_total, rank};
-                qsort_r(by_total, nc, sizeof *by_total, cmp_class_total, &bt);
-            }
-        }
-    }
-    for (size_t i = 0; rc == 0 && i < nc; i++) {
-        size_t c = by_total ? by_total[i] : order[i];
-        st.c = c;
-        st.class_tokens = class_total[c];
-        st.nbuf = 0;
-        const counts_cell *cc = cells + first[c], *cend = cells + first[c + 1];
-        long walked = -2;
-        if (sparse) {
-            if (by_total && (i == 0 || class_total[c] != class_total[by_total[i - 1]])) {
-                /* The absent tokens' order for this class total. */
-                size_t n = 0;
-                for (size_t j = 0; j < nk; j++)
-                    if (lo_row(&st, c, st.class_tokens, kept[j], 0, &st.buf[n]) == 1)
-                        n++;
-                qsort_r(st.buf, n, sizeof *st.buf, cmp_rows, (void *)tc->tokens);
-                for (size_t j = 0; j < n; j++) {
-                    z.tok[j] = st.buf[j].token;
-                    z.group_end[j] = n;
-                }
-                z.n = n;
-            }
-            for (const counts_cell *p = cc; p < cend; p++) {
-                size_t t = p->token;
-                if (token_total[t] > 0 && token_total[t] >= o->min_count && prior[t] > 0) {
-                    uint64_t y = o->binary ? p->docs : p->count;
-                    st.nbuf += lo_row(&st, c, st.class_tokens, t, y, &st.buf[st.nbuf]) == 1;
-                    mark[t] = rank[c] + 1;
-                }
-            }
-            walked = zero_order_walk(&z, o->top, mark, rank[c] + 1, lo_take, lo_drop, &st);
-            if (walked == -1)   /* tried above: cannot happen */
-                rc = tells_error_set(err, NULL, 0, "log-odds: an absent token overflows");
-        }
-        if (rc == 0 && walked == -2) {
-            /* Every kept token, in id order, as the dense table had them. */
-            for (const counts_cell *p = cc; p < cend; p++)
-                present[p->token] = p;
-            st.nbuf = 0;
-            for (size_t j = 0; rc == 0 && j < nk; j++) {
-                size_t t = kept[j];
-                const counts_cell *p = present[t];
-                uint64_t y = !p ? 0 : o->binary ? p->docs : p->count;
-                int r = lo_row(&st, c, st.class_tokens, t, y, &st.buf[st.nbuf]);
-                if (r < 0)
-                    rc = overflow(err, tc, t);
-                st.nbuf += r == 1;
-            }
-            for (const counts_cell *p = cc; p < cend; p++)
-                present[p->token] = NULL;
-        }
-        if (rc < 0)
-            break;
-        qsort_r(st.buf, st.nbuf, sizeof *st.buf, cmp_rows, (void *)tc->tokens);
-        class_n[c] = o->top && o->top < st.nbuf ? o->top : st.nbuf;
-        if (!(class_rows[c] = array_new(class_n[c], sizeof **class_rows)))
-            rc = tells_error_nomem(err, NULL, 0);
-        else if (class_n[c])
-            memcpy(class_rows[c], st.buf, class_n[c] * sizeof *st.buf);
-    }
-    size_t total_rows = 0;
-    for (size_t c = 0; rc == 0 && c < nc; c++)
-        total_rows += class_n[c];
-    if (rc == 0 && !(out->rows = array_new(total_rows, sizeof *out->rows)))
-        rc = tells_error_nomem(err, NULL, 0);
-    for (size_t i = 0; rc == 0 && i < nc; i++) {
-        size_t c = order[i];
-        if (class_n[c])
-            memcpy(out->rows + out->n, class_rows[c], class_n[c] * sizeof *out->rows);
-        out->n += class_n[c];
-    }
-    for (size_t c = 0; class_rows && c < nc; c++)
-        free(class_rows[c]);
-    free(class_rows);
-    free(class_n);
-    free(st.buf);
-    free(order);
-    free(class_total);
-    free(token_total);
-    free(prior);
-    free(kept);
-    free(mark);
-    free(rank);
-    free(present);
-    free(risky);
-    free(by_total);
-    free(cells);
-    free(first);
-    zero_order_free(&z);
+    if (rc == 0 && w.sparse && (rc = lo_risky_tokens(&w, err)) == 0)
+        rc = lo_zero_orders(&w, err);
+    for (size_t i = 0; rc == 0 && i < w.nc; i++)
+        rc = lo_class(&w, i, err);
+    if (rc == 0)
+        rc = lo_assemble(&w, out, err);
+    lo_work_free(&w);
     if (rc < 0)
         logodds_free(out);
     return rc;

@@ -163,6 +163,174 @@ static int read_header(loader *ld, tab_row *cells, long col[3], long *ncols)
     return 0;
 }
 
+/* What load_file gathers from file s: each row's id and predicted set,
+   and in the first file the gold sets. */
+typedef struct file_rows {
+    size_t s;             /* the file */
+    size_t n;             /* s > 0: the ids of the first file */
+    tab_row cells;
+    long col[3], ncols;   /* the id, gold and predicted columns; the header's width */
+    size_t *row_id, row_cap, nrows;
+    size_t *row_off, off_cap;
+    uint32_t *plab, *glab;
+    size_t np, pcap, ng, gcap;
+    size_t *goff, goff_cap;
+    long *seen;           /* s > 0: the line of each id, 0 before */
+    long **line_of;       /* the line of each id in the first file */
+    size_t *line_cap;
+} file_rows;
+
+static void file_rows_free(file_rows *fr)
+{
+    tab_row_free(&fr->cells);
+    free(fr->row_id);
+    free(fr->row_off);
+    free(fr->plab);
+    free(fr->glab);
+    free(fr->goff);
+    free(fr->seen);
+}
+
+/* The id of the row at hand: a new one in the first file, else one of
+   the first file's, once. */
+static int row_id_of(loader *ld, file_rows *fr, const char *id, size_t id_len, long *key)
+{
+    pred_data *d = ld->d;
+    long lineno = ld->r.lineno;
+    long k;
+    if (fr->s == 0) {
+        size_t before = vocab_size(d->ids);
+        k = vocab_intern(d->ids, id, id_len);
+        if (k < 0 || ((size_t)k >= before &&
+                      ARRAY_RESERVE(*fr->line_of, *fr->line_cap, (size_t)k + 1) < 0))
+            return tells_error_nomem(ld->err, ld->r.name, lineno);
+        if ((size_t)k < before)
+            return tells_error_set(ld->err, ld->r.name, lineno,
+                                   "duplicate id '%s' (first on line %ld)", id,
+                                   (*fr->line_of)[k]);
+        (*fr->line_of)[k] = lineno;
+    } else {
+        k = vocab_find(d->ids, id, id_len);
+        if (k < 0)
+            return tells_error_set(ld->err, ld->r.name, lineno, "id '%s' is not in %s", id,
+                                   d->names[0]);
+        if (fr->seen[k])
+            return tells_error_set(ld->err, ld->r.name, lineno,
+                                   "duplicate id '%s' (first on line %ld)", id, fr->seen[k]);
+        fr->seen[k] = lineno;
+    }
+    *key = k;
+    return 0;
+}
+
+/* The gold set of the row at hand (id k): kept from the first file, the
+   same as there in the others. */
+static int row_gold(loader *ld, file_rows *fr, long k)
+{
+    const char *cell = fr->cells.field[fr->col[1]];
+    if (parse_set(ld, cell, fr->cells.len[fr->col[1]], "gold") < 0)
+        return -1;
+    if (fr->s == 0) {
+        if (ARRAY_RESERVE(fr->goff, fr->goff_cap, fr->nrows + 2) < 0)
+            return tells_error_nomem(ld->err, ld->r.name, ld->r.lineno);
+        fr->goff[fr->nrows] = fr->ng;
+        return append_set(ld, &fr->glab, &fr->ng, &fr->gcap);
+    }
+    const uint32_t *g;
+    size_t gn = pred_set(ld->d, 0, (size_t)k, &g);
+    if (!same_set(ld->set, ld->set_n, g, gn))
+        return tells_error_set(ld->err, ld->r.name, ld->r.lineno,
+                               "gold label '%s' of id '%s' differs from '%s' in %s", cell,
+                               fr->cells.field[fr->col[0]], show_set(ld, g, gn),
+                               ld->d->names[0]);
+    return 0;
+}
+
+/* A line of the file: its id, gold set and predicted set. */
+static int read_row(loader *ld, file_rows *fr, char *line, size_t len)
+{
+    tells_error *err = ld->err;
+    long lineno = ld->r.lineno;
+    if (text_line_check(line, len, ld->r.name, lineno, err) < 0 ||
+        tab_row_split(&fr->cells, line, len, ld->r.name, lineno, err) < 0)
+        return -1;
+    if (fr->cells.n != (size_t)fr->ncols)
+        return tab_columns_error(err, ld->r.name, lineno, (size_t)fr->ncols, fr->cells.n,
+                                 NULL);
+    const char *id = fr->cells.field[fr->col[0]];
+    size_t id_len = fr->cells.len[fr->col[0]];
+    if (id_len == 0)
+        return tells_error_set(err, ld->r.name, lineno, "empty id");
+    long k = 0;
+    if (row_id_of(ld, fr, id, id_len, &k) < 0 || row_gold(ld, fr, k) < 0 ||
+        parse_set(ld, fr->cells.field[fr->col[2]], fr->cells.len[fr->col[2]],
+                  "predicted") < 0)
+        return -1;
+    if (ARRAY_RESERVE(fr->row_id, fr->row_cap, fr->nrows + 1) < 0 ||
+        ARRAY_RESERVE(fr->row_off, fr->off_cap, fr->nrows + 2) < 0)
+        return tells_error_nomem(err, ld->r.name, lineno);
+    fr->row_id[fr->nrows] = (size_t)k;
+    fr->row_off[fr->nrows] = fr->np;
+    if (append_set(ld, &fr->plab, &fr->np, &fr->pcap) < 0)
+        return -1;
+    fr->nrows++;
+    return 0;
+}
+
+/* After the rows: the file has examples, and a later file every id of
+   the first. */
+static int file_complete(loader *ld, const file_rows *fr)
+{
+    if (fr->nrows == 0)
+        return tells_error_set(ld->err, ld->r.name, 0, "no examples");
+    if (fr->s == 0 || fr->nrows >= fr->n)
+        return 0;
+    size_t i = 0;
+    while (fr->seen[i])
+        i++;
+    return tells_error_set(ld->err, ld->r.name, 0,
+                           "id '%s' of %s (line %ld) is missing (%zu missing in all)",
+                           vocab_str(ld->d->ids, i), ld->d->names[0], (*fr->line_of)[i],
+                           fr->n - fr->nrows);
+}
+
+/* The sets read into d: the first file's rows are in id order; a later
+   file's predicted sets are put in that order. */
+static int file_store(loader *ld, file_rows *fr)
+{
+    pred_data *d = ld->d;
+    if (fr->s == 0) {
+        fr->goff[fr->nrows] = fr->ng;
+        fr->row_off[fr->nrows] = fr->np;
+        d->off[0] = fr->goff;
+        d->lab[0] = fr->glab;
+        d->off[1] = fr->row_off;
+        d->lab[1] = fr->plab;
+        fr->goff = fr->row_off = NULL;
+        fr->glab = fr->plab = NULL;
+        return 0;
+    }
+    size_t n = fr->n, nrows = fr->nrows, *row_off = fr->row_off, *row_id = fr->row_id;
+    size_t *off = calloc(n + 1, sizeof *off);
+    uint32_t *lab = array_new(fr->np, sizeof *lab);
+    if (!off || !lab) {
+        free(off);
+        free(lab);
+        return tells_error_nomem(ld->err, ld->r.name, 0);
+    }
+    row_off[nrows] = fr->np;
+    for (size_t r = 0; r < nrows; r++)
+        off[row_id[r] + 1] = row_off[r + 1] - row_off[r];
+    for (size_t i = 0; i < n; i++)
+        off[i + 1] += off[i];
+    for (size_t r = 0; r < nrows; r++)
+        memcpy(lab + off[row_id[r]], fr->plab + row_off[r],
+               (row_off[r + 1] - row_off[r]) * sizeof *lab);
+    d->off[fr->s + 1] = off;
+    d->lab[fr->s + 1] = lab;
+    return 0;
+}
+
 /* Reads file s of d. The first file defines the ids and the gold sets;
    line_of[i] is the line of id i in it. */
 static int load_file(pred_data *d, size_t s, const char *path, long **line_of,
@@ -171,149 +339,21 @@ static int load_file(pred_data *d, size_t s, const char *path, long **line_of,
     loader ld = {.d = d, .err = err};
     if (line_reader_open(&ld.r, path, 0, err) < 0)
         return -1;
-    tab_row cells = {0};
-    long col[3], ncols = 0;
-    size_t n = s ? vocab_size(d->ids) : 0;
-    size_t *row_id = NULL, row_cap = 0, nrows = 0;
-    size_t *row_off = NULL, off_cap = 0;
-    uint32_t *plab = NULL, *glab = NULL;
-    size_t np = 0, pcap = 0, ng = 0, gcap = 0;
-    size_t *goff = NULL, goff_cap = 0;
-    long *seen = s ? calloc(n + 1, sizeof *seen) : NULL;
-    int rc = (s && !seen) ? tells_error_nomem(err, ld.r.name, 0)
-                          : read_header(&ld, &cells, col, &ncols);
-    const char *first = d->names[0];
+    file_rows fr = {.s = s, .n = s ? vocab_size(d->ids) : 0, .line_of = line_of,
+                    .line_cap = line_cap};
+    fr.seen = s ? calloc(fr.n + 1, sizeof *fr.seen) : NULL;
+    int rc = (s && !fr.seen) ? tells_error_nomem(err, ld.r.name, 0)
+                             : read_header(&ld, &fr.cells, fr.col, &fr.ncols);
     char *line;
     size_t len;
-    while (rc == 0 && (rc = line_reader_next(&ld.r, &line, &len, err)) == 1) {
-        rc = -1;
-        long lineno = ld.r.lineno;
-        if (text_line_check(line, len, ld.r.name, lineno, err) < 0 ||
-            tab_row_split(&cells, line, len, ld.r.name, lineno, err) < 0)
-            break;
-        if (cells.n != (size_t)ncols) {
-            tab_columns_error(err, ld.r.name, lineno, (size_t)ncols, cells.n, NULL);
-            break;
-        }
-        const char *id = cells.field[col[0]];
-        size_t id_len = cells.len[col[0]];
-        if (id_len == 0) {
-            tells_error_set(err, ld.r.name, lineno, "empty id");
-            break;
-        }
-        long k;
-        if (s == 0) {
-            size_t before = vocab_size(d->ids);
-            k = vocab_intern(d->ids, id, id_len);
-            if (k < 0 || ((size_t)k >= before &&
-                          ARRAY_RESERVE(*line_of, *line_cap, (size_t)k + 1) < 0)) {
-                tells_error_nomem(err, ld.r.name, lineno);
-                break;
-            }
-            if ((size_t)k < before) {
-                tells_error_set(err, ld.r.name, lineno,
-                                "duplicate id '%s' (first on line %ld)", id,
-                                (*line_of)[k]);
-                break;
-            }
-            (*line_of)[k] = lineno;
-        } else {
-            k = vocab_find(d->ids, id, id_len);
-            if (k < 0) {
-                tells_error_set(err, ld.r.name, lineno, "id '%s' is not in %s",
-                                id, first);
-                break;
-            }
-            if (seen[k]) {
-                tells_error_set(err, ld.r.name, lineno,
-                                "duplicate id '%s' (first on line %ld)", id,
-                                seen[k]);
-                break;
-            }
-            seen[k] = lineno;
-        }
-        if (parse_set(&ld, cells.field[col[1]], cells.len[col[1]], "gold") < 0)
-            break;
-        if (s == 0) {
-            if (ARRAY_RESERVE(goff, goff_cap, nrows + 2) < 0) {
-                tells_error_nomem(err, ld.r.name, lineno);
-                break;
-            }
-            goff[nrows] = ng;
-            if (append_set(&ld, &glab, &ng, &gcap) < 0)
-                break;
-        } else {
-            const uint32_t *g;
-            size_t gn = pred_set(d, 0, (size_t)k, &g);
-            if (!same_set(ld.set, ld.set_n, g, gn)) {
-                tells_error_set(err, ld.r.name, lineno,
-                                "gold label '%s' of id '%s' differs from '%s' in %s",
-                                cells.field[col[1]], id, show_set(&ld, g, gn), first);
-                break;
-            }
-        }
-        if (parse_set(&ld, cells.field[col[2]], cells.len[col[2]], "predicted") < 0)
-            break;
-        if (ARRAY_RESERVE(row_id, row_cap, nrows + 1) < 0 ||
-            ARRAY_RESERVE(row_off, off_cap, nrows + 2) < 0) {
-            tells_error_nomem(err, ld.r.name, lineno);
-            break;
-        }
-        row_id[nrows] = (size_t)k;
-        row_off[nrows] = np;
-        if (append_set(&ld, &plab, &np, &pcap) < 0)
-            break;
-        nrows++;
-        rc = 0;
-    }
-    if (rc == 0 && nrows == 0)
-        rc = tells_error_set(err, ld.r.name, 0, "no examples");
-    if (rc == 0 && s > 0 && nrows < n) {
-        size_t i = 0;
-        while (seen[i])
-            i++;
-        rc = tells_error_set(err, ld.r.name, 0,
-                             "id '%s' of %s (line %ld) is missing (%zu missing in all)",
-                             vocab_str(d->ids, i), first, (*line_of)[i], n - nrows);
-    }
-    if (rc == 0 && s == 0) {
-        /* Rows of the first file are in id order. */
-        goff[nrows] = ng;
-        row_off[nrows] = np;
-        d->off[0] = goff;
-        d->lab[0] = glab;
-        d->off[1] = row_off;
-        d->lab[1] = plab;
-        goff = row_off = NULL;
-        glab = plab = NULL;
-    } else if (rc == 0) {
-        size_t *off = calloc(n + 1, sizeof *off);
-        uint32_t *lab = array_new(np, sizeof *lab);
-        if (!off || !lab) {
-            free(off);
-            free(lab);
-            rc = tells_error_nomem(err, ld.r.name, 0);
-        } else {
-            row_off[nrows] = np;
-            for (size_t r = 0; r < nrows; r++)
-                off[row_id[r] + 1] = row_off[r + 1] - row_off[r];
-            for (size_t i = 0; i < n; i++)
-                off[i + 1] += off[i];
-            for (size_t r = 0; r < nrows; r++)
-                memcpy(lab + off[row_id[r]], plab + row_off[r],
-                       (row_off[r + 1] - row_off[r]) * sizeof *lab);
-            d->off[s + 1] = off;
-            d->lab[s + 1] = lab;
-        }
-    }
+    while (rc == 0 && (rc = line_reader_next(&ld.r, &line, &len, err)) == 1)
+        rc = read_row(&ld, &fr, line, len) < 0 ? -1 : 0;
+    if (rc == 0)
+        rc = file_complete(&ld, &fr);
+    if (rc == 0)
+        rc = file_store(&ld, &fr);
     line_reader_close(&ld.r);
-    tab_row_free(&cells);
-    free(row_id);
-    free(row_off);
-    free(plab);
-    free(glab);
-    free(goff);
-    free(seen);
+    file_rows_free(&fr);
     free(ld.set);
     free(ld.shown);
     return rc < 0 ? -1 : 0;

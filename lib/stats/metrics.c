@@ -797,6 +797,96 @@ void contrast_free(contrast_groups *g)
     memset(g, 0, sizeof *g);
 }
 
+/* The header of a contrast file: 0, or -1 with err set. */
+static int contrast_header(line_reader *r, tells_error *err)
+{
+    char *line;
+    size_t len;
+    int rc = line_reader_header(r, &line, &len, err);
+    if (rc == 1 && text_line_check(line, len, r->name, 1, err) < 0)
+        rc = -1;
+    if (rc == 0)
+        return tells_error_set(err, r->name, 0, "empty input: expected a header "
+                               "'original<TAB>contrast'");
+    if (rc < 0)
+        return rc;
+    return strncmp(line, "original\tcontrast", 17) == 0 &&
+                   (line[17] == '\0' || line[17] == '\t')
+               ? 0
+               : tells_error_set(err, r->name, 1, "the header must start with "
+                                 "'original<TAB>contrast'");
+}
+
+/* What contrast_load gathers: each original's group, and the (group,
+   contrast) pairs in the order read. */
+typedef struct contrast_pairs {
+    long *group_of;       /* per id: its group as an original, or -1 */
+    size_t *pair_g, *pair_m, pg_cap, pm_cap, npairs;
+    size_t orig_cap;
+    tab_row cells;
+} contrast_pairs;
+
+/* A line of a contrast file: an original, a new group unless seen
+   before, and its contrasts. */
+static int contrast_row(contrast_groups *g, contrast_pairs *cp, const pred_data *d,
+                        line_reader *r, char *line, size_t len, tells_error *err)
+{
+    tab_row *cells = &cp->cells;
+    if (text_line_check(line, len, r->name, r->lineno, err) < 0 ||
+        tab_row_split(cells, line, len, r->name, r->lineno, err) < 0)
+        return -1;
+    if (cells->n < 2)
+        return tells_error_set(err, r->name, r->lineno,
+                               "expected an original id and at least one contrast id");
+    size_t group = 0;
+    for (size_t c = 0; c < cells->n; c++) {
+        if (cells->len[c] == 0)
+            return tells_error_set(err, r->name, r->lineno, "empty id");
+        long k = vocab_find(d->ids, cells->field[c], cells->len[c]);
+        if (k < 0)
+            return tells_error_set(err, r->name, r->lineno, "id '%s' is not in %s",
+                                   cells->field[c], d->names[0]);
+        if (c == 0) {
+            if (cp->group_of[k] < 0) {
+                if (ARRAY_RESERVE(g->orig, cp->orig_cap, g->ngroups + 1) < 0)
+                    return tells_error_nomem(err, r->name, r->lineno);
+                cp->group_of[k] = (long)g->ngroups;
+                g->orig[g->ngroups++] = (size_t)k;
+            }
+            group = (size_t)cp->group_of[k];
+            continue;
+        }
+        if (ARRAY_RESERVE(cp->pair_g, cp->pg_cap, cp->npairs + 1) < 0 ||
+            ARRAY_RESERVE(cp->pair_m, cp->pm_cap, cp->npairs + 1) < 0)
+            return tells_error_nomem(err, r->name, r->lineno);
+        cp->pair_g[cp->npairs] = group;
+        cp->pair_m[cp->npairs++] = (size_t)k;
+    }
+    return 0;
+}
+
+/* g's members: the pairs by group (a counting sort). */
+static int contrast_members(contrast_groups *g, const contrast_pairs *cp, const char *name,
+                            tells_error *err)
+{
+    g->off = calloc(g->ngroups + 1, sizeof *g->off);
+    g->member = array_new(cp->npairs, sizeof *g->member);
+    size_t *fill = calloc(g->ngroups + 1, sizeof *fill);
+    int rc = 0;
+    if (!g->off || !g->member || !fill)
+        rc = tells_error_nomem(err, name, 0);
+    else {
+        for (size_t p = 0; p < cp->npairs; p++)
+            g->off[cp->pair_g[p] + 1]++;
+        for (size_t k = 0; k < g->ngroups; k++)
+            g->off[k + 1] += g->off[k];
+        for (size_t p = 0; p < cp->npairs; p++)
+            g->member[g->off[cp->pair_g[p]] + fill[cp->pair_g[p]]++] = cp->pair_m[p];
+    }
+    free(fill);
+    return rc;
+}
+
 int contrast_load(contrast_groups *g, const char *path, const pred_data *d,
                   tells_error *err)
 {
@@ -805,99 +895,23 @@ int contrast_load(contrast_groups *g, const char *path, const pred_data *d,
     if (line_reader_open(&r, path, 0, err) < 0)
         return -1;
     size_t n = pred_n(d);
-    long *group_of = array_new(n, sizeof *group_of);
-    size_t *pair_g = NULL, *pair_m = NULL, pg_cap = 0, pm_cap = 0, npairs = 0;
-    size_t orig_cap = 0;
-    tab_row cells = {0};
+    contrast_pairs cp = {.group_of = array_new(n, sizeof *cp.group_of)};
+    int rc = cp.group_of ? contrast_header(&r, err) : tells_error_nomem(err, r.name, 0);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        cp.group_of[i] = -1;
     char *line;
     size_t len;
-    int rc = group_of ? line_reader_header(&r, &line, &len, err)
-                      : tells_error_nomem(err, r.name, 0);
-    if (rc == 1 && text_line_check(line, len, r.name, 1, err) < 0)
-        rc = -1;
-    if (rc == 0)
-        rc = tells_error_set(err, r.name, 0, "empty input: expected a header "
-                             "'original<TAB>contrast'");
-    else if (rc == 1) {
-        rc = strncmp(line, "original\tcontrast", 17) == 0 &&
-                     (line[17] == '\0' || line[17] == '\t')
-                 ? 0
-                 : tells_error_set(err, r.name, 1, "the header must start with "
-                                   "'original<TAB>contrast'");
-    }
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        group_of[i] = -1;
-    while (rc == 0 && (rc = line_reader_next(&r, &line, &len, err)) == 1) {
-        rc = -1;
-        if (text_line_check(line, len, r.name, r.lineno, err) < 0 ||
-            tab_row_split(&cells, line, len, r.name, r.lineno, err) < 0)
-            break;
-        long nc = (long)cells.n;
-        if (nc < 2) {
-            tells_error_set(err, r.name, r.lineno,
-                            "expected an original id and at least one contrast id");
-            break;
-        }
-        long ids[2] = {-1, -1};
-        long c;
-        for (c = 0; c < nc; c++) {
-            if (cells.len[c] == 0) {
-                tells_error_set(err, r.name, r.lineno, "empty id");
-                break;
-            }
-            long k = vocab_find(d->ids, cells.field[c], cells.len[c]);
-            if (k < 0) {
-                tells_error_set(err, r.name, r.lineno, "id '%s' is not in %s",
-                                cells.field[c], d->names[0]);
-                break;
-            }
-            if (c == 0) {
-                ids[0] = k;
-                if (group_of[k] < 0) {
-                    if (ARRAY_RESERVE(g->orig, orig_cap, g->ngroups + 1) < 0) {
-                        tells_error_nomem(err, r.name, r.lineno);
-                        break;
-                    }
-                    group_of[k] = (long)g->ngroups;
-                    g->orig[g->ngroups++] = (size_t)k;
-                }
-                continue;
-            }
-            if (ARRAY_RESERVE(pair_g, pg_cap, npairs + 1) < 0 ||
-                ARRAY_RESERVE(pair_m, pm_cap, npairs + 1) < 0) {
-                tells_error_nomem(err, r.name, r.lineno);
-                break;
-            }
-            pair_g[npairs] = (size_t)group_of[ids[0]];
-            pair_m[npairs++] = (size_t)k;
-        }
-        if (c == nc)
-            rc = 0;
-    }
+    while (rc == 0 && (rc = line_reader_next(&r, &line, &len, err)) == 1)
+        rc = contrast_row(g, &cp, d, &r, line, len, err) < 0 ? -1 : 0;
     if (rc == 0 && g->ngroups == 0)
         rc = tells_error_set(err, r.name, 0, "no groups");
-    if (rc == 0) {
-        /* Counting sort of the (group, contrast) pairs by group. */
-        g->off = calloc(g->ngroups + 1, sizeof *g->off);
-        g->member = array_new(npairs, sizeof *g->member);
-        size_t *fill = calloc(g->ngroups + 1, sizeof *fill);
-        if (!g->off || !g->member || !fill)
-            rc = tells_error_nomem(err, r.name, 0);
-        else {
-            for (size_t p = 0; p < npairs; p++)
-                g->off[pair_g[p] + 1]++;
-            for (size_t k = 0; k < g->ngroups; k++)
-                g->off[k + 1] += g->off[k];
-            for (size_t p = 0; p < npairs; p++)
-                g->member[g->off[pair_g[p]] + fill[pair_g[p]]++] = pair_m[p];
-        }
-        free(fill);
-    }
+    if (rc == 0)
+        rc = contrast_members(g, &cp, r.name, err);
     line_reader_close(&r);
-    free(group_of);
-    free(pair_g);
-    free(pair_m);
-    tab_row_free(&cells);
+    free(cp.group_of);
+    free(cp.pair_g);
+    free(cp.pair_m);
+    tab_row_free(&cp.cells);
     if (rc < 0) {
         contrast_free(g);
         return -1;

@@ -195,163 +195,213 @@ typedef struct nf_state {
     size_t *model_of;     /* [nfiles] */
 } nf_state;
 
-static int read_run_table(nf_state *st, size_t fi, tells_error *err)
-{
-    const char *path = st->files[fi].path;
+/* One table of tells-run being read (read_run_table): its lines, its
+   split header and row at hand, and that row's key. */
+typedef struct run_table {
+    size_t fi;            /* the file's place in the files */
     text_file f;
-    if (text_file_read(&f, path, true, err) < 0)
-        return -1;
-    tab_row row = {0}, h = {0};
-    char *copy = NULL, *hcopy = NULL;
+    tab_row h, row;       /* h: moved to nf_state for the first file */
+    char *hcopy, *copy;
     run_columns c;
-    char *key = NULL;
-    size_t key_cap = 0;
-    long *seen = NULL;
+    char *key;            /* the key cells joined by tabs, then by " / " */
+    size_t key_cap, kl;   /* kl: the length of the first */
+    const char *shown;    /* the second, for messages */
+    long *seen;           /* files after the first: each test's line, 0 before */
+} run_table;
+
+/* The header of the table: its columns, which must name the tests as the
+   first file's do; the first file's kept in st. */
+static int run_table_header(nf_state *st, run_table *rt, tells_error *err)
+{
+    const text_file *f = &rt->f;
     int rc = 0;
-    if (f.n == 0)
-        rc = tells_error_set(err, f.name, 0, "empty input: expected a table of tells-run");
-    if (rc == 0 && (rc = split_row(&f, 0, 0, &hcopy, &h, err)) == 0 &&
-        (rc = header_names_check(h.field, h.len, h.n, f.name, 1, err)) == 0)
-        rc = run_columns_find(&h, f.name, &c, err);
-    if (rc == 0 && fi > 0) {
-        bool same = c.nkey == st->cols.nkey;
-        for (size_t k = 0; same && k < c.nkey; k++)
-            same = strcmp(h.field[k], st->header.field[k]) == 0;
+    if (f->n == 0)
+        rc = tells_error_set(err, f->name, 0, "empty input: expected a table of tells-run");
+    if (rc == 0 && (rc = split_row(f, 0, 0, &rt->hcopy, &rt->h, err)) == 0 &&
+        (rc = header_names_check(rt->h.field, rt->h.len, rt->h.n, f->name, 1, err)) == 0)
+        rc = run_columns_find(&rt->h, f->name, &rt->c, err);
+    if (rc == 0 && rt->fi > 0) {
+        bool same = rt->c.nkey == st->cols.nkey;
+        for (size_t k = 0; same && k < rt->c.nkey; k++)
+            same = strcmp(rt->h.field[k], st->header.field[k]) == 0;
         if (!same)
-            rc = tells_error_set(err, f.name, 1, "its tests are named by other columns "
+            rc = tells_error_set(err, f->name, 1, "its tests are named by other columns "
                                  "than those of %s", display_name(st->files[0].path));
     }
-    if (rc == 0 && fi == 0) {
-        st->cols = c;
-        st->header = h;
-        st->header_copy = hcopy;
-        memset(&h, 0, sizeof h);
-        hcopy = NULL;
+    if (rc == 0 && rt->fi == 0) {
+        st->cols = rt->c;
+        st->header = rt->h;
+        st->header_copy = rt->hcopy;
+        memset(&rt->h, 0, sizeof rt->h);
+        rt->hcopy = NULL;
     }
-    if (rc == 0 && fi > 0 && !(seen = calloc(st->ntests + 1, sizeof *seen)))
-        rc = tells_error_nomem(err, f.name, 0);
-    for (size_t i = 1; rc == 0 && i < f.n; i++) {
-        long line = f.lineno[i];
-        if ((rc = split_row(&f, i, fi ? h.n : st->header.n, &copy, &row, err)) < 0)
-            break;
-        if (strcmp(row.field[0], "(all)") == 0)
-            continue;
-        size_t need = 2;
-        for (size_t k = 0; k < c.nkey; k++)
-            need += 2 * row.len[k] + 4;
-        if (ARRAY_RESERVE(key, key_cap, need) < 0) {
-            rc = tells_error_nomem(err, f.name, line);
-            break;
-        }
-        size_t kl = 0;
-        for (size_t k = 0; k < c.nkey; k++) {
-            if (k)
-                key[kl++] = '\t';
-            memcpy(key + kl, row.field[k], row.len[k]);
-            kl += row.len[k];
-        }
-        key[kl] = '\0';
-        /* For messages: the key cells joined by " / ". */
-        char *shown = key + kl + 1;
-        size_t sl = 0;
-        for (size_t k = 0; k < c.nkey; k++) {
-            if (k) {
-                memcpy(shown + sl, " / ", 3);
-                sl += 3;
-            }
-            memcpy(shown + sl, row.field[k], row.len[k]);
-            sl += row.len[k];
-        }
-        shown[sl] = '\0';
-        double total, part;
-        if ((rc = parse_count(row.field[c.total], c.part_failed ? "tests" : "cases", f.name,
-                              line, &total, err)) < 0 ||
-            (rc = parse_count(row.field[c.part], c.part_failed ? "failures" : "passed",
-                              f.name, line, &part, err)) < 0)
-            break;
-        if (part > total) {
-            rc = tells_error_set(err, f.name, line, "%s %s is more than %s %s",
-                                 c.part_failed ? "failures" : "passed", row.field[c.part],
-                                 c.part_failed ? "tests" : "cases", row.field[c.total]);
-            break;
-        }
-        if (total == 0) {
-            rc = tells_error_set(err, f.name, line, "test '%s' has no cases", shown);
-            break;
-        }
-        long t;
-        if (fi == 0) {
-            size_t before = vocab_size(st->tests);
-            if ((t = vocab_intern(st->tests, key, kl)) < 0 ||
-                ARRAY_RESERVE(st->first_line, st->first_line_cap, (size_t)t + 1) < 0) {
-                rc = tells_error_nomem(err, f.name, line);
-                break;
-            }
-            if ((size_t)t < before) {
-                rc = tells_error_set(err, f.name, line, "test '%s' repeated (first on "
-                                     "line %ld)", shown, st->first_line[t]);
-                break;
-            }
-            st->first_line[t] = line;
-            st->ntests = vocab_size(st->tests);
-        } else {
-            t = vocab_find(st->tests, key, kl);
-            if (t < 0) {
-                rc = tells_error_set(err, f.name, line, "test '%s' is not in %s",
-                                     shown, display_name(st->files[0].path));
-                break;
-            }
-            if (seen[t]) {
-                rc = tells_error_set(err, f.name, line, "test '%s' repeated (first on "
-                                     "line %ld)", shown, seen[t]);
-                break;
-            }
-            seen[t] = line;
-        }
-        double failed = c.part_failed ? part : total - part;
-        if (fi == 0 && ARRAY_RESERVE(st->rate, st->rate_cap, (size_t)t + 1) < 0) {
-            rc = tells_error_nomem(err, f.name, line);
-            break;
-        }
-        st->rate[fi * st->ntests + (size_t)t] = failed / total;
-        rc = 0;
+    if (rc == 0 && rt->fi > 0 && !(rt->seen = calloc(st->ntests + 1, sizeof *rt->seen)))
+        rc = tells_error_nomem(err, f->name, 0);
+    return rc;
+}
+
+/* The key of the row at hand: its key cells joined by tabs, and for
+   messages by " / ". */
+static int run_row_key(run_table *rt, long line, tells_error *err)
+{
+    const tab_row *row = &rt->row;
+    size_t nkey = rt->c.nkey;
+    size_t need = 2;
+    for (size_t k = 0; k < nkey; k++)
+        need += 2 * row->len[k] + 4;
+    if (ARRAY_RESERVE(rt->key, rt->key_cap, need) < 0)
+        return tells_error_nomem(err, rt->f.name, line);
+    char *key = rt->key;
+    size_t kl = 0;
+    for (size_t k = 0; k < nkey; k++) {
+        if (k)
+            key[kl++] = '\t';
+        memcpy(key + kl, row->field[k], row->len[k]);
+        kl += row->len[k];
     }
-    if (rc == 0 && fi == 0 && st->ntests == 0)
-        rc = tells_error_set(err, f.name, 0, "no tests");
-    if (rc == 0 && fi > 0) {
-        size_t missing = 0, first = 0;
-        for (size_t t = st->ntests; t-- > 0;)
-            if (!seen[t]) {
-                missing++;
-                first = t;
-            }
-        if (missing) {
-            /* The key of the first missing test, as messages show keys. */
-            const char *k = vocab_str(st->tests, first);
-            size_t kl = strlen(k), j = 0;
-            if (ARRAY_RESERVE(key, key_cap, 3 * kl + 1) < 0)
-                rc = tells_error_nomem(err, f.name, 0);
-            for (size_t i = 0; rc == 0 && i <= kl; i++) {
-                if (k[i] == '\t') {
-                    memcpy(key + j, " / ", 3);
-                    j += 3;
-                } else
-                    key[j++] = k[i];
-            }
-            if (rc == 0)
-                rc = tells_error_set(err, f.name, 0, "test '%s' of %s (line %ld) is "
-                                     "missing (%zu missing in all)", key,
-                                     display_name(st->files[0].path), st->first_line[first],
-                                     missing);
+    key[kl] = '\0';
+    char *shown = key + kl + 1;
+    size_t sl = 0;
+    for (size_t k = 0; k < nkey; k++) {
+        if (k) {
+            memcpy(shown + sl, " / ", 3);
+            sl += 3;
         }
+        memcpy(shown + sl, row->field[k], row->len[k]);
+        sl += row->len[k];
     }
-    free(key);
-    free(copy);
-    free(hcopy);
-    tab_row_free(&row);
-    tab_row_free(&h);
-    free(seen);
-    text_file_free(&f);
+    shown[sl] = '\0';
+    rt->kl = kl;
+    rt->shown = shown;
+    return 0;
+}
+
+/* The failure rate of the row at hand, from its counts. */
+static int run_row_rate(const run_table *rt, long line, double *rate, tells_error *err)
+{
+    const run_columns *c = &rt->c;
+    const tab_row *row = &rt->row;
+    const char *name = rt->f.name;
+    double total, part;
+    int rc;
+    if ((rc = parse_count(row->field[c->total], c->part_failed ? "tests" : "cases", name,
+                          line, &total, err)) < 0 ||
+        (rc = parse_count(row->field[c->part], c->part_failed ? "failures" : "passed",
+                          name, line, &part, err)) < 0)
+        return rc;
+    if (part > total)
+        return tells_error_set(err, name, line, "%s %s is more than %s %s",
+                               c->part_failed ? "failures" : "passed", row->field[c->part],
+                               c->part_failed ? "tests" : "cases", row->field[c->total]);
+    if (total == 0)
+        return tells_error_set(err, name, line, "test '%s' has no cases", rt->shown);
+    double failed = c->part_failed ? part : total - part;
+    *rate = failed / total;
+    return 0;
+}
+
+/* The test of the row at hand: a new one in the first file, else one of
+   the first file's, once. */
+static int run_row_test(nf_state *st, run_table *rt, long line, long *test,
+                        tells_error *err)
+{
+    const char *name = rt->f.name;
+    long t;
+    if (rt->fi == 0) {
+        size_t before = vocab_size(st->tests);
+        if ((t = vocab_intern(st->tests, rt->key, rt->kl)) < 0 ||
+            ARRAY_RESERVE(st->first_line, st->first_line_cap, (size_t)t + 1) < 0)
+            return tells_error_nomem(err, name, line);
+        if ((size_t)t < before)
+            return tells_error_set(err, name, line, "test '%s' repeated (first on line %ld)",
+                                   rt->shown, st->first_line[t]);
+        st->first_line[t] = line;
+        st->ntests = vocab_size(st->tests);
+    } else {
+        t = vocab_find(st->tests, rt->key, rt->kl);
+        if (t < 0)
+            return tells_error_set(err, name, line, "test '%s' is not in %s", rt->shown,
+                                   display_name(st->files[0].path));
+        if (rt->seen[t])
+            return tells_error_set(err, name, line, "test '%s' repeated (first on line %ld)",
+                                   rt->shown, rt->seen[t]);
+        rt->seen[t] = line;
+    }
+    *test = t;
+    return 0;
+}
+
+/* Line i of the table: its test's failure rate into st->rate (nothing
+   for the "(all)" row). */
+static int run_table_row(nf_state *st, run_table *rt, size_t i, tells_error *err)
+{
+    long line = rt->f.lineno[i];
+    size_t want = rt->fi ? rt->h.n : st->header.n;
+    double rate = 0.0;
+    long t = 0;
+    int rc;
+    if ((rc = split_row(&rt->f, i, want, &rt->copy, &rt->row, err)) < 0)
+        return rc;
+    if (strcmp(rt->row.field[0], "(all)") == 0)
+        return 0;
+    if ((rc = run_row_key(rt, line, err)) < 0 ||
+        (rc = run_row_rate(rt, line, &rate, err)) < 0 ||
+        (rc = run_row_test(st, rt, line, &t, err)) < 0)
+        return rc;
+    if (rt->fi == 0 && ARRAY_RESERVE(st->rate, st->rate_cap, (size_t)t + 1) < 0)
+        return tells_error_nomem(err, rt->f.name, line);
+    st->rate[rt->fi * st->ntests + (size_t)t] = rate;
+    return 0;
+}
+
+/* After the rows: the first file has tests, and a later one every test
+   of the first. */
+static int run_table_complete(const nf_state *st, run_table *rt, tells_error *err)
+{
+    if (rt->fi == 0)
+        return st->ntests == 0 ? tells_error_set(err, rt->f.name, 0, "no tests") : 0;
+    size_t missing = 0, first = 0;
+    for (size_t t = st->ntests; t-- > 0;)
+        if (!rt->seen[t]) {
+            missing++;
+            first = t;
+        }
+    if (!missing)
+        return 0;
+    /* The key of the first missing test, as messages show keys. */
+    const char *k = vocab_str(st->tests, first);
+    size_t kl = strlen(k), j = 0;
+    if (ARRAY_RESERVE(rt->key, rt->key_cap, 3 * kl + 1) < 0)
+        return tells_error_nomem(err, rt->f.name, 0);
+    for (size_t i = 0; i <= kl; i++) {
+        if (k[i] == '\t') {
+            memcpy(rt->key + j, " / ", 3);
+            j += 3;
+        } else
+            rt->key[j++] = k[i];
+    }
+    return tells_error_set(err, rt->f.name, 0, "test '%s' of %s (line %ld) is missing "
+                           "(%zu missing in all)", rt->key, display_name(st->files[0].path),
+                           st->first_line[first], missing);
+}
+
+static int read_run_table(nf_state *st, size_t fi, tells_error *err)
+{
+    run_table rt = {.fi = fi};
+    if (text_file_read(&rt.f, st->files[fi].path, true, err) < 0)
+        return -1;
+    int rc = run_table_header(st, &rt, err);
+    for (size_t i = 1; rc == 0 && i < rt.f.n; i++)
+        rc = run_table_row(st, &rt, i, err);
+    if (rc == 0)
+        rc = run_table_complete(st, &rt, err);
+    free(rt.key);
+    free(rt.copy);
+    free(rt.hcopy);
+    tab_row_free(&rt.row);
+    tab_row_free(&rt.h);
+    free(rt.seen);
+    text_file_free(&rt.f);
     return rc;
 }
 

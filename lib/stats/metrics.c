@@ -163,6 +163,174 @@ static int read_header(loader *ld, tab_row *cells, long col[3], long *ncols)
     return 0;
 }
 
+/* What load_file gathers from file s: each row's id and predicted set,
+   and in the first file the gold sets. */
+typedef struct file_rows {
+    size_t s;             /* the file */
+    size_t n;             /* s > 0: the ids of the first file */
+    tab_row cells;
+    long col[3], ncols;   /* the id, gold and predicted columns; the header's width */
+    size_t *row_id, row_cap, nrows;
+    size_t *row_off, off_cap;
+    uint32_t *plab, *glab;
+    size_t np, pcap, ng, gcap;
+    size_t *goff, goff_cap;
+    long *seen;           /* s > 0: the line of each id, 0 before */
+    long **line_of;       /* the line of each id in the first file */
+    size_t *line_cap;
+} file_rows;
+
+static void file_rows_free(file_rows *fr)
+{
+    tab_row_free(&fr->cells);
+    free(fr->row_id);
+    free(fr->row_off);
+    free(fr->plab);
+    free(fr->glab);
+    free(fr->goff);
+    free(fr->seen);
+}
+
+/* The id of the row at hand: a new one in the first file, else one of
+   the first file's, once. */
+static int row_id_of(loader *ld, file_rows *fr, const char *id, size_t id_len, long *key)
+{
+    pred_data *d = ld->d;
+    long lineno = ld->r.lineno;
+    long k;
+    if (fr->s == 0) {
+        size_t before = vocab_size(d->ids);
+        k = vocab_intern(d->ids, id, id_len);
+        if (k < 0 || ((size_t)k >= before &&
+                      ARRAY_RESERVE(*fr->line_of, *fr->line_cap, (size_t)k + 1) < 0))
+            return tells_error_nomem(ld->err, ld->r.name, lineno);
+        if ((size_t)k < before)
+            return tells_error_set(ld->err, ld->r.name, lineno,
+                                   "duplicate id '%s' (first on line %ld)", id,
+                                   (*fr->line_of)[k]);
+        (*fr->line_of)[k] = lineno;
+    } else {
+        k = vocab_find(d->ids, id, id_len);
+        if (k < 0)
+            return tells_error_set(ld->err, ld->r.name, lineno, "id '%s' is not in %s", id,
+                                   d->names[0]);
+        if (fr->seen[k])
+            return tells_error_set(ld->err, ld->r.name, lineno,
+                                   "duplicate id '%s' (first on line %ld)", id, fr->seen[k]);
+        fr->seen[k] = lineno;
+    }
+    *key = k;
+    return 0;
+}
+
+/* The gold set of the row at hand (id k): kept from the first file, the
+   same as there in the others. */
+static int row_gold(loader *ld, file_rows *fr, long k)
+{
+    const char *cell = fr->cells.field[fr->col[1]];
+    if (parse_set(ld, cell, fr->cells.len[fr->col[1]], "gold") < 0)
+        return -1;
+    if (fr->s == 0) {
+        if (ARRAY_RESERVE(fr->goff, fr->goff_cap, fr->nrows + 2) < 0)
+            return tells_error_nomem(ld->err, ld->r.name, ld->r.lineno);
+        fr->goff[fr->nrows] = fr->ng;
+        return append_set(ld, &fr->glab, &fr->ng, &fr->gcap);
+    }
+    const uint32_t *g;
+    size_t gn = pred_set(ld->d, 0, (size_t)k, &g);
+    if (!same_set(ld->set, ld->set_n, g, gn))
+        return tells_error_set(ld->err, ld->r.name, ld->r.lineno,
+                               "gold label '%s' of id '%s' differs from '%s' in %s", cell,
+                               fr->cells.field[fr->col[0]], show_set(ld, g, gn),
+                               ld->d->names[0]);
+    return 0;
+}
+
+/* A line of the file: its id, gold set and predicted set. */
+static int read_row(loader *ld, file_rows *fr, char *line, size_t len)
+{
+    tells_error *err = ld->err;
+    long lineno = ld->r.lineno;
+    if (text_line_check(line, len, ld->r.name, lineno, err) < 0 ||
+        tab_row_split(&fr->cells, line, len, ld->r.name, lineno, err) < 0)
+        return -1;
+    if (fr->cells.n != (size_t)fr->ncols)
+        return tab_columns_error(err, ld->r.name, lineno, (size_t)fr->ncols, fr->cells.n,
+                                 NULL);
+    const char *id = fr->cells.field[fr->col[0]];
+    size_t id_len = fr->cells.len[fr->col[0]];
+    if (id_len == 0)
+        return tells_error_set(err, ld->r.name, lineno, "empty id");
+    long k = 0;
+    if (row_id_of(ld, fr, id, id_len, &k) < 0 || row_gold(ld, fr, k) < 0 ||
+        parse_set(ld, fr->cells.field[fr->col[2]], fr->cells.len[fr->col[2]],
+                  "predicted") < 0)
+        return -1;
+    if (ARRAY_RESERVE(fr->row_id, fr->row_cap, fr->nrows + 1) < 0 ||
+        ARRAY_RESERVE(fr->row_off, fr->off_cap, fr->nrows + 2) < 0)
+        return tells_error_nomem(err, ld->r.name, lineno);
+    fr->row_id[fr->nrows] = (size_t)k;
+    fr->row_off[fr->nrows] = fr->np;
+    if (append_set(ld, &fr->plab, &fr->np, &fr->pcap) < 0)
+        return -1;
+    fr->nrows++;
+    return 0;
+}
+
+/* After the rows: the file has examples, and a later file every id of
+   the first. */
+static int file_complete(loader *ld, const file_rows *fr)
+{
+    if (fr->nrows == 0)
+        return tells_error_set(ld->err, ld->r.name, 0, "no examples");
+    if (fr->s == 0 || fr->nrows >= fr->n)
+        return 0;
+    size_t i = 0;
+    while (fr->seen[i])
+        i++;
+    return tells_error_set(ld->err, ld->r.name, 0,
+                           "id '%s' of %s (line %ld) is missing (%zu missing in all)",
+                           vocab_str(ld->d->ids, i), ld->d->names[0], (*fr->line_of)[i],
+                           fr->n - fr->nrows);
+}
+
+/* The sets read into d: the first file's rows are in id order; a later
+   file's predicted sets are put in that order. */
+static int file_store(loader *ld, file_rows *fr)
+{
+    pred_data *d = ld->d;
+    if (fr->s == 0) {
+        fr->goff[fr->nrows] = fr->ng;
+        fr->row_off[fr->nrows] = fr->np;
+        d->off[0] = fr->goff;
+        d->lab[0] = fr->glab;
+        d->off[1] = fr->row_off;
+        d->lab[1] = fr->plab;
+        fr->goff = fr->row_off = NULL;
+        fr->glab = fr->plab = NULL;
+        return 0;
+    }
+    size_t n = fr->n, nrows = fr->nrows, *row_off = fr->row_off, *row_id = fr->row_id;
+    size_t *off = calloc(n + 1, sizeof *off);
+    uint32_t *lab = array_new(fr->np, sizeof *lab);
+    if (!off || !lab) {
+        free(off);
+        free(lab);
+        return tells_error_nomem(ld->err, ld->r.name, 0);
+    }
+    row_off[nrows] = fr->np;
+    for (size_t r = 0; r < nrows; r++)
+        off[row_id[r] + 1] = row_off[r + 1] - row_off[r];
+    for (size_t i = 0; i < n; i++)
+        off[i + 1] += off[i];
+    for (size_t r = 0; r < nrows; r++)
+        memcpy(lab + off[row_id[r]], fr->plab + row_off[r],
+               (row_off[r + 1] - row_off[r]) * sizeof *lab);
+    d->off[fr->s + 1] = off;
+    d->lab[fr->s + 1] = lab;
+    return 0;
+}
+
 /* Reads file s of d. The first file defines the ids and the gold sets;
    line_of[i] is the line of id i in it. */
 static int load_file(pred_data *d, size_t s, const char *path, long **line_of,
@@ -171,149 +339,21 @@ static int load_file(pred_data *d, size_t s, const char *path, long **line_of,
     loader ld = {.d = d, .err = err};
     if (line_reader_open(&ld.r, path, 0, err) < 0)
         return -1;
-    tab_row cells = {0};
-    long col[3], ncols = 0;
-    size_t n = s ? vocab_size(d->ids) : 0;
-    size_t *row_id = NULL, row_cap = 0, nrows = 0;
-    size_t *row_off = NULL, off_cap = 0;
-    uint32_t *plab = NULL, *glab = NULL;
-    size_t np = 0, pcap = 0, ng = 0, gcap = 0;
-    size_t *goff = NULL, goff_cap = 0;
-    long *seen = s ? calloc(n + 1, sizeof *seen) : NULL;
-    int rc = (s && !seen) ? tells_error_nomem(err, ld.r.name, 0)
-                          : read_header(&ld, &cells, col, &ncols);
-    const char *first = d->names[0];
+    file_rows fr = {.s = s, .n = s ? vocab_size(d->ids) : 0, .line_of = line_of,
+                    .line_cap = line_cap};
+    fr.seen = s ? calloc(fr.n + 1, sizeof *fr.seen) : NULL;
+    int rc = (s && !fr.seen) ? tells_error_nomem(err, ld.r.name, 0)
+                             : read_header(&ld, &fr.cells, fr.col, &fr.ncols);
     char *line;
     size_t len;
-    while (rc == 0 && (rc = line_reader_next(&ld.r, &line, &len, err)) == 1) {
-        rc = -1;
-        long lineno = ld.r.lineno;
-        if (text_line_check(line, len, ld.r.name, lineno, err) < 0 ||
-            tab_row_split(&cells, line, len, ld.r.name, lineno, err) < 0)
-            break;
-        if (cells.n != (size_t)ncols) {
-            tab_columns_error(err, ld.r.name, lineno, (size_t)ncols, cells.n, NULL);
-            break;
-        }
-        const char *id = cells.field[col[0]];
-        size_t id_len = cells.len[col[0]];
-        if (id_len == 0) {
-            tells_error_set(err, ld.r.name, lineno, "empty id");
-            break;
-        }
-        long k;
-        if (s == 0) {
-            size_t before = vocab_size(d->ids);
-            k = vocab_intern(d->ids, id, id_len);
-            if (k < 0 || ((size_t)k >= before &&
-                          ARRAY_RESERVE(*line_of, *line_cap, (size_t)k + 1) < 0)) {
-                tells_error_nomem(err, ld.r.name, lineno);
-                break;
-            }
-            if ((size_t)k < before) {
-                tells_error_set(err, ld.r.name, lineno,
-                                "duplicate id '%s' (first on line %ld)", id,
-                                (*line_of)[k]);
-                break;
-            }
-            (*line_of)[k] = lineno;
-        } else {
-            k = vocab_find(d->ids, id, id_len);
-            if (k < 0) {
-                tells_error_set(err, ld.r.name, lineno, "id '%s' is not in %s",
-                                id, first);
-                break;
-            }
-            if (seen[k]) {
-                tells_error_set(err, ld.r.name, lineno,
-                                "duplicate id '%s' (first on line %ld)", id,
-                                seen[k]);
-                break;
-            }
-            seen[k] = lineno;
-        }
-        if (parse_set(&ld, cells.field[col[1]], cells.len[col[1]], "gold") < 0)
-            break;
-        if (s == 0) {
-            if (ARRAY_RESERVE(goff, goff_cap, nrows + 2) < 0) {
-                tells_error_nomem(err, ld.r.name, lineno);
-                break;
-            }
-            goff[nrows] = ng;
-            if (append_set(&ld, &glab, &ng, &gcap) < 0)
-                break;
-        } else {
-            const uint32_t *g;
-            size_t gn = pred_set(d, 0, (size_t)k, &g);
-            if (!same_set(ld.set, ld.set_n, g, gn)) {
-                tells_error_set(err, ld.r.name, lineno,
-                                "gold label '%s' of id '%s' differs from '%s' in %s",
-                                cells.field[col[1]], id, show_set(&ld, g, gn), first);
-                break;
-            }
-        }
-        if (parse_set(&ld, cells.field[col[2]], cells.len[col[2]], "predicted") < 0)
-            break;
-        if (ARRAY_RESERVE(row_id, row_cap, nrows + 1) < 0 ||
-            ARRAY_RESERVE(row_off, off_cap, nrows + 2) < 0) {
-            tells_error_nomem(err, ld.r.name, lineno);
-            break;
-        }
-        row_id[nrows] = (size_t)k;
-        row_off[nrows] = np;
-        if (append_set(&ld, &plab, &np, &pcap) < 0)
-            break;
-        nrows++;
-        rc = 0;
-    }
-    if (rc == 0 && nrows == 0)
-        rc = tells_error_set(err, ld.r.name, 0, "no examples");
-    if (rc == 0 && s > 0 && nrows < n) {
-        size_t i = 0;
-        while (seen[i])
-            i++;
-        rc = tells_error_set(err, ld.r.name, 0,
-                             "id '%s' of %s (line %ld) is missing (%zu missing in all)",
-                             vocab_str(d->ids, i), first, (*line_of)[i], n - nrows);
-    }
-    if (rc == 0 && s == 0) {
-        /* Rows of the first file are in id order. */
-        goff[nrows] = ng;
-        row_off[nrows] = np;
-        d->off[0] = goff;
-        d->lab[0] = glab;
-        d->off[1] = row_off;
-        d->lab[1] = plab;
-        goff = row_off = NULL;
-        glab = plab = NULL;
-    } else if (rc == 0) {
-        size_t *off = calloc(n + 1, sizeof *off);
-        uint32_t *lab = array_new(np, sizeof *lab);
-        if (!off || !lab) {
-            free(off);
-            free(lab);
-            rc = tells_error_nomem(err, ld.r.name, 0);
-        } else {
-            row_off[nrows] = np;
-            for (size_t r = 0; r < nrows; r++)
-                off[row_id[r] + 1] = row_off[r + 1] - row_off[r];
-            for (size_t i = 0; i < n; i++)
-                off[i + 1] += off[i];
-            for (size_t r = 0; r < nrows; r++)
-                memcpy(lab + off[row_id[r]], plab + row_off[r],
-                       (row_off[r + 1] - row_off[r]) * sizeof *lab);
-            d->off[s + 1] = off;
-            d->lab[s + 1] = lab;
-        }
-    }
+    while (rc == 0 && (rc = line_reader_next(&ld.r, &line, &len, err)) == 1)
+        rc = read_row(&ld, &fr, line, len) < 0 ? -1 : 0;
+    if (rc == 0)
+        rc = file_complete(&ld, &fr);
+    if (rc == 0)
+        rc = file_store(&ld, &fr);
     line_reader_close(&ld.r);
-    tab_row_free(&cells);
-    free(row_id);
-    free(row_off);
-    free(plab);
-    free(glab);
-    free(goff);
-    free(seen);
+    file_rows_free(&fr);
     free(ld.set);
     free(ld.shown);
     return rc < 0 ? -1 : 0;
@@ -757,6 +797,96 @@ void contrast_free(contrast_groups *g)
     memset(g, 0, sizeof *g);
 }
 
+/* The header of a contrast file: 0, or -1 with err set. */
+static int contrast_header(line_reader *r, tells_error *err)
+{
+    char *line;
+    size_t len;
+    int rc = line_reader_header(r, &line, &len, err);
+    if (rc == 1 && text_line_check(line, len, r->name, 1, err) < 0)
+        rc = -1;
+    if (rc == 0)
+        return tells_error_set(err, r->name, 0, "empty input: expected a header "
+                               "'original<TAB>contrast'");
+    if (rc < 0)
+        return rc;
+    return strncmp(line, "original\tcontrast", 17) == 0 &&
+                   (line[17] == '\0' || line[17] == '\t')
+               ? 0
+               : tells_error_set(err, r->name, 1, "the header must start with "
+                                 "'original<TAB>contrast'");
+}
+
+/* What contrast_load gathers: each original's group, and the (group,
+   contrast) pairs in the order read. */
+typedef struct contrast_pairs {
+    long *group_of;       /* per id: its group as an original, or -1 */
+    size_t *pair_g, *pair_m, pg_cap, pm_cap, npairs;
+    size_t orig_cap;
+    tab_row cells;
+} contrast_pairs;
+
+/* A line of a contrast file: an original, a new group unless seen
+   before, and its contrasts. */
+static int contrast_row(contrast_groups *g, contrast_pairs *cp, const pred_data *d,
+                        line_reader *r, char *line, size_t len, tells_error *err)
+{
+    tab_row *cells = &cp->cells;
+    if (text_line_check(line, len, r->name, r->lineno, err) < 0 ||
+        tab_row_split(cells, line, len, r->name, r->lineno, err) < 0)
+        return -1;
+    if (cells->n < 2)
+        return tells_error_set(err, r->name, r->lineno,
+                               "expected an original id and at least one contrast id");
+    size_t group = 0;
+    for (size_t c = 0; c < cells->n; c++) {
+        if (cells->len[c] == 0)
+            return tells_error_set(err, r->name, r->lineno, "empty id");
+        long k = vocab_find(d->ids, cells->field[c], cells->len[c]);
+        if (k < 0)
+            return tells_error_set(err, r->name, r->lineno, "id '%s' is not in %s",
+                                   cells->field[c], d->names[0]);
+        if (c == 0) {
+            if (cp->group_of[k] < 0) {
+                if (ARRAY_RESERVE(g->orig, cp->orig_cap, g->ngroups + 1) < 0)
+                    return tells_error_nomem(err, r->name, r->lineno);
+                cp->group_of[k] = (long)g->ngroups;
+                g->orig[g->ngroups++] = (size_t)k;
+            }
+            group = (size_t)cp->group_of[k];
+            continue;
+        }
+        if (ARRAY_RESERVE(cp->pair_g, cp->pg_cap, cp->npairs + 1) < 0 ||
+            ARRAY_RESERVE(cp->pair_m, cp->pm_cap, cp->npairs + 1) < 0)
+            return tells_error_nomem(err, r->name, r->lineno);
+        cp->pair_g[cp->npairs] = group;
+        cp->pair_m[cp->npairs++] = (size_t)k;
+    }
+    return 0;
+}
+
+/* g's members: the pairs by group (a counting sort). */
+static int contrast_members(contrast_groups *g, const contrast_pairs *cp, const char *name,
+                            tells_error *err)
+{
+    g->off = calloc(g->ngroups + 1, sizeof *g->off);
+    g->member = array_new(cp->npairs, sizeof *g->member);
+    size_t *fill = calloc(g->ngroups + 1, sizeof *fill);
+    int rc = 0;
+    if (!g->off || !g->member || !fill)
+        rc = tells_error_nomem(err, name, 0);
+    else {
+        for (size_t p = 0; p < cp->npairs; p++)
+            g->off[cp->pair_g[p] + 1]++;
+        for (size_t k = 0; k < g->ngroups; k++)
+            g->off[k + 1] += g->off[k];
+        for (size_t p = 0; p < cp->npairs; p++)
+            g->member[g->off[cp->pair_g[p]] + fill[cp->pair_g[p]]++] = cp->pair_m[p];
+    }
+    free(fill);
+    return rc;
+}
+
 int contrast_load(contrast_groups *g, const char *path, const pred_data *d,
                   tells_error *err)
 {
@@ -765,99 +895,23 @@ int contrast_load(contrast_groups *g, const char *path, const pred_data *d,
     if (line_reader_open(&r, path, 0, err) < 0)
         return -1;
     size_t n = pred_n(d);
-    long *group_of = array_new(n, sizeof *group_of);
-    size_t *pair_g = NULL, *pair_m = NULL, pg_cap = 0, pm_cap = 0, npairs = 0;
-    size_t orig_cap = 0;
-    tab_row cells = {0};
+    contrast_pairs cp = {.group_of = array_new(n, sizeof *cp.group_of)};
+    int rc = cp.group_of ? contrast_header(&r, err) : tells_error_nomem(err, r.name, 0);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        cp.group_of[i] = -1;
     char *line;
     size_t len;
-    int rc = group_of ? line_reader_header(&r, &line, &len, err)
-                      : tells_error_nomem(err, r.name, 0);
-    if (rc == 1 && text_line_check(line, len, r.name, 1, err) < 0)
-        rc = -1;
-    if (rc == 0)
-        rc = tells_error_set(err, r.name, 0, "empty input: expected a header "
-                             "'original<TAB>contrast'");
-    else if (rc == 1) {
-        rc = strncmp(line, "original\tcontrast", 17) == 0 &&
-                     (line[17] == '\0' || line[17] == '\t')
-                 ? 0
-                 : tells_error_set(err, r.name, 1, "the header must start with "
-                                   "'original<TAB>contrast'");
-    }
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        group_of[i] = -1;
-    while (rc == 0 && (rc = line_reader_next(&r, &line, &len, err)) == 1) {
-        rc = -1;
-        if (text_line_check(line, len, r.name, r.lineno, err) < 0 ||
-            tab_row_split(&cells, line, len, r.name, r.lineno, err) < 0)
-            break;
-        long nc = (long)cells.n;
-        if (nc < 2) {
-            tells_error_set(err, r.name, r.lineno,
-                            "expected an original id and at least one contrast id");
-            break;
-        }
-        long ids[2] = {-1, -1};
-        long c;
-        for (c = 0; c < nc; c++) {
-            if (cells.len[c] == 0) {
-                tells_error_set(err, r.name, r.lineno, "empty id");
-                break;
-            }
-            long k = vocab_find(d->ids, cells.field[c], cells.len[c]);
-            if (k < 0) {
-                tells_error_set(err, r.name, r.lineno, "id '%s' is not in %s",
-                                cells.field[c], d->names[0]);
-                break;
-            }
-            if (c == 0) {
-                ids[0] = k;
-                if (group_of[k] < 0) {
-                    if (ARRAY_RESERVE(g->orig, orig_cap, g->ngroups + 1) < 0) {
-                        tells_error_nomem(err, r.name, r.lineno);
-                        break;
-                    }
-                    group_of[k] = (long)g->ngroups;
-                    g->orig[g->ngroups++] = (size_t)k;
-                }
-                continue;
-            }
-            if (ARRAY_RESERVE(pair_g, pg_cap, npairs + 1) < 0 ||
-                ARRAY_RESERVE(pair_m, pm_cap, npairs + 1) < 0) {
-                tells_error_nomem(err, r.name, r.lineno);
-                break;
-            }
-            pair_g[npairs] = (size_t)group_of[ids[0]];
-            pair_m[npairs++] = (size_t)k;
-        }
-        if (c == nc)
-            rc = 0;
-    }
+    while (rc == 0 && (rc = line_reader_next(&r, &line, &len, err)) == 1)
+        rc = contrast_row(g, &cp, d, &r, line, len, err) < 0 ? -1 : 0;
     if (rc == 0 && g->ngroups == 0)
         rc = tells_error_set(err, r.name, 0, "no groups");
-    if (rc == 0) {
-        /* Counting sort of the (group, contrast) pairs by group. */
-        g->off = calloc(g->ngroups + 1, sizeof *g->off);
-        g->member = array_new(npairs, sizeof *g->member);
-        size_t *fill = calloc(g->ngroups + 1, sizeof *fill);
-        if (!g->off || !g->member || !fill)
-            rc = tells_error_nomem(err, r.name, 0);
-        else {
-            for (size_t p = 0; p < npairs; p++)
-                g->off[pair_g[p] + 1]++;
-            for (size_t k = 0; k < g->ngroups; k++)
-                g->off[k + 1] += g->off[k];
-            for (size_t p = 0; p < npairs; p++)
-                g->member[g->off[pair_g[p]] + fill[pair_g[p]]++] = pair_m[p];
-        }
-        free(fill);
-    }
+    if (rc == 0)
+        rc = contrast_members(g, &cp, r.name, err);
     line_reader_close(&r);
-    free(group_of);
-    free(pair_g);
-    free(pair_m);
-    tab_row_free(&cells);
+    free(cp.group_of);
+    free(cp.pair_g);
+    free(cp.pair_m);
+    tab_row_free(&cp.cells);
     if (rc < 0) {
         contrast_free(g);
         return -1;

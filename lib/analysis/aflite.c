@@ -179,6 +179,214 @@ static double score_of(unsigned correct, unsigned held)
     return held ? (double)correct / (double)held : 0.0;
 }
 
+/* aflite_run's state: its inputs, and its arrays over the examples that
+   remain. */
+typedef struct aflite_work {
+    float *x;
+    size_t dim;
+    int *y;
+    size_t classes;
+    const aflite_options *o;
+    aflite_result *res;
+    size_t n, m;               /* models, training size */
+    size_t nalive;             /* the examples that remain */
+    bool last;                 /* the last round ran: fewer than k removed or
+                                  fewer than m remain */
+    size_t *alive;             /* input row of each example */
+    uint64_t *key;             /* its key for the draws */
+    size_t threads;
+    subsample_work *draw;      /* per thread */
+    unsigned char *by_model, *failed, *in_train;
+    size_t *order;
+    unsigned *correct, *held;
+    bool *drop;
+    logreg_fit *warm;          /* the last round's models, to start from */
+    score_ranks ranks;
+} aflite_work;
+
+/* w's arrays for rows examples; -1 out of memory. */
+static int aflite_work_alloc(aflite_work *w, size_t rows)
+{
+    size_t n = w->n;
+    w->alive = malloc(rows * sizeof *w->alive);
+    w->key = malloc(rows * sizeof *w->key);
+    w->threads = tasks_threads(w->o->lr.threads);
+    w->draw = array_new(w->threads, sizeof *w->draw);
+    w->by_model = malloc(rows * n);
+    w->failed = malloc(n);
+    w->order = malloc(rows * sizeof *w->order);
+    w->correct = malloc(rows * sizeof *w->correct);
+    w->held = malloc(rows * sizeof *w->held);
+    w->in_train = malloc(rows * n);
+    w->drop = malloc(rows * sizeof *w->drop);
+    int rc = score_ranks_init(&w->ranks, n) < 0 ? -1 : 0;
+    if (rc < 0 || !w->alive || !w->key || !w->draw || !w->by_model || !w->failed ||
+        !w->order || !w->correct || !w->held || !w->in_train || !w->drop)
+        return -1;
+    return 0;
+}
+
+static void aflite_work_free(aflite_work *w)
+{
+    score_ranks_free(&w->ranks);
+    logreg_free(w->warm);
+    free(w->alive);
+    free(w->key);
+    for (size_t t = 0; w->draw && t < w->threads; t++)
+        subsample_work_free(&w->draw[t]);
+    free(w->draw);
+    free(w->by_model);
+    free(w->failed);
+    free(w->order);
+    free(w->correct);
+    free(w->held);
+    free(w->in_train);
+    free(w->drop);
+}
+
+/* Centres the columns of the rows x dim matrix x: the intercept absorbs
+   the shift, so the models and their predictions are the same, but
+   float32 products no longer lose digits to large common offsets. -1 out
+   of memory. */
+static int centre_columns(float *x, size_t rows, size_t dim)
+{
+    double *mean = array_new(dim, sizeof *mean);
+    if (!mean)
+        return -1;
+    for (size_t i = 0; i < rows; i++)
+        for (size_t k = 0; k < dim; k++)
+            mean[k] += x[i * dim + k];
+    for (size_t i = 0; i < rows; i++)
+        for (size_t k = 0; k < dim; k++)
+            x[i * dim + k] = (float)((double)x[i * dim + k] - mean[k] / (double)rows);
+    free(mean);
+    return 0;
+}
+
+/* The training sets of a round: the given ones, or m of the examples
+   drawn for each model by their keys (stats/subsample.h), so that a draw
+   does not change when another example was removed before it. */
+static int round_splits(aflite_work *w, size_t round, tells_error *err)
+{
+    const aflite_options *o = w->o;
+    size_t n = w->n, m = w->m;
+    if (round == 1 && o->first_splits) {
+        memset(w->in_train, 0, w->nalive * n);
+        for (size_t j = 0; j < n; j++)
+            for (size_t i = 0; i < m; i++)
+                w->in_train[o->first_splits[j * m + i] * n + j] = 1;
+        return 0;
+    }
+    draw_job dj = {.key = w->key, .rows = w->nalive, .m = m, .models = n, .seed = o->seed,
+                   .round = round, .by_model = w->by_model, .in_train = w->in_train,
+                   .failed = w->failed, .work = w->draw};
+    tasks_run(w->threads, n, draw_task, &dj);
+    if (memchr(w->failed, 1, n))
+        return tells_error_nomem(err, NULL, 0);
+    tasks_run(w->threads, (w->nalive + TRANSPOSE_ROWS - 1) / TRANSPOSE_ROWS, transpose_task,
+              &dj);
+    return 0;
+}
+
+/* The round's models, started from the last round's unless cold_start:
+   each example's right predictions and times held out. */
+static int round_fit(aflite_work *w, logreg_stats *stats, tells_error *err)
+{
+    const aflite_options *o = w->o;
+    logreg_data d = {.x = w->x, .rows = w->nalive, .dim = w->dim, .ld = w->dim, .y = w->y,
+                     .classes = w->classes};
+    logreg_fit *fit = logreg_train_held_out(&d, w->in_train, w->n,
+                                            o->cold_start ? NULL : w->warm, &o->lr, w->correct,
+                                            w->held, stats, err);
+    if (!fit)
+        return -1;
+    logreg_free(w->warm);
+    w->warm = fit;
+    return 0;
+}
+
+/* The examples to remove, the first in w->order: at most cutoff of the
+   best scored, each at least tau. */
+static size_t round_choose(aflite_work *w, aflite_round *r)
+{
+    const aflite_options *o = w->o;
+    const unsigned *correct = w->correct, *held = w->held;
+    const size_t *order = w->order;
+    size_t nalive = w->nalive;
+    for (size_t i = 0; i < nalive; i++)
+        r->at_tau += score_of(correct[i], held[i]) >= o->tau;
+    order_by_score(&w->ranks, correct, held, nalive, w->order);
+    size_t k = 0;
+    while (k < o->cutoff && k < nalive && score_of(correct[order[k]], held[order[k]]) >= o->tau)
+        k++;
+    r->removed = k;
+    r->remaining = nalive - k;
+    return k;
+}
+
+static void stats_add(logreg_stats *sum, const logreg_stats *s)
+{
+    sum->flops += s->flops;
+    sum->seconds += s->seconds;
+    sum->passes += s->passes;
+    sum->iterations += s->iterations;
+    if (s->max_iterations > sum->max_iterations)
+        sum->max_iterations = s->max_iterations;
+    sum->unconverged += s->unconverged;
+}
+
+/* Removes the first k of w->order in round round; the others move up,
+   in order. */
+static void round_remove(aflite_work *w, size_t k, size_t round)
+{
+    size_t nalive = w->nalive, dim = w->dim;
+    memset(w->drop, 0, nalive * sizeof *w->drop);
+    for (size_t i = 0; i < k; i++) {
+        w->drop[w->order[i]] = true;
+        w->res->removed_in[w->alive[w->order[i]]] = round;
+    }
+    w->res->easy += k;
+    size_t to = 0;
+    for (size_t i = 0; i < nalive; i++) {
+        if (w->drop[i])
+            continue;
+        if (to != i) {
+            memmove(w->x + to * dim, w->x + i * dim, dim * sizeof *w->x);
+            w->y[to] = w->y[i];
+            w->alive[to] = w->alive[i];
+            w->key[to] = w->key[i];
+        }
+        to++;
+    }
+    w->nalive = to;
+}
+
+/* A round over the examples that remain: the training sets, the models,
+   the scores and the removal. 0, or the status that stops the run, err
+   set. */
+static int run_round(aflite_work *w, tells_error *err)
+{
+    const aflite_options *o = w->o;
+    double t0 = now();
+    size_t round = ++w->res->rounds;
+    if (round_splits(w, round, err) < 0)
+        return -1;
+    aflite_round r = {.round = round, .examples = w->nalive, .rows = w->alive,
+                      .correct = w->correct, .held = w->held, .chosen = w->order,
+                      .in_train = w->in_train, .models = w->n};
+    if (round_fit(w, &r.stats, err) < 0)
+        return -1;
+    size_t k = round_choose(w, &r);
+    r.seconds = now() - t0;
+    stats_add(&w->res->stats, &r.stats);
+    int rc;
+    if (o->round_done && (rc = o->round_done(&r, o->user, err)) != 0)
+        return rc;
+    round_remove(w, k, round);
+    w->last = k < o->cutoff || w->nalive < w->m;
+    return 0;
+}
+
 int aflite_run(float *x, size_t rows, size_t dim, int *y, size_t classes,
                const aflite_options *o, aflite_result *res, tells_error *err)
 {
@@ -192,135 +400,20 @@ int aflite_run(float *x, size_t rows, size_t dim, int *y, size_t classes,
                                "the %zu examples", m, rows);
     res->rows = rows;
     res->removed_in = array_new(rows, sizeof *res->removed_in);
-    size_t *alive = malloc(rows * sizeof *alive);          /* input row of each example */
-    uint64_t *key = malloc(rows * sizeof *key);            /* its key for the draws */
-    size_t threads = tasks_threads(o->lr.threads);
-    subsample_work *draw = array_new(threads, sizeof *draw);
-    unsigned char *by_model = malloc(rows * n), *failed = malloc(n);
-    size_t *order = malloc(rows * sizeof *order);
-    unsigned *correct = malloc(rows * sizeof *correct);
-    unsigned *held = malloc(rows * sizeof *held);
-    unsigned char *in_train = malloc(rows * n);
-    bool *drop = malloc(rows * sizeof *drop);
-    logreg_fit *warm = NULL;   /* the last round's models, to start from */
-    score_ranks ranks;
-    int rc = score_ranks_init(&ranks, n) < 0 ? -1 : 0;
-    if (rc < 0 || !res->removed_in || !alive || !key || !draw || !by_model || !failed ||
-        !order || !correct || !held || !in_train || !drop) {
+    aflite_work w = {.x = x, .dim = dim, .y = y, .classes = classes, .o = o, .res = res,
+                     .n = n, .m = m, .nalive = rows};
+    int rc = 0;
+    if (aflite_work_alloc(&w, rows) < 0 || !res->removed_in ||
+        centre_columns(x, rows, dim) < 0)
         rc = tells_error_nomem(err, NULL, 0);
-        goto done;
+    for (size_t i = 0; rc == 0 && i < rows; i++) {
+        w.alive[i] = i;
+        w.key[i] = o->row_keys ? o->row_keys[i] : i;
     }
-    /* Centre the columns: the intercept absorbs the shift, so the models
-       and their predictions are the same, but float32 products no longer
-       lose digits to large common offsets. */
-    double *mean = array_new(dim, sizeof *mean);
-    if (!mean) {
-        rc = tells_error_nomem(err, NULL, 0);
-        goto done;
-    }
-    for (size_t i = 0; i < rows; i++)
-        for (size_t k = 0; k < dim; k++)
-            mean[k] += x[i * dim + k];
-    for (size_t i = 0; i < rows; i++)
-        for (size_t k = 0; k < dim; k++)
-            x[i * dim + k] = (float)((double)x[i * dim + k] - mean[k] / (double)rows);
-    free(mean);
-    for (size_t i = 0; i < rows; i++) {
-        alive[i] = i;
-        key[i] = o->row_keys ? o->row_keys[i] : i;
-    }
-    size_t nalive = rows;
-    while (nalive > stop && (o->max_rounds == 0 || res->rounds < o->max_rounds)) {
-        double t0 = now();
-        size_t round = ++res->rounds;
-        /* Training sets: the given ones, or m of the examples drawn for
-           each model by their keys (stats/subsample.h), so that a draw
-           does not change when another example was removed before it. */
-        if (round == 1 && o->first_splits) {
-            memset(in_train, 0, nalive * n);
-            for (size_t j = 0; j < n; j++)
-                for (size_t i = 0; i < m; i++)
-                    in_train[o->first_splits[j * m + i] * n + j] = 1;
-        } else {
-            draw_job dj = {.key = key, .rows = nalive, .m = m, .models = n, .seed = o->seed,
-                           .round = round, .by_model = by_model, .in_train = in_train,
-                           .failed = failed, .work = draw};
-            tasks_run(threads, n, draw_task, &dj);
-            if (memchr(failed, 1, n)) {
-                rc = tells_error_nomem(err, NULL, 0);
-                goto done;
-            }
-            tasks_run(threads, (nalive + TRANSPOSE_ROWS - 1) / TRANSPOSE_ROWS, transpose_task, &dj);
-        }
-        logreg_data d = {.x = x, .rows = nalive, .dim = dim, .ld = dim, .y = y,
-                         .classes = classes};
-        aflite_round r = {.round = round, .examples = nalive, .rows = alive,
-                          .correct = correct, .held = held, .chosen = order,
-                          .in_train = in_train, .models = n};
-        logreg_fit *fit = logreg_train_held_out(&d, in_train, n, o->cold_start ? NULL : warm,
-                                                &o->lr, correct, held, &r.stats, err);
-        if (!fit) {
-            rc = -1;
-            goto done;
-        }
-        logreg_free(warm);
-        warm = fit;
-        for (size_t i = 0; i < nalive; i++)
-            r.at_tau += score_of(correct[i], held[i]) >= o->tau;
-        order_by_score(&ranks, correct, held, nalive, order);
-        size_t k = 0;
-        while (k < o->cutoff && k < nalive && score_of(correct[order[k]], held[order[k]]) >= o->tau)
-            k++;
-        r.removed = k;
-        r.remaining = nalive - k;
-        r.seconds = now() - t0;
-        res->stats.flops += r.stats.flops;
-        res->stats.seconds += r.stats.seconds;
-        res->stats.passes += r.stats.passes;
-        res->stats.iterations += r.stats.iterations;
-        if (r.stats.max_iterations > res->stats.max_iterations)
-            res->stats.max_iterations = r.stats.max_iterations;
-        res->stats.unconverged += r.stats.unconverged;
-        if (o->round_done && (rc = o->round_done(&r, o->user, err)) != 0)
-            goto done;
-        /* Remove the chosen ones; the others move up, in order. */
-        memset(drop, 0, nalive * sizeof *drop);
-        for (size_t i = 0; i < k; i++) {
-            drop[order[i]] = true;
-            res->removed_in[alive[order[i]]] = round;
-        }
-        res->easy += k;
-        size_t w = 0;
-        for (size_t i = 0; i < nalive; i++) {
-            if (drop[i])
-                continue;
-            if (w != i) {
-                memmove(x + w * dim, x + i * dim, dim * sizeof *x);
-                y[w] = y[i];
-                alive[w] = alive[i];
-                key[w] = key[i];
-            }
-            w++;
-        }
-        nalive = w;
-        if (k < o->cutoff || nalive < m)
-            break;
-    }
-done:
-    score_ranks_free(&ranks);
-    logreg_free(warm);
-    free(alive);
-    free(key);
-    for (size_t t = 0; draw && t < threads; t++)
-        subsample_work_free(&draw[t]);
-    free(draw);
-    free(by_model);
-    free(failed);
-    free(order);
-    free(correct);
-    free(held);
-    free(in_train);
-    free(drop);
+    while (rc == 0 && !w.last && w.nalive > stop &&
+           (o->max_rounds == 0 || res->rounds < o->max_rounds))
+        rc = run_round(&w, err);
+    aflite_work_free(&w);
     if (rc != 0) {
         aflite_result_free(res);
         return -1;

@@ -203,9 +203,3 @@ double competency_critical_z(double threshold)
 {
     return gsl_cdf_ugaussian_Qinv(threshold);
 }
-
-double competency_boundary(double p0, double threshold, uint64_t n)
-{
-    double z = competency_critical_z(threshold);
-    return p0 + z * sqrt(p0 * (1 - p0) / (double)n);
-}

@@ -58,10 +58,6 @@ void competency_free(competency_table *t);
    significant digits. A pure writer: -1 on a write error. */
 int competency_write(FILE *fp, const competency_table *t, const token_counts *tc,
                      size_t top, bool only_significant, int digits);
-/* The p_hat a token in n examples needs to be significant: the boundary
-   of the competency plot, p0 + z* sqrt(p0 (1 - p0) / n), z* the normal
-   quantile of 1 - threshold. */
-double competency_boundary(double p0, double threshold, uint64_t n);
 /* z*: the standard normal quantile of 1 - threshold. */
 double competency_critical_z(double threshold);
 

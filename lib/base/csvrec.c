@@ -165,7 +165,6 @@ long csv_rec_column(const csv_rec *header, const char *name)
 }
 
 const char *csv_rec_name(const csv_rec_reader *r) { return r->lr.name; }
-long csv_rec_lineno(const csv_rec_reader *r) { return r->lr.lineno; }
 
 void csv_rec_close(csv_rec_reader *r)
 {

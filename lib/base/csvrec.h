@@ -37,8 +37,6 @@ int csv_rec_next_row(csv_rec_reader *r, csv_rec *rec, size_t ncol, tells_error *
 long csv_rec_column(const csv_rec *header, const char *name);
 /* The file name for messages ("stdin" for "-"). */
 const char *csv_rec_name(const csv_rec_reader *r);
-/* The last line read (for errors at the end of input). */
-long csv_rec_lineno(const csv_rec_reader *r);
 void csv_rec_close(csv_rec_reader *r);
 
 /* Writes s as one quoted CSV field (libcsv's quoting); -1 on error. */

@@ -134,7 +134,6 @@ l10 = lp / math.log(10)
 e = math.floor(l10)
 print("comp_tiny.p3", "%.2fe%d" % (10 ** (l10 - e), e))
 out("comp.crit_0.025", stats.norm.isf(0.025))
-out("comp.boundary", 0.5 + stats.norm.isf(0.01 / 8) * math.sqrt(0.25 / 5))
 
 # ---- interval ----
 out("mcn.8_2", stats.binomtest(8, 10, 0.5, alternative="greater").pvalue)

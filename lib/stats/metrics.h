@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>   /* memcmp, for pred_same_set */
 
 #include "base/error.h"
 #include "base/vocab.h"
@@ -65,6 +66,12 @@ static inline size_t pred_set(const pred_data *d, size_t src, size_t i,
 {
     *lab = d->lab[src] + d->off[src][i];
     return d->off[src][i + 1] - d->off[src][i];
+}
+/* Whether two sorted label sets are equal. Empty sets may have no array
+   behind them: memcmp only non-empty ones. */
+static inline bool pred_same_set(const uint32_t *a, size_t na, const uint32_t *b, size_t nb)
+{
+    return na == nb && (na == 0 || memcmp(a, b, na * sizeof *a) == 0);
 }
 /* Whether system sys predicted example i exactly (the whole set). */
 bool pred_correct(const pred_data *d, size_t sys, size_t i);

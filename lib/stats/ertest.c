@@ -433,6 +433,49 @@ static void nf_row(FILE *fp, const nf_state *st, size_t t, const char *model, si
     put_number(fp, norm_sd, "\n");
 }
 
+/* Each file's model in model_of: its NAME=, else its file's name. */
+static int nf_models(nf_state *st, tells_error *err)
+{
+    for (size_t fi = 0; fi < st->nfiles; fi++) {
+        const model_file *f = &st->files[fi];
+        const char *name = f->name ? f->name : display_name(f->path);
+        /* The name is a cell of the table, as split and partition names
+           are: refused, as they are, when it would break the row. */
+        if (strpbrk(name, "\t\n\r"))
+            return tells_error_usage(err, "invalid model name '%s' (a tab or line end would "
+                                     "break the table's columns)", name);
+        long m = vocab_intern(st->models, name, strlen(name));
+        if (m < 0)
+            return tells_error_nomem(err, NULL, 0);
+        st->model_of[fi] = (size_t)m;
+    }
+    return 0;
+}
+
+/* Per test, each of the M models' mean and sd of its seeds' rates
+   (mean[m * T + t], sd), and each seed's rate on the scale of the
+   models' means (norm[f * T + t]); v has room for a rate per file. */
+static void nf_scale(const nf_state *st, size_t M, double *v, double *mean, double *sd,
+                     double *norm)
+{
+    size_t T = st->ntests, nfiles = st->nfiles;
+    for (size_t t = 0; t < T; t++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (size_t m = 0; m < M; m++) {
+            size_t k = 0;
+            for (size_t fi = 0; fi < nfiles; fi++)
+                if (st->model_of[fi] == m)
+                    v[k++] = st->rate[fi * T + t];
+            mean_sd(v, k, &mean[m * T + t], &sd[m * T + t]);
+            lo = fmin(lo, mean[m * T + t]);
+            hi = fmax(hi, mean[m * T + t]);
+        }
+        /* Each seed's rate on the scale of the models' means. */
+        for (size_t fi = 0; fi < nfiles; fi++)
+            norm[fi * T + t] = hi > lo ? (st->rate[fi * T + t] - lo) / (hi - lo) : 0.0;
+    }
+}
+
 int normalized_failure_report(const model_file *files, size_t nfiles, FILE *fp,
                               tells_error *err)
 {
@@ -443,21 +486,8 @@ int normalized_failure_report(const model_file *files, size_t nfiles, FILE *fp,
     st.model_of = array_new(nfiles, sizeof *st.model_of);
     if (!st.tests || !st.models || !st.model_of)
         rc = tells_error_nomem(err, NULL, 0);
-    for (size_t fi = 0; rc == 0 && fi < nfiles; fi++) {
-        const char *name = files[fi].name ? files[fi].name : display_name(files[fi].path);
-        /* The name is a cell of the table, as split and partition names
-           are: refused, as they are, when it would break the row. */
-        if (strpbrk(name, "\t\n\r")) {
-            rc = tells_error_usage(err, "invalid model name '%s' (a tab or line end would "
-                                   "break the table's columns)", name);
-            break;
-        }
-        long m = vocab_intern(st.models, name, strlen(name));
-        if (m < 0)
-            rc = tells_error_nomem(err, NULL, 0);
-        else
-            st.model_of[fi] = (size_t)m;
-    }
+    if (rc == 0)
+        rc = nf_models(&st, err);
     size_t nmodels = vocab_size(st.models);
     if (rc == 0 && nmodels < 2)
         rc = tells_error_usage(err, "normalized failure rates compare at least 2 models, "
@@ -488,21 +518,7 @@ int normalized_failure_report(const model_file *files, size_t nfiles, FILE *fp,
     if (rc == 0) {
         for (size_t fi = 0; fi < nfiles; fi++)
             seeds[st.model_of[fi]]++;
-        for (size_t t = 0; t < T; t++) {
-            double lo = INFINITY, hi = -INFINITY;
-            for (size_t m = 0; m < M; m++) {
-                size_t k = 0;
-                for (size_t fi = 0; fi < nfiles; fi++)
-                    if (st.model_of[fi] == m)
-                        v[k++] = st.rate[fi * T + t];
-                mean_sd(v, k, &mean[m * T + t], &sd[m * T + t]);
-                lo = fmin(lo, mean[m * T + t]);
-                hi = fmax(hi, mean[m * T + t]);
-            }
-            /* Each seed's rate on the scale of the models' means. */
-            for (size_t fi = 0; fi < nfiles; fi++)
-                norm[fi * T + t] = hi > lo ? (st.rate[fi * T + t] - lo) / (hi - lo) : 0.0;
-        }
+        nf_scale(&st, M, v, mean, sd, norm);
         for (size_t fi = 0; fi < nfiles; fi++) {
             double r = 0.0, nr = 0.0;
             for (size_t t = 0; t < T; t++) {

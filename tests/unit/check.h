@@ -11,6 +11,20 @@
 
 static int check_failures;
 
+/* A temporary file holding text, its name in path; unlink it when done.
+   Exits when it cannot be written. */
+static inline const char *check_temp_file(char *path, size_t size, const char *text)
+{
+    snprintf(path, size, "%s/tells-unit.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    int fd = mkstemp(path);
+    FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!fp || fputs(text, fp) == EOF || fclose(fp) != 0) {
+        fprintf(stderr, "cannot write %s\n", path);
+        exit(1);
+    }
+    return path;
+}
+
 #define CHECK(cond)                                                          \
     do {                                                                     \
         if (!(cond)) {                                                       \

@@ -21,24 +21,11 @@ static const char SMALL[] =
     "d3\tdev\tb\tp\ty y\n"
     "d4\tdev\tc\tp\tz\n";
 
-static const char *temp_file(char *path, size_t size, const char *text)
-{
-    snprintf(path, size, "%s/tells-unit-baselines.XXXXXX",
-             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    int fd = mkstemp(path);
-    FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!fp || fputs(text, fp) == EOF || fclose(fp) != 0) {
-        fprintf(stderr, "cannot write %s\n", path);
-        exit(1);
-    }
-    return path;
-}
-
 static void load(dataset *d, const char *text)
 {
     char path[256];
     tells_error err;
-    if (dataset_load(d, temp_file(path, sizeof path, text), &err) < 0) {
+    if (dataset_load(d, check_temp_file(path, sizeof path, text), &err) < 0) {
         fprintf(stderr, "dataset_load: %s\n", err.msg);
         exit(1);
     }
@@ -96,7 +83,7 @@ static void test_majority(void)
     /* The same split twice is evaluated twice; a partition adds its rows. */
     char ids[256];
     const char *const eval[] = {"dev", "dev"};
-    const comparison_partition part = {"hard", temp_file(ids, sizeof ids, "d2\nd4\n")};
+    const comparison_partition part = {"hard", check_temp_file(ids, sizeof ids, "d2\nd4\n")};
     c.eval = eval;
     c.neval = 2;
     c.majority_from_eval = true;

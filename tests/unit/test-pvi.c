@@ -24,24 +24,11 @@
 #include "model/evaluate.h"
 #include "model/pvi.h"
 
-static const char *temp_file(char *path, size_t size, const char *text)
-{
-    snprintf(path, size, "%s/tells-unit-pvi.XXXXXX",
-             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    int fd = mkstemp(path);
-    FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!fp || fputs(text, fp) == EOF || fclose(fp) != 0) {
-        fprintf(stderr, "cannot write %s\n", path);
-        exit(1);
-    }
-    return path;
-}
-
 static void load(dataset *d, const char *text)
 {
     char path[256];
     tells_error err;
-    if (dataset_load(d, temp_file(path, sizeof path, text), &err) < 0) {
+    if (dataset_load(d, check_temp_file(path, sizeof path, text), &err) < 0) {
         fprintf(stderr, "dataset_load: %s\n", err.msg);
         exit(1);
     }
@@ -602,7 +589,7 @@ static void test_scores(void)
        (1, not 2/3); the unknown id is never seen. */
     char path[256];
     id_set ids;
-    temp_file(path, sizeof path, "n1\nc1\nn2\nx9\n");
+    check_temp_file(path, sizeof path, "n1\nc1\nn2\nx9\n");
     CHECK(id_set_load(&ids, path, &err) == 0);
     unlink(path);
     CHECK(scores_compute(&s, &d, &p, &ids, &err) == 0);
@@ -619,7 +606,7 @@ static void test_scores(void)
     id_set_free(&ids);
 
     /* A subset no prediction is in: nothing scored, every metric 0. */
-    temp_file(path, sizeof path, "x9\n");
+    check_temp_file(path, sizeof path, "x9\n");
     CHECK(id_set_load(&ids, path, &err) == 0);
     unlink(path);
     CHECK(scores_compute(&s, &d, &p, &ids, &err) == 0);

@@ -537,27 +537,13 @@ static void test_format(void)
     CHECK(pvalue_parse("1e400", &p) == -2);
 }
 
-/* A temporary file holding text; unlink it when done. */
-static const char *temp_file(char *path, size_t size, const char *text)
-{
-    snprintf(path, size, "%s/tells-unit-stat.XXXXXX",
-             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    int fd = mkstemp(path);
-    FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!fp || fputs(text, fp) == EOF || fclose(fp) != 0) {
-        fprintf(stderr, "cannot write %s\n", path);
-        exit(1);
-    }
-    return path;
-}
-
 /* Multi-label files whose sets are all empty: no label array behind
    them (this once passed NULL to memcpy and memcmp). */
 static void test_empty_sets(void)
 {
     char a[256], b[256];
-    char *paths[] = {(char *)temp_file(a, sizeof a, "id\tgold\tpredicted\n1\t\t\n2\t\t\n"),
-                     (char *)temp_file(b, sizeof b, "id\tgold\tpredicted\n2\t\t\n1\t\t\n")};
+    char *paths[] = {(char *)check_temp_file(a, sizeof a, "id\tgold\tpredicted\n1\t\t\n2\t\t\n"),
+                     (char *)check_temp_file(b, sizeof b, "id\tgold\tpredicted\n2\t\t\n1\t\t\n")};
     pred_data d;
     tells_error err;
     CHECK(pred_load(&d, paths, 2, true, &err) == 0);
@@ -800,7 +786,7 @@ static void test_cochran(void)
 static void test_fixed_labels(void)
 {
     char path[256];
-    temp_file(path, sizeof path, "id\tgold\tpredicted\n1\ta,b\ta,b\n2\tc,d\tc\n3\te\te\n");
+    check_temp_file(path, sizeof path, "id\tgold\tpredicted\n1\ta,b\ta,b\n2\tc,d\tc\n3\te\te\n");
     char *files[1] = {path};
     label_set ls;
     tells_error err;
@@ -853,8 +839,8 @@ static void test_statreport(void)
     CHECK(st.samples == 10000 && st.seed == 1 && st.alpha == 0.05 && st.digits == 2);
     tells_error err;
     char *out, x[256], y[256];
-    char *files[3] = {(char *)temp_file(x, sizeof x, "1\n1\n"),
-                      (char *)temp_file(y, sizeof y, "seed\tacc\tf1\n1\t0.5\t2\n"
+    char *files[3] = {(char *)check_temp_file(x, sizeof x, "1\n1\n"),
+                      (char *)check_temp_file(y, sizeof y, "seed\tacc\tf1\n1\t0.5\t2\n"
                                         "2\t0.7\t2\n3\t0.6\t2\n"), NULL};
 
     CHECK(!report(statreport_metrics, &st, files, 0, &err) && err.kind == TELLS_ERR_USAGE);

@@ -1,8 +1,9 @@
 #!/bin/sh
 # tells-aflite: the first round agrees with scikit-learn split for split
-# (tests/data/aflite-ref.tsv, from tests/ref/aflite_ref.py fixtures); every
-# round removes the top k scores at or above tau, ties by input order, and
-# stops as defined; the same seed gives the same bytes whatever the
+# (tests/data/aflite-ref.tsv, from tests/ref/aflite_ref.py fixtures), equal
+# scores at the cut in the reference's hash order; every round removes the
+# top k scores at or above tau and stops as defined; the same examples go
+# in the same rounds whatever the order of the rows; the same seed gives the same bytes whatever the
 # threads, and the same partitions with --cold-start; duplicated rows keep
 # their own ids; the id files carry sha256sum checksums.
 . "${top_srcdir:-.}/tests/init.sh"
@@ -13,7 +14,7 @@ N=600
 
 # --- against scikit-learn, the same first-round training parts ---
 what="first round against scikit-learn"
-run tells-aflite -e "$x" -n 8 -m 240 -k 50 --rounds 1 --splits "$data/aflite-splits.txt" \
+run tells-aflite -e "$x" -n 8 -m 240 -k 50 --rounds 1 --seed 5 --splits "$data/aflite-splits.txt" \
     --scores "$tmp/s1.tsv" "$tsv"
 expect 0 ""
 expect_out_text "round	examples	at_tau	removed	remaining
@@ -24,7 +25,8 @@ paste "$data/aflite-ref.tsv" "$tmp/s1.tsv" | awk -F'\t' '
     NR > 1 { n++; if ($2 == $7 && $3 == $8 && $4 == $9) same++ }
     END { if (n != 600 || same < 0.99 * n) { print same " of " n " agree"; exit 1 } }' ||
     fail "$what: $(paste "$data/aflite-ref.tsv" "$tmp/s1.tsv" | awk -F'\t' 'NR > 1 && $3 != $8' | head -3)"
-# The removed ones are the reference's too.
+# The removed ones are the reference's too: 378 reach tau, all of them 1,
+# so which 50 go is decided by the hash of (id, seed, round) alone.
 cmp -s "$data/aflite-ref.tsv" "$tmp/s1.tsv" || fail "$what: scores file differs from the reference's"
 
 # --- a whole run and its invariants ---
@@ -57,8 +59,8 @@ grep -Fxf "$tmp/difficult.ids" "$tmp/all.ids" | cmp -s - "$tmp/difficult.ids" ||
 (cd "$tmp" && sha256sum -c --quiet easy.ids.sha256 difficult.ids.sha256) || fail "$what: checksums"
 [ "$(cut -d' ' -f3 "$tmp/easy.ids.sha256")" = "easy.ids" ] || fail "$what: checksum file names a path"
 # Scores: a line per example per round; a round removes the best scores at
-# or above tau, ties by input order; removed_in_round is the round that
-# removed the example, or '-'.
+# or above tau (which of equal ones: test-aflite and the reference above);
+# removed_in_round is the round that removed the example, or '-'.
 [ "$(($(wc -l <"$tmp/scores.tsv") - 1))" = "$(awk 'NR > 1 { s += $2 } END { print s }' "$tmp/rounds.tsv")" ] ||
     fail "$what: scores lines"
 awk -F'\t' -v tau=0.75 '
@@ -69,11 +71,11 @@ awk -F'\t' -v tau=0.75 '
       if (($5 != "-") != ($2 in easy)) print "example " $2 ": removed_in_round " $5 " but easy is " ($2 in easy)
       if ($5 == r) { if ($3 + 0 < tau) print $2 " removed below tau"
                      if (r in lowrem) { if ($3 + 0 > lowrem[r] + 0) print $2 " removed after a lower score" }
-                     lowrem[r] = $3; lastpos[r] = pos[r] }
+                     lowrem[r] = $3 }
       else if ($3 + 0 >= tau) kept[r, pos[r]] = $3 }
     END { for (key in kept) { split(key, p, SUBSEP)
             # a kept example at or above tau beats no removed one
-            if (kept[key] + 0 > lowrem[p[1]] + 0 || (kept[key] == lowrem[p[1]] && p[2] < lastpos[p[1]]))
+            if (kept[key] + 0 > lowrem[p[1]] + 0)
                 print "round " p[1] ": kept " kept[key] " over a removed " lowrem[p[1]] } }
 ' "$tmp/easy.ids" "$tmp/scores.tsv" >"$tmp/bad"
 [ -s "$tmp/bad" ] && fail "$what: $(head -3 "$tmp/bad")"
@@ -170,6 +172,32 @@ parts "$tmp/rev.tsv" "$tmp/p-rev" >"$tmp/ids-rev"
 [ "$(cut -d' ' -f1 "$tmp/ids-fwd" | uniq -c | awk '{ print $1 }' | sort -u)" = 360 ] &&
     [ "$(cut -d' ' -f1 "$tmp/ids-fwd" | sort -u | wc -l)" = 64 ] || fail "$what: not 64 parts of 360"
 cmp -s "$tmp/ids-fwd" "$tmp/ids-rev" || fail "$what: the parts differ"
+what="the same partitions whatever the order of the rows"
+# The rows and the matrix's rows in reverse: every round's cut falls among
+# equal scores (more reach tau than k), yet the same examples go in the
+# same rounds, with the same scores.
+{ head -n 1 "$tsv"; tail -n +2 "$tsv" | tac; } >"$tmp/g-rev.tsv"
+python3 -c '
+import sys
+b = open(sys.argv[1], "rb").read()
+h = 10 + int.from_bytes(b[8:10], "little")     # .npy version 1 header
+w = (len(b) - h) // int(sys.argv[3])
+rows = [b[h + i * w:h + (i + 1) * w] for i in range(int(sys.argv[3]))]
+open(sys.argv[2], "wb").write(b[:h] + b"".join(reversed(rows)))' "$x" "$tmp/g-rev.npy" $N
+run tells-aflite -e "$x" -n 8 -m 240 -k 30 --seed 3 --scores "$tmp/o-fwd" --easy "$tmp/oe-fwd" "$tsv"
+expect 0 ""
+cp "$tmp/out" "$tmp/o-rounds"
+run tells-aflite -e "$tmp/g-rev.npy" -n 8 -m 240 -k 30 --seed 3 --scores "$tmp/o-rev" \
+    --easy "$tmp/oe-rev" "$tmp/g-rev.tsv"
+expect 0 ""
+expect_out "$tmp/o-rounds"
+[ "$(awk -F'\t' 'NR > 1 && $3 > $4' "$tmp/o-rounds" | wc -l)" -ge 3 ] ||
+    fail "$what: fewer than 3 rounds had more at tau than they removed"
+LC_ALL=C sort "$tmp/oe-rev" >"$tmp/oe-rev.s"
+LC_ALL=C sort "$tmp/oe-fwd" | cmp -s - "$tmp/oe-rev.s" || fail "$what: the easy ids differ"
+[ "$(wc -l <"$tmp/oe-fwd")" -ge 100 ] || fail "$what: too few removed to tell"
+LC_ALL=C sort "$tmp/o-fwd" >"$tmp/o-fwd.s"
+LC_ALL=C sort "$tmp/o-rev" | cmp -s - "$tmp/o-fwd.s" || fail "$what: the scores differ"
 what="an example fewer: each part keeps all but one"
 # -m 360 as before (--train-frac would round 40% of 899 to 360 too)
 sed '/^copy-.*/{x;s/^/x/;/^x\{7\}$/{x;d};x}' "$tmp/dup.tsv" >"$tmp/fewer.tsv"

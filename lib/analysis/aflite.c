@@ -39,23 +39,47 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* Order of examples for removal: score descending, ties by position.
-   Scores are compared as exact fractions correct / held. */
+/* Order of examples for removal: score descending; equal scores by a
+   hash of the example's key in the round's tie stream (subsample_hash),
+   then by position. Scores are compared as exact fractions correct / held.
+   The keys make the order follow the examples wherever they sit, and the
+   stream changes with the seed and the round. */
 typedef struct rank_ctx {
     const unsigned *correct, *held;
+    const uint64_t *key;
+    uint64_t stream;
 } rank_ctx;
+
+/* The scores of a and b compared: -1 when a's is higher. */
+static int score_cmp(const rank_ctx *rank, size_t a, size_t b)
+{
+    /* score 0 when never held out: 0 / 1 */
+    uint64_t ca = rank->correct[a], ha = rank->held[a] ? rank->held[a] : 1;
+    uint64_t cb = rank->correct[b], hb = rank->held[b] ? rank->held[b] : 1;
+    uint64_t l = ca * hb, r = cb * ha;
+    return l > r ? -1 : l < r;
+}
+
+static int by_tie(const rank_ctx *rank, size_t a, size_t b)
+{
+    uint64_t ta = subsample_hash(rank->key[a], rank->stream);
+    uint64_t tb = subsample_hash(rank->key[b], rank->stream);
+    if (ta != tb)
+        return ta < tb ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
 
 static int by_score(const void *pa, const void *pb, void *ctx)
 {
     const rank_ctx *rank = ctx;
     size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-    /* score 0 when never held out: 0 / 1 */
-    uint64_t ca = rank->correct[a], ha = rank->held[a] ? rank->held[a] : 1;
-    uint64_t cb = rank->correct[b], hb = rank->held[b] ? rank->held[b] : 1;
-    uint64_t l = ca * hb, r = cb * ha;
-    if (l != r)
-        return l > r ? -1 : 1;
-    return a < b ? -1 : a > b;
+    int c = score_cmp(rank, a, b);
+    return c ? c : by_tie(rank, a, b);
+}
+
+static int by_tie_only(const void *pa, const void *pb, void *ctx)
+{
+    return by_tie(ctx, *(const size_t *)pa, *(const size_t *)pb);
 }
 
 /* Scores are fractions c / h with h at most the number of models: with
@@ -121,15 +145,18 @@ static void score_ranks_free(score_ranks *sr)
     free(sr->start);
 }
 
-/* order[0 .. n) as qsort_r with by_score gives it. */
-static void order_by_score(const score_ranks *sr, const unsigned *correct,
-                           const unsigned *held, size_t n, size_t *order)
+/* order[0 .. n) as qsort_r with by_score gives it, as far as its first
+   `first` positions go: the counting sort puts ties by position, and
+   only the runs of equal scores that start before `first` are then put
+   in their hash order (the rest of the order is not used). */
+static void order_by_score(const score_ranks *sr, const rank_ctx *rank, size_t n,
+                           size_t first, size_t *order)
 {
+    const unsigned *correct = rank->correct, *held = rank->held;
     if (!sr->rank) {
         for (size_t i = 0; i < n; i++)
             order[i] = i;
-        rank_ctx rank = {correct, held};
-        qsort_r(order, n, sizeof *order, by_score, &rank);
+        qsort_r(order, n, sizeof *order, by_score, (void *)rank);
         return;
     }
     size_t side = sr->models + 1, *start = sr->start;
@@ -138,8 +165,13 @@ static void order_by_score(const score_ranks *sr, const unsigned *correct,
         start[sr->rank[held[i] * side + correct[i]] + 1]++;
     for (size_t r = 0; r < sr->nranks; r++)
         start[r + 1] += start[r];
-    for (size_t i = 0; i < n; i++)   /* in position order: ties by position */
+    for (size_t i = 0; i < n; i++)   /* in position order */
         order[start[sr->rank[held[i] * side + correct[i]]]++] = i;
+    for (size_t s = 0, e; s < first && s < n; s = e) {
+        for (e = s + 1; e < n && score_cmp(rank, order[s], order[e]) == 0; e++)
+            ;
+        qsort_r(order + s, e - s, sizeof *order, by_tie_only, (void *)rank);
+    }
 }
 
 /* The draws of a round: each model's on the threads into its own row of
@@ -200,6 +232,9 @@ typedef struct aflite_work {
     size_t *order;
     unsigned *correct, *held;
     bool *drop;
+    float *row_tmp;            /* a row of x, while order_by_key moves them */
+    size_t *inv, *in_order;    /* input row -> position + 1; positions in
+                                  input order */
     logreg_fit *warm;          /* the last round's models, to start from */
     score_ranks ranks;
 } aflite_work;
@@ -219,9 +254,13 @@ static int aflite_work_alloc(aflite_work *w, size_t rows)
     w->held = malloc(rows * sizeof *w->held);
     w->in_train = malloc(rows * n);
     w->drop = malloc(rows * sizeof *w->drop);
+    w->row_tmp = malloc(w->dim * sizeof *w->row_tmp + 1);
+    w->inv = malloc(rows * sizeof *w->inv);
+    w->in_order = malloc(rows * sizeof *w->in_order);
     int rc = score_ranks_init(&w->ranks, n) < 0 ? -1 : 0;
     if (rc < 0 || !w->alive || !w->key || !w->draw || !w->by_model || !w->failed ||
-        !w->order || !w->correct || !w->held || !w->in_train || !w->drop)
+        !w->order || !w->correct || !w->held || !w->in_train || !w->drop || !w->row_tmp || !w->inv ||
+        !w->in_order)
         return -1;
     return 0;
 }
@@ -242,6 +281,9 @@ static void aflite_work_free(aflite_work *w)
     free(w->held);
     free(w->in_train);
     free(w->drop);
+    free(w->row_tmp);
+    free(w->inv);
+    free(w->in_order);
 }
 
 /* Centres the columns of the rows x dim matrix x: the intercept absorbs
@@ -263,6 +305,53 @@ static int centre_columns(float *x, size_t rows, size_t dim)
     return 0;
 }
 
+/* Rows by key, then position. */
+static int by_key(const void *pa, const void *pb, void *ctx)
+{
+    const uint64_t *key = ctx;
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    if (key[a] != key[b])
+        return key[a] < key[b] ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+/* Puts the examples in the order of their keys, moving the rows of x and
+   y in place (following the permutation's cycles): every sum the models
+   take over the examples then runs in the same order however the input
+   was ordered, so the run is the same for any order of the rows. Sets
+   alive and key. */
+static void order_by_key(aflite_work *w, size_t rows)
+{
+    const uint64_t *row_keys = w->o->row_keys;
+    size_t *perm = w->order, dim = w->dim;
+    for (size_t i = 0; i < rows; i++)
+        perm[i] = i;
+    qsort_r(perm, rows, sizeof *perm, by_key, (void *)row_keys);
+    bool *done = w->drop;
+    memset(done, 0, rows * sizeof *done);
+    float *tmp = w->row_tmp;
+    for (size_t s = 0; s < rows; s++) {
+        if (done[s] || perm[s] == s)
+            continue;
+        memcpy(tmp, w->x + s * dim, dim * sizeof *tmp);
+        int ys = w->y[s];
+        size_t j = s;
+        while (perm[j] != s) {   /* position j takes the row of input row perm[j] */
+            memcpy(w->x + j * dim, w->x + perm[j] * dim, dim * sizeof *tmp);
+            w->y[j] = w->y[perm[j]];
+            done[j] = true;
+            j = perm[j];
+        }
+        memcpy(w->x + j * dim, tmp, dim * sizeof *tmp);
+        w->y[j] = ys;
+        done[j] = true;
+    }
+    for (size_t i = 0; i < rows; i++) {
+        w->alive[i] = perm[i];
+        w->key[i] = row_keys[perm[i]];
+    }
+}
+
 /* The training sets of a round: the given ones, or m of the examples
    drawn for each model by their keys (stats/subsample.h), so that a draw
    does not change when another example was removed before it. */
@@ -271,10 +360,13 @@ static int round_splits(aflite_work *w, size_t round, tells_error *err)
     const aflite_options *o = w->o;
     size_t n = w->n, m = w->m;
     if (round == 1 && o->first_splits) {
+        size_t *pos = w->order;   /* input row -> position, all rows alive */
+        for (size_t p = 0; p < w->nalive; p++)
+            pos[w->alive[p]] = p;
         memset(w->in_train, 0, w->nalive * n);
         for (size_t j = 0; j < n; j++)
             for (size_t i = 0; i < m; i++)
-                w->in_train[o->first_splits[j * m + i] * n + j] = 1;
+                w->in_train[pos[o->first_splits[j * m + i]] * n + j] = 1;
         return 0;
     }
     draw_job dj = {.key = w->key, .rows = w->nalive, .m = m, .models = n, .seed = o->seed,
@@ -315,7 +407,8 @@ static size_t round_choose(aflite_work *w, aflite_round *r)
     size_t nalive = w->nalive;
     for (size_t i = 0; i < nalive; i++)
         r->at_tau += score_of(correct[i], held[i]) >= o->tau;
-    order_by_score(&w->ranks, correct, held, nalive, w->order);
+    rank_ctx rank = {correct, held, w->key, subsample_stream(o->seed, r->round, UINT64_MAX)};
+    order_by_score(&w->ranks, &rank, nalive, o->cutoff, w->order);
     size_t k = 0;
     while (k < o->cutoff && k < nalive && score_of(correct[order[k]], held[order[k]]) >= o->tau)
         k++;
@@ -371,7 +464,14 @@ static int run_round(aflite_work *w, tells_error *err)
     size_t round = ++w->res->rounds;
     if (round_splits(w, round, err) < 0)
         return -1;
+    memset(w->inv, 0, w->res->rows * sizeof *w->inv);
+    for (size_t p = 0; p < w->nalive; p++)
+        w->inv[w->alive[p]] = p + 1;
+    for (size_t i = 0, p = 0; i < w->res->rows; i++)
+        if (w->inv[i])
+            w->in_order[p++] = w->inv[i] - 1;
     aflite_round r = {.round = round, .examples = w->nalive, .rows = w->alive,
+                      .in_order = w->in_order,
                       .correct = w->correct, .held = w->held, .chosen = w->order,
                       .in_train = w->in_train, .models = w->n};
     if (round_fit(w, &r.stats, err) < 0)
@@ -403,13 +503,16 @@ int aflite_run(float *x, size_t rows, size_t dim, int *y, size_t classes,
     aflite_work w = {.x = x, .dim = dim, .y = y, .classes = classes, .o = o, .res = res,
                      .n = n, .m = m, .nalive = rows};
     int rc = 0;
-    if (aflite_work_alloc(&w, rows) < 0 || !res->removed_in ||
-        centre_columns(x, rows, dim) < 0)
+    if (aflite_work_alloc(&w, rows) < 0 || !res->removed_in)
         rc = tells_error_nomem(err, NULL, 0);
-    for (size_t i = 0; rc == 0 && i < rows; i++) {
+    if (rc == 0 && o->row_keys)
+        order_by_key(&w, rows);
+    for (size_t i = 0; rc == 0 && !o->row_keys && i < rows; i++) {
         w.alive[i] = i;
-        w.key[i] = o->row_keys ? o->row_keys[i] : i;
+        w.key[i] = i;
     }
+    if (rc == 0 && centre_columns(x, rows, dim) < 0)
+        rc = tells_error_nomem(err, NULL, 0);
     while (rc == 0 && !w.last && w.nalive > stop &&
            (o->max_rounds == 0 || res->rounds < o->max_rounds))
         rc = run_round(&w, err);
@@ -498,7 +601,8 @@ int aflite_write_splits(FILE *fp, const aflite_round *r)
 {
     for (size_t j = 0; j < r->models; j++) {
         bool first = true;
-        for (size_t i = 0; i < r->examples; i++) {
+        for (size_t q = 0; q < r->examples; q++) {
+            size_t i = r->in_order[q];
             if (!r->in_train[i * r->models + j])
                 continue;
             if (fprintf(fp, first ? "%zu" : " %zu", r->rows[i]) < 0)
@@ -612,7 +716,8 @@ int aflite_record_round(const aflite_round *r, void *user, tells_error *err)
         return tells_error_nomem(err, NULL, 0);
     rec->rounds[rec->nrounds++] = (aflite_round_row){r->round, r->examples, r->at_tau,
                                                      r->removed, r->remaining};
-    for (size_t i = 0; rec->spool && i < r->examples; i++) {
+    for (size_t q = 0; rec->spool && q < r->examples; q++) {
+        size_t i = r->in_order[q];
         spool_record s = {(uint32_t)r->round, r->correct[i], r->held[i], r->rows[i]};
         if (fwrite(&s, sizeof s, 1, rec->spool) != 1)
             return tells_error_io(err, rec->scores_name, 0, "cannot write a temporary file "

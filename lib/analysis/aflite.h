@@ -4,7 +4,9 @@
    of the remaining examples, let each predict the examples it did not
    train on, score every example by the fraction of those predictions
    that were right (0 when it was never held out), and remove the k best
-   scored examples whose score is at least tau (ties by input order).
+   scored examples whose score is at least tau (equal scores in an order
+   drawn by the seed and the round from the examples' keys, so that the
+   same examples are removed whatever the order of the input rows).
    Stop when fewer than k were removed, fewer than m remain, or at most
    the target size remain. Removed examples are the easy partition, the
    rest the difficult one. */
@@ -28,7 +30,9 @@ typedef struct aflite_round {
     size_t at_tau;             /* of those, scored at least tau */
     size_t removed;
     size_t remaining;          /* after the removal */
-    const size_t *rows;        /* the examples (input rows), in input order */
+    const size_t *rows;        /* the examples (input rows), in the order of
+                                  their keys (aflite_options.row_keys) */
+    const size_t *in_order;    /* positions in rows, in input order */
     const unsigned *correct;   /* per example: right predictions */
     const unsigned *held;      /* per example: times held out */
     const size_t *chosen;      /* positions in rows of the removed ones */

@@ -38,6 +38,11 @@ uint64_t subsample_stream(uint64_t seed, uint64_t round, uint64_t model)
     return mix64(s + (model + 1) * GAMMA);
 }
 
+uint64_t subsample_hash(uint64_t key, uint64_t stream)
+{
+    return mix64(stream + key * GAMMA);
+}
+
 typedef struct subsample_cand {
     uint64_t hash;
     size_t row;
@@ -79,7 +84,7 @@ int subsample_pick(const uint64_t *keys, size_t n, size_t m, uint64_t stream,
         uint64_t lo = quantile((double)m - width, n), hi = quantile((double)m + width, n);
         size_t below = 0, nc = 0;
         for (size_t i = 0; i < n; i++) {
-            uint64_t h = mix64(stream + keys[i] * GAMMA);
+            uint64_t h = subsample_hash(keys[i], stream);
             mark[i * stride] = h < lo;
             if (h < lo) {
                 below++;

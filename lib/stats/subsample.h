@@ -19,6 +19,11 @@ uint64_t subsample_id_key(const char *id, size_t len);
 /* The draw of a seed, a round and a model, as one 64-bit stream number. */
 uint64_t subsample_stream(uint64_t seed, uint64_t round, uint64_t model);
 
+/* A row's hash in a stream: the draws take the rows of smallest hash.
+   Also an order of rows that follows them wherever they sit (AFLite
+   breaks its ties with it). */
+uint64_t subsample_hash(uint64_t key, uint64_t stream);
+
 typedef struct subsample_work {
     struct subsample_cand *cand;
     size_t cap;

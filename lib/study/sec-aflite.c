@@ -13,6 +13,9 @@
 #include "study/sec-vectors.h"
 
 #define AFLITE_TRAIN_FRACTION 0.4
+/* k as in the paper (500), raised only where filtering down to m would
+   otherwise take more than this many rounds. */
+enum { AFLITE_CUTOFF = 500, AFLITE_MAX_ROUNDS = 20 };
 enum { SCORE_BINS = 20 };
 
 /* ---- the run ---- */
@@ -52,10 +55,11 @@ static void study_aflite_options(const study *s, aflite_options *ao)
     aflite_options_default(ao);
     size_t n = s->data.n;
     ao->train_size = aflite_train_size(AFLITE_TRAIN_FRACTION, n);
-    /* As the main job computes it: (500 N + 7024) / 14049, at least 1. */
-    ao->cutoff = (500 * n + 7024) / 14049;
-    if (ao->cutoff == 0)
-        ao->cutoff = 1;
+    /* k = 500, or the k that reaches m in AFLITE_MAX_ROUNDS rounds when
+       500 would take more: ceil((N - m) / 20). */
+    size_t m = ao->train_size, left = n > m ? n - m : 0;
+    size_t k = (left + AFLITE_MAX_ROUNDS - 1) / AFLITE_MAX_ROUNDS;
+    ao->cutoff = k > AFLITE_CUTOFF ? k : AFLITE_CUTOFF;
     ao->seed = s->cfg->seed;
     ao->lr.threads = s->cfg->threads;
 }
@@ -112,6 +116,8 @@ static int run_aflite(study *s, aflite_state *a, tells_error *err)
         free(scores);
         return -1;
     }
+    a->k = ao.cutoff;
+    a->m = ao.train_size;
     aflite_watch w = {&rec, a};
     ao.round_done = watch_round;
     ao.user = &w;
@@ -208,9 +214,9 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
     v->value = (double)a->neasy / (double)n;
     v->reference = a->accuracy[AFLITE_FULL];
     snprintf(v->detail, sizeof v->detail,
-             "easy=%zu difficult=%zu accuracy_full=%.6f accuracy_easy=%.6f "
-             "accuracy_difficult=%.6f n_full=%zu n_difficult=%zu",
-             a->neasy, n - a->neasy, a->accuracy[AFLITE_FULL], a->accuracy[AFLITE_EASY],
+             "easy=%zu difficult=%zu k=%zu m=%zu rounds=%zu accuracy_full=%.6f "
+             "accuracy_easy=%.6f accuracy_difficult=%.6f n_full=%zu n_difficult=%zu",
+             a->neasy, n - a->neasy, a->k, a->m, a->nrounds, a->accuracy[AFLITE_FULL], a->accuracy[AFLITE_EASY],
              a->accuracy[AFLITE_DIFFICULT], a->n[AFLITE_FULL], a->n[AFLITE_DIFFICULT]);
     char share[32];
     study_percent(share, sizeof share, v->value);
@@ -315,8 +321,13 @@ static void add_page(study *s, void *state, page *pg)
     const aflite_state *a = state;
     fprintf(pg->fp, "<h2 id=\"aflite\">AFLite</h2>\n<p>Adversarial filtering removed %zu of "
                     "the %zu examples as easy in %zu rounds (<code>easy.ids</code>, "
-                    "<code>difficult.ids</code>, <code>aflite.tsv</code>).</p>\n",
-            a->neasy, s->data.n, a->nrounds);
+                    "<code>difficult.ids</code>, <code>aflite.tsv</code>): 64 models, each "
+                    "trained on m = %zu examples, removing up to k = %zu a round that score "
+                    "at least 0.75%s.</p>\n",
+            a->neasy, s->data.n, a->nrounds, a->m, a->k,
+            a->k == AFLITE_CUTOFF ? " (k as in the paper)"
+                                  : " (k raised from the paper's 500 so that the filtering "
+                                    "takes at most 20 rounds)");
     page_figure(pg, "aflite-rounds", "Examples left after each round.");
     page_figure(pg, "aflite-scores", "Predictability scores of the first round, when every "
                                      "example is scored.");
@@ -338,7 +349,8 @@ static const study_check checks[] = {
 const study_section section_aflite = {
     .name = "aflite",
     .writes = "aflite.tsv, aflite-scores.tsv, easy.ids, difficult.ids and their .sha256 "
-              "(tells-aflite: 64 models, m 40% of the examples, k = (500 N + 7024) / 14049, "
+              "(tells-aflite: 64 models, m 40% of the examples, k = 500 as in the paper, or "
+              "ceil((N - m) / 20) when 500 would take more than 20 rounds, "
               "tau 0.75, --threads threads)",
     .needs = RES_CORPUS | RES_MODELS | RES_VECTORS,
     .provides = RES_AFLITE,

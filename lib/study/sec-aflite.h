@@ -16,6 +16,7 @@ typedef struct aflite_state {
     double *first_scores;      /* the first round's score of every row */
     unsigned char *easy;       /* per dataset row */
     size_t neasy;
+    size_t k, m;               /* the cutoff and the training size used */
     /* Hypothesis-only accuracy on the evaluated rows of each part; NAN
        when empty. */
     double accuracy[AFLITE_NPARTS];

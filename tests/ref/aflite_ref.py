@@ -12,7 +12,11 @@ scikit-learn will not do). Two commands:
       splits with |train| = m, LogisticRegression(random_state=0,
       max_iter=5000) fitted on each train part and predicting its held-out
       part; score = correct / times held out (0 if never held out); the
-      top k by score (ties by input order) with score >= tau are removed;
+      top k by score with score >= tau are removed, equal scores in
+      tells' order: by the 64-bit hash of the example's key (the first 8
+      bytes of the SHA-256 of its id) in the round's tie stream of --seed
+      (tie_order below; lib/stats/subsample.c), so the same examples go
+      whatever the order of the rows;
       stop when fewer than k were removed or fewer than m remain. Unlike
       that code it keys examples by their row, not by the mean of their
       embedding, so duplicate rows keep their own ids.
@@ -43,11 +47,41 @@ scikit-learn will not do). Two commands:
       aflite-ref.tsv, the reference's first-round scores with those splits.
 """
 import argparse
+import hashlib
 import sys
 import time
 
 import numpy as np
 from sklearn.linear_model import LogisticRegression
+
+
+MASK = (1 << 64) - 1
+GAMMA = 0x9E3779B97F4A7C15
+
+
+def mix64(z):
+    """SplitMix64's finaliser, as lib/stats/subsample.c."""
+    z &= MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)
+
+
+def stream(seed, rnd, model):
+    s = mix64(seed + GAMMA)
+    s = mix64(s + rnd * GAMMA)
+    return mix64(s + ((model + 1) & MASK) * GAMMA)
+
+
+def id_key(i):
+    return int.from_bytes(hashlib.sha256(i.encode()).digest()[:8], "big")
+
+
+def tie_order(keys, seed, rnd):
+    """An example's place among equal scores: its key's hash in the tie
+    stream of the seed and the round (model number 2^64 - 1)."""
+    s = stream(seed, rnd, MASK)
+    return [mix64(s + k * GAMMA) for k in keys]
 
 
 def read_prepared(path):
@@ -84,6 +118,7 @@ def run(args):
     classes = sorted(set(labels))
     y = np.array([classes.index(l) for l in labels])
     rng = np.random.default_rng(args.seed)
+    keys = [id_key(i) for i in ids]
     alive = np.arange(len(ids))          # rows of X still in D'
     removed_in = np.zeros(len(ids), dtype=int)
     score_rows = []
@@ -113,7 +148,8 @@ def run(args):
             held[test] += 1
             correct[test] += pred == ya[test]
         score = np.where(held > 0, correct / np.maximum(held, 1), 0.0)
-        order = sorted(range(size), key=lambda i: -score[i])  # stable: ties by row
+        tie = tie_order([keys[r] for r in alive], args.seed, rnd)
+        order = sorted(range(size), key=lambda i: (-score[i], tie[i], alive[i]))
         chosen = [i for i in order if score[i] >= args.tau][: args.k]
         for i in range(size):
             score_rows.append((rnd, alive[i], score[i], int(held[i])))

@@ -131,12 +131,27 @@ static void test_check_matrix(void)
 }
 
 /* round_done for the run below: records the round, and checks that the
-   removed ones are the best scores, ties in input order. */
+   removed ones are the best scores, equal scores in the order of their
+   keys' hashes in the round's tie stream (without row_keys, an example's
+   key is its input row). */
 typedef struct checked_run {
     aflite_record rec;
     double tau;
     size_t cutoff, bad;
+    unsigned long seed;
 } checked_run;
+
+/* Whether example p goes before example a among equal scores. */
+static bool tie_before(const checked_run *cr, const aflite_round *r, size_t p, size_t a)
+{
+    uint64_t stream = subsample_stream(cr->seed, r->round, UINT64_MAX);
+    return subsample_hash(r->rows[p], stream) < subsample_hash(r->rows[a], stream);
+}
+
+static double score_at(const aflite_round *r, size_t i)
+{
+    return r->held[i] ? (double)r->correct[i] / r->held[i] : 0;
+}
 
 static int check_round(const aflite_round *r, void *user, tells_error *err)
 {
@@ -145,28 +160,30 @@ static int check_round(const aflite_round *r, void *user, tells_error *err)
     for (size_t i = 0; removed && i < r->removed; i++) {
         size_t a = r->chosen[i];
         removed[a] = true;
-        double sa = r->held[a] ? (double)r->correct[a] / r->held[a] : 0;
+        double sa = score_at(r, a);
         cr->bad += sa < cr->tau;
         if (i > 0) {
             size_t p = r->chosen[i - 1];
-            double sp = r->held[p] ? (double)r->correct[p] / r->held[p] : 0;
-            cr->bad += sp < sa || (sp == sa && p > a);
+            double sp = score_at(r, p);
+            cr->bad += sp < sa || (sp == sa && !tie_before(cr, r, p, a));
         }
     }
     /* Nothing kept reaches tau when fewer than k were removed ... */
     for (size_t i = 0; removed && r->removed < cr->cutoff && i < r->examples; i++)
-        cr->bad += !removed[i] && r->held[i] &&
-                   (double)r->correct[i] / r->held[i] >= cr->tau;
+        cr->bad += !removed[i] && r->held[i] && score_at(r, i) >= cr->tau;
     /* ... or beats the last removed one. */
     if (removed && r->removed == cr->cutoff) {
         size_t l = r->chosen[r->removed - 1];
-        double sl = r->held[l] ? (double)r->correct[l] / r->held[l] : 0;
+        double sl = score_at(r, l);
         for (size_t i = 0; i < r->examples; i++) {
-            double s = r->held[i] ? (double)r->correct[i] / r->held[i] : 0;
-            if (!removed[i] && (s > sl || (s == sl && i < l)))
+            double s = score_at(r, i);
+            if (!removed[i] && (s > sl || (s == sl && tie_before(cr, r, i, l))))
                 cr->bad++;
         }
     }
+    /* in_order: the positions by input row */
+    for (size_t q = 1; q < r->examples; q++)
+        cr->bad += r->rows[r->in_order[q - 1]] >= r->rows[r->in_order[q]];
     free(removed);
     return aflite_record_round(r, &cr->rec, err);
 }
@@ -182,7 +199,7 @@ static void test_run_and_record(void)
     int *y;
     size_t classes;
     CHECK(aflite_classes(&d, &y, &classes, &err) == 0);
-    checked_run cr = {.tau = 0.75, .cutoff = 50};
+    checked_run cr = {.tau = 0.75, .cutoff = 50, .seed = 7};
     CHECK(aflite_record_init(&cr.rec, &d, "scores.tsv", &err) == 0);
     aflite_options o;
     aflite_options_default(&o);
@@ -275,6 +292,85 @@ static void test_warm_cold(void)
           memcmp(removed[0], removed[1], d.n * sizeof *removed[0]) == 0);
     free(removed[0]);
     free(removed[1]);
+    dataset_free(&d);
+}
+
+/* round_done for test_row_order: counts the rounds whose cut fell among
+   equal scores (an example kept scores as the last one removed). */
+static int count_tied_cuts(const aflite_round *r, void *user, tells_error *err)
+{
+    (void)err;
+    size_t *tied = user;
+    if (r->removed == 0)
+        return 0;
+    size_t l = r->chosen[r->removed - 1];
+    bool *removed = calloc(r->examples + 1, sizeof *removed);
+    for (size_t i = 0; removed && i < r->removed; i++)
+        removed[r->chosen[i]] = true;
+    bool tie = false;
+    for (size_t i = 0; removed && i < r->examples; i++)
+        tie |= !removed[i] && (uint64_t)r->correct[i] * r->held[l] ==
+                                  (uint64_t)r->correct[l] * r->held[i];
+    *tied += tie;
+    free(removed);
+    return 0;
+}
+
+/* The same examples are removed, in the same rounds, whatever the order
+   of the rows, though most cuts fall among equal scores. */
+static void test_row_order(void)
+{
+    tells_error err;
+    dataset d;
+    CHECK(dataset_load(&d, data_path("aflite.tsv"), &err) == 0);
+    uint64_t *keys = aflite_row_keys(&d), *pkeys = malloc(d.n * sizeof *pkeys);
+    size_t *perm = malloc(d.n * sizeof *perm), *removed[2] = {NULL, NULL}, tied[2] = {0, 0};
+    for (size_t i = 0; perm && i < d.n; i++)
+        perm[i] = (i * 7919 + 13) % d.n;      /* 7919 is prime: a permutation */
+    for (int shuffled = 0; shuffled < 2 && keys && pkeys && perm; shuffled++) {
+        npy_matrix x;
+        embed_options eo = {0};
+        int *y;
+        size_t classes;
+        CHECK(aflite_matrix(&d, data_path("aflite-x.npy"), NULL, &eo, &x, &err) == 0);
+        CHECK(aflite_classes(&d, &y, &classes, &err) == 0);
+        float *px = malloc(x.rows * x.cols * sizeof *px);
+        int *py = malloc(d.n * sizeof *py);
+        for (size_t i = 0; px && py && i < d.n; i++) {
+            size_t from = shuffled ? perm[i] : i;
+            memcpy(px + i * x.cols, x.data + from * x.cols, x.cols * sizeof *px);
+            py[i] = y[from];
+            pkeys[i] = keys[from];
+        }
+        aflite_options o;
+        aflite_options_default(&o);
+        o.models = 8;
+        o.train_size = 240;
+        o.cutoff = 30;
+        o.seed = 5;
+        o.row_keys = pkeys;
+        o.round_done = count_tied_cuts;
+        o.user = &tied[shuffled];
+        aflite_result res;
+        CHECK(px && py && aflite_run(px, x.rows, x.cols, py, classes, &o, &res, &err) == 0);
+        removed[shuffled] = res.removed_in;
+        free(px);
+        free(py);
+        free(y);
+        npy_free(&x);
+    }
+    CHECK(tied[0] >= 3 && tied[0] == tied[1]);
+    size_t same = 0, easy = 0;
+    for (size_t i = 0; removed[0] && removed[1] && i < d.n; i++) {
+        same += removed[1][i] == removed[0][perm[i]];
+        easy += removed[0][i] != 0;
+    }
+    CHECK(same == d.n && easy >= 60);
+    free(removed[0]);
+    free(removed[1]);
+    free(keys);
+    free(pkeys);
+    free(perm);
     dataset_free(&d);
 }
 
@@ -380,6 +476,7 @@ int main(void)
     test_check_matrix();
     test_run_and_record();
     test_warm_cold();
+    test_row_order();
     test_subsample();
     test_record();
     const char *names[] = {"three.tsv", "one.tsv", "none.tsv", "two.tsv", "easy.ids",

@@ -189,6 +189,14 @@ void cli_check_io(io_plan *p)
         cli_fail(&err);
 }
 
+fold_grouping cli_group_by(const char *arg)
+{
+    fold_grouping g;
+    if (fold_grouping_parse(arg, &g) < 0)
+        cli_usage_error("invalid value '%s' for --group-by (expected premise or none)", arg);
+    return g;
+}
+
 long cli_long(const char *opt, const char *arg, long min, long max)
 {
     char *end;

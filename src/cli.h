@@ -11,6 +11,7 @@
 #include "base/error.h"
 #include "base/ioplan.h"
 #include "analysis/heuristics.h"
+#include "model/folds.h"
 #include "model/ftshim.h"
 #include "text/prep.h"
 
@@ -65,6 +66,13 @@ void cli_check_io(io_plan *p);
    MAX", or ">= MIN" when max is LONG_MAX (a bound nobody means), unless
    the value is beyond it (then the range with LONG_MAX). */
 long cli_long(const char *opt, const char *arg, long min, long max);
+/* --group-by: "premise" or "none" (model/folds.h). */
+fold_grouping cli_group_by(const char *arg);
+/* Its --help lines. */
+#define CLI_GROUP_BY_HELP                                                       \
+    "      --group-by G         premise: the hypotheses of one premise share a\n" \
+    "                           fold (by its exact text); none: rows apart\n"     \
+    "                           [premise]\n"
 /* cli_double_range: a finite number from min to max, each end included
    unless open has CLI_OPEN_MIN or CLI_OPEN_MAX; min -INFINITY or max
    INFINITY for no bound. The message states the range as it is: "a

@@ -51,6 +51,7 @@ static void usage(void)
 "                           cross-validated figures in FILE.ref)\n"
 "      --save-model FILE    save the reference model and FILE.ref\n"
 "      --folds K            cross-validation folds on the reference [5]\n"
+CLI_GROUP_BY_HELP
 "      --seed N             fastText and fold seed [0]\n"
 "      --threads N          fastText threads; 1 is deterministic [1]\n"
 "      --alpha A            false discovery rate [0.05]\n"
@@ -104,7 +105,7 @@ static void usage(void)
 }
 
 enum {
-    OPT_MODEL = 256, OPT_SAVE, OPT_FOLDS, OPT_SEED, OPT_THREADS, OPT_ALPHA, OPT_MIN,
+    OPT_MODEL = 256, OPT_SAVE, OPT_FOLDS, OPT_GROUP_BY, OPT_SEED, OPT_THREADS, OPT_ALPHA, OPT_MIN,
     OPT_PSEUDO, OPT_PREDICTABLE, OPT_TOP, OPT_FLAGS, OPT_FAIL, OPT_NO_HEURISTICS
 };
 
@@ -114,6 +115,7 @@ static const struct option long_options[] = {
     {"model", required_argument, NULL, OPT_MODEL},
     {"save-model", required_argument, NULL, OPT_SAVE},
     {"folds", required_argument, NULL, OPT_FOLDS},
+    {"group-by", required_argument, NULL, OPT_GROUP_BY},
     {"seed", required_argument, NULL, OPT_SEED},
     {"threads", required_argument, NULL, OPT_THREADS},
     {"alpha", required_argument, NULL, OPT_ALPHA},
@@ -188,6 +190,7 @@ static void parse_args(int argc, char **argv, run *r)
         case OPT_MODEL: r->model = optarg; break;
         case OPT_SAVE: r->save_model = optarg; break;
         case OPT_FOLDS: r->opt.folds = (size_t)cli_long("--folds", optarg, 2, 1000); break;
+        case OPT_GROUP_BY: r->opt.group = cli_group_by(optarg); break;
         case OPT_SEED: r->opt.ft.seed = (int)cli_long("--seed", optarg, 0, INT_MAX); break;
         case OPT_THREADS: r->opt.ft.threads = (int)cli_long("--threads", optarg, 1, 256); break;
         case OPT_ALPHA:

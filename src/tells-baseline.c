@@ -29,6 +29,7 @@ static void usage(void)
 "      --folds K            instead, K-fold cross-validation within the\n"
 "                           training split; predictions of the K held-out\n"
 "                           folds are pooled and reported as split 'cv'\n"
+CLI_GROUP_BY_HELP
 "      --input MODE         hypothesis, or pair (premise " PAIR_SEPARATOR " hypothesis)\n"
 "                           [hypothesis]\n"
 "      --partition NAME=IDFILE  also score the rows whose id is in IDFILE (one\n"
@@ -50,7 +51,7 @@ static void usage(void)
 "      --bucket N           fastText hash buckets of word n-grams; fewer make\n"
 "                           a smaller model [2000000]\n"
 "      --threads N          fastText threads; 1 is deterministic [1]\n"
-"      --seed N             fastText seed, and the fold shuffle's [0]\n"
+"      --seed N             fastText seed, and the folds' deal [0]\n"
 "\n"
 "Output:\n"
 "  -o, --output FILE        write the table here, atomically [stdout]\n"
@@ -59,7 +60,8 @@ static void usage(void)
 "      --save-model FILE    save the fastText model (.bin), atomically\n"
 "      --predictions FILE   write id, split, gold, predicted and one\n"
 "                           probability column per label for every evaluated\n"
-"                           row (fastText's, or majority's if it runs alone)\n"
+"                           row (fastText's, or majority's if it runs alone),\n"
+"                           and with --folds a last column, its fold (1 to K)\n"
 "  -q, --quiet              no progress or warnings on stderr\n"
 "      --progress           progress on stderr even when it is not a terminal\n"
 "      --help               display this help and exit\n"
@@ -82,7 +84,7 @@ static void usage(void)
 }
 
 enum {
-    OPT_TRAIN = 256, OPT_EVAL, OPT_FOLDS, OPT_INPUT, OPT_PARTITION, OPT_MODEL,
+    OPT_TRAIN = 256, OPT_EVAL, OPT_FOLDS, OPT_GROUP_BY, OPT_INPUT, OPT_PARTITION, OPT_MODEL,
     OPT_MAJORITY_FROM,
     OPT_SEED, OPT_DETAILS, OPT_SAVE, OPT_PREDICTIONS
 };
@@ -91,6 +93,7 @@ static const struct option long_options[] = {
     {"train", required_argument, NULL, OPT_TRAIN},
     {"eval", required_argument, NULL, OPT_EVAL},
     {"folds", required_argument, NULL, OPT_FOLDS},
+    {"group-by", required_argument, NULL, OPT_GROUP_BY},
     {"input", required_argument, NULL, OPT_INPUT},
     {"partition", required_argument, NULL, OPT_PARTITION},
     {"model", required_argument, NULL, OPT_MODEL},
@@ -111,7 +114,7 @@ enum { MAX_PARTITIONS = 32 };
 
 typedef struct options {
     const char *input_path, *output, *save_model, *predictions;
-    bool details;
+    bool details, group_given;
     cli_verbosity v;
     char *eval;                       /* --eval, split in place */
     comparison_config cmp;
@@ -166,6 +169,7 @@ static void parse_args(int argc, char **argv, options *o)
         case OPT_TRAIN: c->train = optarg; break;
         case OPT_EVAL: o->eval = optarg; break;
         case OPT_FOLDS: c->folds = (size_t)cli_long("--folds", optarg, 2, 1000); break;
+        case OPT_GROUP_BY: c->group = cli_group_by(optarg); o->group_given = true; break;
         case OPT_INPUT:
             if (baseline_input_parse(optarg, &c->input) < 0)
                 cli_usage_error("invalid input '%s' (hypothesis or pair)", optarg);
@@ -198,6 +202,8 @@ static void parse_args(int argc, char **argv, options *o)
         cli_usage_error("--save-model needs the fasttext model");
     if (c->folds && o->eval)
         cli_usage_error("--folds and --eval cannot be combined");
+    if (o->group_given && !c->folds)
+        cli_usage_error("--group-by needs --folds");
     if (o->eval)
         c->eval = parse_eval(o->eval, &c->neval);
     c->parts = o->part;

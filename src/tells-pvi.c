@@ -17,8 +17,8 @@ static void usage(void)
 "pointwise V-information (PVI; Ethayarajh, Choi and Swayamdipta 2022) of\n"
 "every example of a prepared TSV (FILE, or - for stdin), by cross-fitting.\n"
 "\n"
-"Definition: the examples are shuffled (--seed) and dealt into K folds. For\n"
-"each fold, g_x is a fastText model trained on the other folds and g_null\n"
+"Definition: the examples are dealt into K folds (--seed), the hypotheses of\n"
+"one premise in the same fold (--group-by). For each fold, g_x is a fastText model trained on the other folds and g_null\n"
 "the label distribution of those folds (the best a model that sees no input\n"
 "can do). For an example x of gold label y in the fold,\n"
 "PVI(x -> y) = -log2 g_null(y) + log2 g_x(y). The corpus's V-information is\n"
@@ -26,6 +26,7 @@ static void usage(void)
 "\n"
 "Data and model:\n"
 "      --folds K            folds [5]\n"
+CLI_GROUP_BY_HELP
 "      --input MODE         what g_x reads: hypothesis, or pair (premise\n"
 "                           __sep__ hypothesis) [hypothesis]\n"
 "      --word-ngrams N      fastText word n-grams [2]\n"
@@ -35,7 +36,7 @@ static void usage(void)
 "      --bucket N           fastText hash buckets [2000000]\n"
 "      --threads N          fastText threads; only 1 gives the same output\n"
 "                           every run [1]\n"
-"      --seed N             the folds' shuffle, fastText's seed and the\n"
+"      --seed N             the folds' deal, fastText's seed and the\n"
 "                           bootstrap's [0]\n"
 "\n"
 "Output:\n"
@@ -57,7 +58,8 @@ static void usage(void)
 "      --version            output version information and exit\n"
 "\n"
 "The per-example table: id, gold, pvi, p_gold (g_x(y)), p_null (g_null(y)),\n"
-"predicted (g_x's most probable label), in input order; 6 decimals.\n"
+"predicted (g_x's most probable label), fold (1 to K), in input order; 6\n"
+"decimals.\n"
 "\n"
 "--summary: class, n, v_info, ci_low, ci_high; the row 'all' first, then the\n"
 "classes in byte order. v_info is the mean PVI of the examples; the interval\n"
@@ -84,13 +86,14 @@ static void usage(void)
 }
 
 enum {
-    OPT_FOLDS = 256, OPT_INPUT,
+    OPT_FOLDS = 256, OPT_GROUP_BY, OPT_INPUT,
     OPT_SEED, OPT_SUMMARY, OPT_BOOTSTRAP, OPT_LOW, OPT_HIGH, OPT_THRESHOLD,
     OPT_TOKENS, OPT_MIN_COUNT
 };
 
 static const struct option long_options[] = {
     {"folds", required_argument, NULL, OPT_FOLDS},
+    {"group-by", required_argument, NULL, OPT_GROUP_BY},
     {"input", required_argument, NULL, OPT_INPUT},
     CLI_FASTTEXT_OPTIONS,
     {"seed", required_argument, NULL, OPT_SEED},
@@ -127,6 +130,7 @@ static void parse_args(int argc, char **argv, config *cfg)
             continue;
         switch (c) {
         case OPT_FOLDS: o->folds = (size_t)cli_long("--folds", optarg, 2, 1000); break;
+        case OPT_GROUP_BY: o->group = cli_group_by(optarg); break;
         case OPT_INPUT:
             if (baseline_input_parse(optarg, &o->input) < 0)
                 cli_usage_error("invalid input '%s' (hypothesis or pair)", optarg);

@@ -120,6 +120,7 @@ static void usage(void)
 "      --eval NAME          the split the verdicts score [test, else dev, else\n"
 "                           the first other split]\n"
 "      --folds K            cross-validation without a training split [5]\n"
+CLI_GROUP_BY_HELP
 "      --alpha Q            false discovery rate of the verdicts [0.05]\n"
 "      --token-alpha A      the competency test's level, Bonferroni [0.01]\n"
 "      --class-prior        expect each class's share of the examples, not\n"
@@ -156,7 +157,7 @@ static void usage(void)
 }
 
 enum {
-    OPT_PHRASES = 256, OPT_MESH, OPT_BATCH, OPT_VECTORS, OPT_FOLDS, OPT_ALPHA,
+    OPT_PHRASES = 256, OPT_MESH, OPT_BATCH, OPT_VECTORS, OPT_FOLDS, OPT_GROUP_BY, OPT_ALPHA,
     OPT_TOKEN_ALPHA, OPT_CLASS_PRIOR, OPT_THREADS, OPT_SEED, OPT_NO_FIGURES, OPT_GNUPLOT,
     OPT_TRAIN, OPT_EVAL, OPT_NAME, OPT_LIST_CHECKS
 };
@@ -173,6 +174,7 @@ static const struct option long_options[] = {
     {"eval", required_argument, NULL, OPT_EVAL},
     {"name", required_argument, NULL, OPT_NAME},
     {"folds", required_argument, NULL, OPT_FOLDS},
+    {"group-by", required_argument, NULL, OPT_GROUP_BY},
     {"alpha", required_argument, NULL, OPT_ALPHA},
     {"token-alpha", required_argument, NULL, OPT_TOKEN_ALPHA},
     {"class-prior", no_argument, NULL, OPT_CLASS_PRIOR},
@@ -213,6 +215,7 @@ static bool study_option(int ch, options *o)
     case OPT_EVAL: c->eval = optarg; break;
     case OPT_NAME: c->name = optarg; break;
     case OPT_FOLDS: c->folds = (size_t)cli_long("--folds", optarg, 2, 1000); break;
+    case OPT_GROUP_BY: c->group = cli_group_by(optarg); break;
     case OPT_ALPHA: c->alpha = cli_double_range("--alpha", optarg, 0, 1, CLI_OPEN); break;
     case OPT_TOKEN_ALPHA:
         c->token_alpha = cli_double_range("--token-alpha", optarg, 0, 1, CLI_OPEN);

@@ -229,7 +229,7 @@ what="probabilities stay within [0, 1]"
 # A model this sure of itself gets fastText probabilities of 1.000003
 # (exp(log(p + 1e-5))): clamped in the mean and in the flags.
 awk 'BEGIN { OFS = "\t"; print "id", "split", "label", "premise", "hypothesis"
-    for (i = 0; i < 30000; i++) { print "r" i, "t", "yes", "p", "good"; print "q" i, "t", "no", "p", "bad" } }' \
+    for (i = 0; i < 30000; i++) { print "r" i, "t", "yes", "p" i, "good"; print "q" i, "t", "no", "p" i, "bad" } }' \
     >"$tmp/sure.tsv"
 head -n 21 "$tmp/sure.tsv" | sed 's/^\([rq]\)/b\1/' >"$tmp/surebatch.tsv"
 run tells-audit -q --seed 1 --no-heuristics --reference "$tmp/sure.tsv" --flags "$tmp/sureflags.tsv" \

@@ -368,8 +368,8 @@ static int cv_accuracy(const dataset *d, const size_t *rows, size_t n,
     if (bc.ft.epoch == 0)
         bc.ft.epoch = 25;
     predictions p;
-    if (baseline_cross_validate(d, rows, n, o->folds, (unsigned long)o->ft.seed, &bc,
-                                &p, err) < 0)
+    cv_plan plan = {o->folds, (unsigned long)o->ft.seed, o->group};
+    if (baseline_cross_validate(d, rows, n, &plan, &bc, &p, err) < 0)
         return -1;
     au_mean_gold_prob(d, &p, correct);
     predictions_free(&p);

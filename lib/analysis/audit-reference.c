@@ -240,8 +240,8 @@ static int train_reference(audit_reference *ref, const audit_options *o, tells_e
     baseline_config bc = {.kind = MODEL_FASTTEXT, .input = INPUT_HYPOTHESIS, .ft = o->ft,
                           .progress = o->progress, .progress_user = o->progress_user};
     predictions cv;
-    int rc = baseline_cross_validate(d, rows, d->n, o->folds,
-                                     (unsigned long)o->ft.seed, &bc, &cv, err);
+    cv_plan plan = {o->folds, (unsigned long)o->ft.seed, o->group};
+    int rc = baseline_cross_validate(d, rows, d->n, &plan, &bc, &cv, err);
     if (rc == 0) {
         size_t correct;
         ref->cv_gold_prob = au_mean_gold_prob(d, &cv, &correct);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "model/baseline.h"
+#include "model/folds.h"
 #include "stats/counts.h"
 #include "base/dataset.h"
 #include "base/error.h"
@@ -18,6 +19,7 @@
 
 typedef struct audit_options {
     size_t folds;             /* cross-validation of the reference [5] */
+    fold_grouping group;      /* the folds' groups [by premise] */
     ft_train_args ft;         /* the hypothesis-only model */
     double alpha;             /* FDR level [0.05] */
     uint64_t min_count;       /* batch examples with a token to test it [5] */

@@ -118,8 +118,8 @@ static int run_model(comparison *cmp, const comparison_config *c, model_kind kin
     int rc = train_rows ? 0 : tells_error_nomem(err, NULL, 0);
     if (rc == 0 && c->folds) {
         comparison_entry *e = add_entry(cmp, model, "cv");
-        rc = e ? baseline_cross_validate(d, train_rows, ntrain, c->folds,
-                                         (unsigned long)c->ft.seed, &bc, &e->pred, err)
+        cv_plan plan = {c->folds, (unsigned long)c->ft.seed, c->group};
+        rc = e ? baseline_cross_validate(d, train_rows, ntrain, &plan, &bc, &e->pred, err)
                : tells_error_nomem(err, NULL, 0);
         if (rc < 0 && e)
             cmp->n--;
@@ -165,12 +165,8 @@ static int partition_majority(const comparison *cmp, const comparison_config *c,
     const dataset *d = cmp->data;
     const predictions *p = &e->pred;
     size_t *rows = array_new(p->n, sizeof *rows), *group = array_new(p->n, sizeof *group);
-    size_t *fold = c->folds ? array_new(p->n, sizeof *fold) : NULL;
-    int rc = rows && group && (fold || !c->folds) ? 0 : tells_error_nomem(err, NULL, 0);
-    /* Cross-validation's predictions come in the order of the training
-       split's rows, the order cv_folds numbers. */
-    if (rc == 0 && fold)
-        rc = cv_folds(p->n, c->folds, (unsigned long)c->ft.seed, fold, err);
+    const size_t *fold = p->fold;   /* cross-validation's */
+    int rc = rows && group ? 0 : tells_error_nomem(err, NULL, 0);
     size_t m = 0;
     for (size_t j = 0; rc == 0 && j < p->n; j++) {
         const char *id = d->ex[p->row[j]].id;
@@ -183,7 +179,6 @@ static int partition_majority(const comparison *cmp, const comparison_config *c,
         rc = predict_group_majority(d, rows, group, m, fold ? c->folds : 1, out, err);
     free(rows);
     free(group);
-    free(fold);
     return rc;
 }
 
@@ -369,10 +364,15 @@ int comparison_write_predictions(FILE *fp, const comparison *cmp, tells_error *e
     size_t *order = vocab_sorted_ids(d->labels);
     if (!order)
         return tells_error_nomem(err, NULL, 0);
+    /* Cross-validation's predictions say their fold (1 to K). */
+    bool folds = false;
+    for (size_t i = 0; i < cmp->n; i++)
+        folds |= strcmp(cmp->entry[i].model, cmp->predicted_by) == 0 &&
+                 cmp->entry[i].pred.fold != NULL;
     fputs("id\tsplit\tgold\tpredicted", fp);
     for (size_t l = 0; l < vocab_size(d->labels); l++)
         fprintf(fp, "\tp_%s", vocab_str(d->labels, order[l]));
-    putc('\n', fp);
+    fputs(folds ? "\tfold\n" : "\n", fp);
     for (size_t i = 0; i < cmp->n; i++) {
         const comparison_entry *e = &cmp->entry[i];
         if (strcmp(e->model, cmp->predicted_by) != 0)
@@ -387,6 +387,10 @@ int comparison_write_predictions(FILE *fp, const comparison *cmp, tells_error *e
                                    : (double)(p->pred[j] == order[l]);
                 fprintf(fp, "\t%.6f", v);
             }
+            if (folds && p->fold)
+                fprintf(fp, "\t%zu", p->fold[j] + 1);
+            else if (folds)
+                fputs("\t-", fp);
             putc('\n', fp);
         }
     }

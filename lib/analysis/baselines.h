@@ -29,13 +29,14 @@ typedef struct comparison_config {
     /* > 0: K-fold cross-validation within the training split instead,
        its pooled held-out predictions reported as split "cv". */
     size_t folds;
+    fold_grouping group;       /* the folds' groups [by premise] */
     baseline_input input;
     bool run_majority, run_fasttext;
     /* Majority label of each evaluated split, and of each partition's
        rows in it (the MedNLI reference code's majority class of each
        evaluated set). */
     bool majority_from_eval;
-    ft_train_args ft;          /* ft.seed also seeds the fold shuffle */
+    ft_train_args ft;          /* ft.seed also seeds the folds' deal */
     /* Keep the fastText model trained on the whole training split (also
        after cross-validation, which trains it for this alone). */
     bool keep_model;

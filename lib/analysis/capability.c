@@ -709,7 +709,7 @@ done:
 
 static int heldout_scores(const heldout *h, id_set *subset, scores *s, tells_error *err)
 {
-    predictions p = {h->n, h->rows, h->pred, NULL, vocab_size(h->d->labels)};
+    predictions p = {h->n, h->rows, h->pred, NULL, vocab_size(h->d->labels), NULL};
     return scores_compute(s, h->d, &p, subset, err);
 }
 

@@ -2,8 +2,6 @@
 #include "model/baseline.h"
 
 #include <errno.h>
-#include <gsl/gsl_randist.h>
-#include <gsl/gsl_rng.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +33,7 @@ void predictions_free(predictions *p)
     free(p->row);
     free(p->pred);
     free(p->prob);
+    free(p->fold);
     memset(p, 0, sizeof *p);
 }
 
@@ -125,39 +124,6 @@ int predict_group_majority(const dataset *d, const size_t *rows, const size_t *g
     if (rc < 0)
         predictions_free(out);
     return rc;
-}
-
-/* Shuffles rows as cross-validation deals them into folds: the order
-   depends only on n and seed. */
-static void shuffle_rows(size_t *rows, size_t n, unsigned long seed, gsl_rng *rng)
-{
-    gsl_rng_set(rng, seed);
-    gsl_ran_shuffle(rng, rows, n, sizeof *rows);
-}
-
-void cv_deal(size_t *perm, size_t n, unsigned long seed, gsl_rng *rng)
-{
-    for (size_t i = 0; i < n; i++)
-        perm[i] = i;
-    shuffle_rows(perm, n, seed, rng);
-}
-
-int cv_folds(size_t n, size_t K, unsigned long seed, size_t *fold, tells_error *err)
-{
-    size_t *perm = array_new(n, sizeof *perm);
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!perm || !rng) {
-        free(perm);
-        if (rng)
-            gsl_rng_free(rng);
-        return tells_error_nomem(err, NULL, 0);
-    }
-    cv_deal(perm, n, seed, rng);
-    for (size_t i = 0; i < n; i++)
-        fold[perm[i]] = i % K;
-    free(perm);
-    gsl_rng_free(rng);
-    return 0;
 }
 
 static int write_text(FILE *fp, const example *e, baseline_input in)
@@ -350,37 +316,37 @@ int baseline_fit_predict(const dataset *d, const size_t *train, size_t ntrain,
     return rc;
 }
 
-int baseline_cross_validate(const dataset *d, const size_t *rows, size_t n, size_t K,
-                            unsigned long seed, const baseline_config *c,
+int baseline_cross_validate(const dataset *d, const size_t *rows, size_t n,
+                            const cv_plan *plan, const baseline_config *c,
                             predictions *out, tells_error *err)
 {
+    size_t K = plan->folds;
     if (K < 2)
         return tells_error_usage(err, "cross-validation needs at least 2 folds, not %zu", K);
     if (n < K)
         return tells_error_set(err, d->source, 0, "%zu examples cannot make %zu folds", n, K);
-    size_t *perm = array_new(n, sizeof *perm);
     size_t *tr = array_new(n, sizeof *tr), *te = array_new(n, sizeof *te);
     size_t *slot = array_new(d->n, sizeof *slot);  /* row -> position */
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     predictions all = {0};
-    int rc = perm && tr && te && slot && rng
+    int rc = tr && te && slot
                  ? predictions_alloc(&all, n, vocab_size(d->labels),
                                      c->kind == MODEL_FASTTEXT, err)
                  : tells_error_nomem(err, NULL, 0);
+    if (rc == 0 && !(all.fold = array_new(n, sizeof *all.fold)))
+        rc = tells_error_nomem(err, NULL, 0);
     if (rc == 0) {
         memcpy(all.row, rows, n * sizeof *all.row);
         for (size_t i = 0; i < n; i++)
             slot[rows[i]] = i;
-        memcpy(perm, rows, n * sizeof *perm);
-        shuffle_rows(perm, n, seed, rng);
+        rc = cv_assign(d, rows, n, plan, all.fold, err);
     }
     for (size_t k = 0; rc == 0 && k < K; k++) {
         size_t ntr = 0, nte = 0;
         for (size_t i = 0; i < n; i++) {
-            if (i % K == k)
-                te[nte++] = perm[i];
+            if (all.fold[i] == k)
+                te[nte++] = rows[i];
             else
-                tr[ntr++] = perm[i];
+                tr[ntr++] = rows[i];
         }
         predictions fold;
         rc = baseline_fit_predict(d, tr, ntr, te, nte, c, &fold, err);
@@ -394,12 +360,9 @@ int baseline_cross_validate(const dataset *d, const size_t *rows, size_t n, size
         if (rc == 0)
             predictions_free(&fold);
     }
-    free(perm);
     free(tr);
     free(te);
     free(slot);
-    if (rng)
-        gsl_rng_free(rng);
     if (rc < 0) {
         predictions_free(&all);
         return -1;

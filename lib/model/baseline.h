@@ -4,12 +4,12 @@
 #ifndef TELLS_BASELINE_H
 #define TELLS_BASELINE_H
 
-#include <gsl/gsl_rng.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include "base/dataset.h"
+#include "model/folds.h"
 #include "base/error.h"
 #include "model/ftshim.h"
 
@@ -28,6 +28,7 @@ typedef struct predictions {
     size_t *pred;         /* predicted label (dataset label id) */
     double *prob;         /* n x nlabels probabilities, or NULL */
     size_t nlabels;       /* dataset label count */
+    size_t *fold;         /* cross-validation's fold of each (0 ..), or NULL */
 } predictions;
 
 void predictions_free(predictions *p);
@@ -79,18 +80,12 @@ typedef struct baseline_config {
 int baseline_fit_predict(const dataset *d, const size_t *train, size_t ntrain,
                          const size_t *eval, size_t neval, const baseline_config *c,
                          predictions *out, tells_error *err);
-/* K-fold cross-validation within rows: the rows are shuffled (GSL's
-   mt19937 seeded with seed) and dealt into K folds; every row is
+/* K-fold cross-validation within rows, folds as cv_assign deals them
+   (model/folds.h: by premise unless plan->group says none): every row is
    predicted once, by the model trained on the other folds. Predictions
-   come in the order of rows. */
-/* The fold of each of n rows as baseline_cross_validate deals them for
-   K and seed: fold[i] for the i-th row it is given. */
-int cv_folds(size_t n, size_t K, unsigned long seed, size_t *fold, tells_error *err);
-/* The deal itself: perm gets the n positions 0 .. n-1 shuffled (rng
-   seeded with seed); position i of perm goes to fold i % K. */
-void cv_deal(size_t *perm, size_t n, unsigned long seed, gsl_rng *rng);
-int baseline_cross_validate(const dataset *d, const size_t *rows, size_t n, size_t K,
-                            unsigned long seed, const baseline_config *c,
+   come in the order of rows, with their folds. */
+int baseline_cross_validate(const dataset *d, const size_t *rows, size_t n,
+                            const cv_plan *plan, const baseline_config *c,
                             predictions *out, tells_error *err);
 
 /* Saves a model atomically (base/outfile.h: a temporary file beside path,

@@ -236,25 +236,40 @@ static int collect_tokens(drop_sums *s, pvi_result *r, tells_error *err)
 
 /* Fold k's label counts of the other folds, and whether each of its
    examples' gold labels is among them. */
-static int fold_labels(const dataset *d, const size_t *perm, size_t K, size_t k,
+static int fold_labels(const dataset *d, const size_t *fold, size_t K, size_t k,
                        size_t *label_n, size_t *ntr, tells_error *err)
 {
     size_t n = d->n, L = vocab_size(d->labels);
     memset(label_n, 0, L * sizeof *label_n);
     *ntr = 0;
     for (size_t i = 0; i < n; i++)
-        if (i % K != k) {
-            label_n[d->ex[perm[i]].label]++;
+        if (fold[i] != k) {
+            label_n[d->ex[i].label]++;
             (*ntr)++;
         }
-    for (size_t i = k; i < n; i += K) {
-        const example *e = &d->ex[perm[i]];
-        if (label_n[e->label] == 0)
+    for (size_t i = 0; i < n; i++) {
+        const example *e = &d->ex[i];
+        if (fold[i] == k && label_n[e->label] == 0)
             return tells_error_set(err, d->source, e->line, "label '%s' is not in the "
                                    "other folds of fold %zu (too few examples of it for "
                                    "%zu folds)", vocab_str(d->labels, e->label), k + 1, K);
     }
     return 0;
+}
+
+/* r->fold: the folds of every row of d, as baseline_cross_validate deals
+   them for the same plan. */
+static int deal_folds(const dataset *d, const pvi_options *o, pvi_result *r, tells_error *err)
+{
+    size_t *all = array_new(d->n, sizeof *all);
+    if (!all)
+        return tells_error_nomem(err, NULL, 0);
+    for (size_t i = 0; i < d->n; i++)
+        all[i] = i;
+    cv_plan plan = {o->folds, o->seed, o->group};
+    int rc = cv_assign(d, all, d->n, &plan, r->fold, err);
+    free(all);
+    return rc;
 }
 
 static int result_alloc(pvi_result *r, const dataset *d, size_t K, tells_error *err)
@@ -285,29 +300,24 @@ int pvi_from_probabilities(const dataset *d, const double *prob, const size_t *p
     size_t n = d->n, K = o->folds, L = vocab_size(d->labels);
     if (result_alloc(r, d, K, err) < 0)
         return -1;
-    size_t *perm = array_new(n, sizeof *perm), *label_n = array_new(L, sizeof *label_n);
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    int rc = perm && label_n && rng ? 0 : tells_error_nomem(err, NULL, 0);
-    if (rc == 0)
-        cv_deal(perm, n, o->seed, rng);  /* folds as baseline_cross_validate's */
+    size_t *label_n = array_new(L, sizeof *label_n);
+    int rc = label_n ? deal_folds(d, o, r, err) : tells_error_nomem(err, NULL, 0);
     for (size_t k = 0; rc == 0 && k < K; k++) {
         size_t ntr;
-        rc = fold_labels(d, perm, K, k, label_n, &ntr, err);
-        for (size_t j = k; rc == 0 && j < n; j += K) {
-            size_t i = perm[j], y = d->ex[i].label;
+        rc = fold_labels(d, r->fold, K, k, label_n, &ntr, err);
+        for (size_t i = 0; rc == 0 && i < n; i++) {
+            if (r->fold[i] != k)
+                continue;
+            size_t y = d->ex[i].label;
             r->p_gold[i] = prob[i * L + y];
             r->p_null[i] = (double)label_n[y] / (double)ntr;
             r->pvi[i] = -log2(r->p_null[i]) + log2(r->p_gold[i]);
             r->pred[i] = pred[i];
-            r->fold[i] = k;
         }
     }
     if (rc == 0)
         rc = summarise(d, o, r, err);
-    free(perm);
     free(label_n);
-    if (rng)
-        gsl_rng_free(rng);
     if (rc < 0)
         pvi_result_free(r);
     return rc;
@@ -318,24 +328,23 @@ int pvi_run(const dataset *d, const pvi_options *o, pvi_result *r, tells_error *
     size_t n = d->n, K = o->folds, L = vocab_size(d->labels);
     if (result_alloc(r, d, K, err) < 0)
         return -1;
-    size_t *perm = array_new(n, sizeof *perm), *tr = array_new(n, sizeof *tr);
+    size_t *tr = array_new(n, sizeof *tr);
     size_t *te = array_new(n, sizeof *te), *label_n = array_new(L, sizeof *label_n);
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     drop_sums s = {.classes = L};
-    int rc = perm && tr && te && label_n && rng ? 0 : tells_error_nomem(err, NULL, 0);
+    int rc = tr && te && label_n ? 0 : tells_error_nomem(err, NULL, 0);
     if (rc == 0 && o->tokens && !(s.tokens = vocab_new()))
         rc = tells_error_nomem(err, NULL, 0);
     if (rc == 0)
-        cv_deal(perm, n, o->seed, rng);  /* folds as baseline_cross_validate's */
+        rc = deal_folds(d, o, r, err);
     for (size_t k = 0; rc == 0 && k < K; k++) {
         size_t ntr = 0, nte = 0;
         for (size_t i = 0; i < n; i++) {
-            if (i % K == k)
-                te[nte++] = perm[i];
+            if (r->fold[i] == k)
+                te[nte++] = i;
             else
-                tr[ntr++] = perm[i];
+                tr[ntr++] = i;
         }
-        if (fold_labels(d, perm, K, k, label_n, &ntr, err) < 0) {
+        if (fold_labels(d, r->fold, K, k, label_n, &ntr, err) < 0) {
             rc = -1;
             break;
         }
@@ -353,7 +362,6 @@ int pvi_run(const dataset *d, const pvi_options *o, pvi_result *r, tells_error *
             r->p_null[i] = (double)label_n[y] / (double)ntr;
             r->pvi[i] = -log2(r->p_null[i]) + log2(r->p_gold[i]);
             r->pred[i] = p.pred[j];
-            r->fold[i] = k;
         }
         if (rc == 0)
             predictions_free(&p);
@@ -380,12 +388,9 @@ int pvi_run(const dataset *d, const pvi_options *o, pvi_result *r, tells_error *
         rc = summarise(d, o, r, err);
     if (rc == 0 && o->tokens)
         rc = collect_tokens(&s, r, err);
-    free(perm);
     free(tr);
     free(te);
     free(label_n);
-    if (rng)
-        gsl_rng_free(rng);
     vocab_free(s.tokens);
     free(s.sum);
     free(s.n);
@@ -405,11 +410,11 @@ static double show(double x)
 
 int pvi_write_examples(FILE *fp, const dataset *d, const pvi_result *r)
 {
-    fputs("id\tgold\tpvi\tp_gold\tp_null\tpredicted\n", fp);
+    fputs("id\tgold\tpvi\tp_gold\tp_null\tpredicted\tfold\n", fp);
     for (size_t i = 0; i < r->n; i++)
-        fprintf(fp, "%s\t%s\t%.6f\t%.6f\t%.6f\t%s\n", d->ex[i].id,
+        fprintf(fp, "%s\t%s\t%.6f\t%.6f\t%.6f\t%s\t%zu\n", d->ex[i].id,
                 vocab_str(d->labels, d->ex[i].label), show(r->pvi[i]), r->p_gold[i],
-                r->p_null[i], vocab_str(d->labels, r->pred[i]));
+                r->p_null[i], vocab_str(d->labels, r->pred[i]), r->fold[i] + 1);
     return ferror(fp) ? -1 : 0;
 }
 

@@ -1,8 +1,8 @@
 /* Pointwise V-information (Ethayarajh, Choi and Swayamdipta 2022,
    "Understanding Dataset Difficulty with V-Usable Information"), by
-   cross-fitting: the examples are shuffled (GSL's mt19937 seeded with
-   seed, as baseline_cross_validate deals its folds) and dealt into K
-   folds; for each fold, g_x is a fastText model trained on the other
+   cross-fitting: the examples are dealt into K folds as
+   baseline_cross_validate deals them (model/folds.h: the hypotheses of a
+   premise together unless group says none); for each fold, g_x is a fastText model trained on the other
    folds (on the hypothesis, or on premise and hypothesis) and g_null the
    label distribution of those folds, the optimum of a model that sees no
    input. For an example x of gold label y in the fold:
@@ -34,7 +34,8 @@ typedef struct pvi_options {
     size_t folds;              /* K [5] */
     baseline_input input;      /* what g_x reads [hypothesis] */
     ft_train_args ft;          /* 1 thread for the same output every time */
-    unsigned long seed;        /* the folds' shuffle and the bootstrap */
+    unsigned long seed;        /* the folds' deal and the bootstrap */
+    fold_grouping group;       /* the folds' groups [GROUP_BY_PREMISE] */
     bool tokens;               /* also the token drops */
     size_t samples;            /* bootstrap resamples [PVI_BOOTSTRAP_SAMPLES] */
     double level;              /* of the interval [0.95] */

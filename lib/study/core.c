@@ -187,6 +187,7 @@ void study_comparison_setup(study *s, comparison_config *cc)
     comparison_config_default(cc);
     cc->train = s->train;
     cc->folds = s->cv ? s->folds : 0;
+    cc->group = s->cfg->group;
     cc->ft.seed = (int)s->cfg->seed;
     cc->progress = s->cfg->progress ? study_forward_progress : NULL;
     cc->progress_user = s;

@@ -64,6 +64,7 @@ static int run(study *s, void *state, tells_error *err)
     audit_options ao;
     audit_options_default(&ao);
     ao.ft.seed = (int)c->seed;
+    ao.group = c->group;
     ao.heuristics = &study_heuristics(s)->hs;
     ao.progress = c->progress ? study_forward_progress : NULL;
     ao.progress_user = s;

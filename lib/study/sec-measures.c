@@ -194,6 +194,7 @@ static int run_pvi(const study *s, measures_state *m, tells_error *err)
     pvi_options po;
     pvi_options_default(&po);
     po.folds = s->cfg->folds;
+    po.group = s->cfg->group;
     po.seed = s->cfg->seed;
     if (pvi_from_probabilities(&s->data, ps->cv_prob, ps->cv_pred, &po, &m->pvi, err) < 0) {
         if (err->kind != TELLS_ERR_DATA)

@@ -20,6 +20,7 @@
 #include "analysis/heuristics.h"
 #include "study/verdicts.h"
 #include "base/error.h"
+#include "model/folds.h"
 #include "text/prep.h"
 
 /* The most classes a corpus may have. AFLite's logistic regressions,
@@ -57,6 +58,7 @@ typedef struct study_config {
     const char *eval;              /* the split the verdicts score [test, else dev,
                                       else the first other split] */
     size_t folds;                  /* without train and test splits [5] */
+    fold_grouping group;           /* the folds' groups [by premise] */
     int threads;                   /* logistic regressions, counting [1] */
     unsigned long seed;            /* [1] */
     double alpha;                  /* false discovery rate of the verdicts [0.05] */

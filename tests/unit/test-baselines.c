@@ -13,9 +13,9 @@
 
 static const char SMALL[] =
     "id\tsplit\tlabel\tpremise\thypothesis\n"
-    "t1\ttrain\ta\tp\tx y\n"
-    "t2\ttrain\ta\tp\tx\n"
-    "t3\ttrain\tb\tp\ty\n"
+    "t1\ttrain\ta\tpt1\tx y\n"
+    "t2\ttrain\ta\tpt2\tx\n"
+    "t3\ttrain\tb\tpt3\ty\n"
     "d1\tdev\ta\tp\tx\n"
     "d2\tdev\tb\tp\ty\n"
     "d3\tdev\tb\tp\ty y\n"
@@ -210,10 +210,62 @@ static void test_fasttext(void)
     dataset_free(&d);
 }
 
+/* Folds (model/folds): ten rows, three premises of three hypotheses and
+   one of one. By premise, seed 7, three folds: 1 1 1 0 0 0 2 2 2 1
+   (grouped.fold of tests/ref/make-unit-tests-ref.py, which deals from
+   its own SHA-256 and SplitMix64); by row: 2 1 2 0 1 0 1 0 2 0
+   (byrow.fold). The same rows in reverse get the same folds. */
+static void test_folds(void)
+{
+    static const char *const prem = "aaabbbcccd";
+    char text[1024];
+    int used = snprintf(text, sizeof text, "id\tsplit\tlabel\tpremise\thypothesis\n");
+    for (int i = 0; i < 10; i++)
+        used += snprintf(text + used, sizeof text - (size_t)used, "r%d\ttrain\t%c\t%c\th%d\n",
+                         i, "xyz"[i % 3], prem[i], i);
+    dataset d;
+    load(&d, text);
+    static const size_t grouped[10] = {1, 1, 1, 0, 0, 0, 2, 2, 2, 1};
+    static const size_t byrow[10] = {2, 1, 2, 0, 1, 0, 1, 0, 2, 0};
+    size_t rows[10], rev[10], fold[10], rfold[10];
+    for (size_t i = 0; i < 10; i++) {
+        rows[i] = i;
+        rev[i] = 9 - i;
+    }
+    tells_error err;
+    for (int g = 0; g < 2; g++) {
+        cv_plan plan = {3, 7, g ? GROUP_BY_NONE : GROUP_BY_PREMISE};
+        const size_t *want = g ? byrow : grouped;
+        CHECK(cv_assign(&d, rows, 10, &plan, fold, &err) == 0);
+        CHECK(cv_assign(&d, rev, 10, &plan, rfold, &err) == 0);
+        for (size_t i = 0; i < 10; i++) {
+            CHECK(fold[i] == want[i]);
+            CHECK(rfold[9 - i] == want[i]);
+        }
+    }
+    /* Four premises cannot make five folds; ten rows can. */
+    cv_plan five = {5, 7, GROUP_BY_PREMISE};
+    CHECK(cv_assign(&d, rows, 10, &five, fold, &err) == -1);
+    CHECK(err.kind == TELLS_ERR_DATA);
+    CHECK_STR(err.msg, "4 premises cannot make 5 folds");
+    five.group = GROUP_BY_NONE;
+    CHECK(cv_assign(&d, rows, 10, &five, fold, &err) == 0);
+    cv_plan one = {1, 7, GROUP_BY_PREMISE};
+    CHECK(cv_assign(&d, rows, 10, &one, fold, &err) == -1);
+    CHECK(err.kind == TELLS_ERR_USAGE);
+    fold_grouping g;
+    CHECK(fold_grouping_parse("premise", &g) == 0 && g == GROUP_BY_PREMISE);
+    CHECK(fold_grouping_parse("none", &g) == 0 && g == GROUP_BY_NONE);
+    CHECK(fold_grouping_parse("row", &g) == -1);
+    CHECK(strcmp(fold_grouping_name(GROUP_BY_NONE), "none") == 0);
+    dataset_free(&d);
+}
+
 int main(void)
 {
     test_majority();
     test_errors();
     test_fasttext();
+    test_folds();
     CHECK_DONE();
 }

@@ -6,7 +6,7 @@
    lines of its output). fastText's cross-fitting runs once, two folds on
    a corpus of 30 rows (each training costs fastText's fixed set-up, a
    120 MB table, so there is one run): its PVIs agree with its
-   probabilities, its folds with cv_folds', its g_null with the folds'
+   probabilities, its folds with cv_assign's, its g_null with the folds'
    labels, its summary with pvi_from_probabilities', and its token drops
    count the examples holding each token. */
 #include <config.h>
@@ -120,6 +120,7 @@ static void test_leave_one_out(void)
     CHECK(o.folds == 5 && o.samples == PVI_BOOTSTRAP_SAMPLES && o.level == 0.95);
     CHECK(o.ft.threads == 1 && o.input == INPUT_HYPOTHESIS && !o.tokens);
     o.folds = 6;
+    o.group = GROUP_BY_NONE;   /* the six share a premise */
     o.seed = 11;
     o.samples = 500;
     o.level = 0.9;
@@ -210,10 +211,11 @@ static void test_leave_one_out(void)
     dataset_free(&d);
 }
 
-/* Three folds, seed 3: the shuffle deals e1..e6 into folds 1 0 0 2 1 2
-   (k3.fold); the other two folds hold four examples, and g_null of e1
-   (pos, fold 1) is 1/4 (e3 of folds 0 and 2 is pos), of e2 (neg) 2/4...
-   (k3.p_null). Intervals: 100 resamples, seed 3, level 0.95 (k3.*). */
+/* Three folds by row (--group-by none: the six share a premise), seed 4:
+   the deal puts e1..e6 into folds 2 1 0 1 2 0 (k3.fold); the other two
+   folds hold four examples, and g_null of e1 (pos, fold 2) is 1/4 (e3 of
+   folds 0 and 1 is pos), of e3 (pos, fold 0) 2/4... (k3.p_null).
+   Intervals: 100 resamples, seed 4, level 0.95 (k3.*). */
 static void test_three_folds(void)
 {
     dataset d;
@@ -221,29 +223,36 @@ static void test_three_folds(void)
     pvi_options o;
     pvi_options_default(&o);
     o.folds = 3;
-    o.seed = 3;
+    o.seed = 4;
+    o.group = GROUP_BY_NONE;
     o.samples = 100;
     pvi_result r;
     tells_error err;
     tells_error_clear(&err);
     CHECK(pvi_from_probabilities(&d, PROB, PRED, &o, &r, &err) == 0);
-    const size_t fold[6] = {1, 0, 0, 2, 1, 2};
-    const double p_null[6] = {0.25, 0.5, 0.5, 0.25, 0.25, 0.25};
-    size_t cv[6];
-    CHECK(cv_folds(6, 3, 3, cv, &err) == 0);
+    const size_t fold[6] = {2, 1, 0, 1, 2, 0};
+    const double p_null[6] = {0.25, 0.25, 0.5, 0.25, 0.25, 0.5};
+    size_t cv[6], rows[6] = {0, 1, 2, 3, 4, 5};
+    cv_plan plan = {3, 4, GROUP_BY_NONE};
+    CHECK(cv_assign(&d, rows, 6, &plan, cv, &err) == 0);
     for (size_t i = 0; i < 6; i++) {
         CHECK(r.fold[i] == fold[i]);
         CHECK(cv[i] == fold[i]);
         CHECK(r.p_null[i] == p_null[i]);
         CHECK_NEAR(r.pvi[i], log2(r.p_gold[i] / p_null[i]), REL);
     }
-    CHECK_MEAN(r.all, 6, 0.33903595255631891, -0.77663275574632484, 1.4238532184322574,
-               0.59405940594059403);
-    CHECK_MEAN(r.by_class[0], 3, 0.11871460340842521, -2.3219280948873622,
-               1.5707105201364682, 0.91089108910891092);
-    CHECK_MEAN(r.by_class[1], 3, 0.55935730170421261, -0.32192809488736218,
-               1.3333333333333333, 0.57425742574257421);
+    CHECK_MEAN(r.all, 6, 0.33903595255631891, -0.93793395416486913, 1.3956845101296134,
+               0.65346534653465349);
+    CHECK_MEAN(r.by_class[0], 3, 0.11871460340842521, -1.7959561465301939,
+               1.6780719051126376, 0.79207920792079212);
+    CHECK_MEAN(r.by_class[1], 3, 0.55935730170421261, -1, 1.7906947183094974,
+               0.73267326732673266);
     pvi_result_free(&r);
+    /* By premise (the default), the six are one group: no folds. */
+    o.group = GROUP_BY_PREMISE;
+    CHECK(pvi_from_probabilities(&d, PROB, PRED, &o, &r, &err) == -1);
+    CHECK(err.kind == TELLS_ERR_DATA);
+    CHECK_STR(err.msg, "1 premise cannot make 3 folds");
     dataset_free(&d);
 }
 
@@ -285,7 +294,8 @@ static void test_errors(void)
     for (size_t i = 0; i < 15; i++)
         prob5[i] = 1.0 / 3;
     o.folds = 5;
-    for (unsigned long seed = 1; seed < 4; seed++) {
+    o.group = GROUP_BY_NONE;
+    for (unsigned long seed = 1; seed < 3; seed++) {
         o.seed = seed;
         tells_error_clear(&err);
         CHECK(pvi_from_probabilities(&d, prob5, pred5, &o, &r, &err) == -1);
@@ -294,9 +304,9 @@ static void test_errors(void)
         CHECK(strstr(err.msg, " (too few examples of it for 5 folds)") != NULL);
         CHECK(r.pvi == NULL);
     }
-    /* pvi_run finds it before it trains: seed 4 deals e3 into fold 1
+    /* pvi_run finds it before it trains: seed 3 deals e3 into fold 1
        (pvi_odd.seed), the first. */
-    o.seed = 4;
+    o.seed = 3;
     tells_error_clear(&err);
     CHECK(pvi_run(&d, &o, &r, &err) == -1);
     CHECK(err.kind == TELLS_ERR_DATA && err.line == 4);
@@ -384,8 +394,8 @@ static char *thirty_rows(void)
     used += (size_t)snprintf(t, cap, "id\tsplit\tlabel\tpremise\thypothesis\n");
     for (int i = 0; i < 30; i++) {
         const char *label = i % 2 ? "neg" : "pos";
-        used += (size_t)snprintf(t + used, cap - used, "r%02d\ttrain\t%s\tp\t%s %s%s\n", i,
-                                 label, i % 2 ? "bad" : "good", fill[(i / 2) % 3],
+        used += (size_t)snprintf(t + used, cap - used, "r%02d\ttrain\t%s\tp%02d\t%s %s%s\n",
+                                 i, label, i / 2, i % 2 ? "bad" : "good", fill[(i / 2) % 3],
                                  i == 0 ? " good" : "");
     }
     return t;
@@ -437,21 +447,29 @@ static void test_fasttext(void)
         fprintf(stderr, "pvi_run: %s\n", err.msg);
     CHECK(progress_calls == 4);   /* training and token deletions, 2 folds */
     CHECK(r.n == 30 && r.nclasses == 2);
-    /* Fifteen rows in a fold, fifteen train it, and g_null is the
-       label's share of those (counted here from the folds it reports,
-       which are cv_folds'). */
-    size_t cv[30];
-    CHECK(cv_folds(30, 2, 5, cv, &err) == 0);
+    /* Two rows share each premise, and a fold: the folds are cv_assign's
+       by premise (15 premises: 8 and 7), and g_null is the label's share
+       of the other fold's rows. */
+    size_t cv[30], rows[30], in_fold[2] = {0, 0};
+    for (size_t i = 0; i < 30; i++)
+        rows[i] = i;
+    cv_plan plan = {2, 5, GROUP_BY_PREMISE};
+    CHECK(cv_assign(&d, rows, 30, &plan, cv, &err) == 0);
     for (size_t i = 0; i < 30; i++) {
         CHECK(r.fold[i] == cv[i]);
+        CHECK(r.fold[i] == r.fold[i ^ 1]);
+        in_fold[r.fold[i]]++;
+    }
+    CHECK((in_fold[0] == 16 && in_fold[1] == 14) || (in_fold[0] == 14 && in_fold[1] == 16));
+    for (size_t i = 0; i < 30; i++) {
         size_t same = 0, other = 0;
         for (size_t j = 0; j < 30; j++)
             if (r.fold[j] != r.fold[i]) {
                 other++;
                 same += d.ex[j].label == d.ex[i].label;
             }
-        CHECK(other == 15);
-        CHECK(r.p_null[i] == (double)same / 15);
+        CHECK(other == 30 - in_fold[r.fold[i]]);
+        CHECK(r.p_null[i] == (double)same / (double)other);
         CHECK(r.p_gold[i] > 0 && r.p_gold[i] <= 1);
         CHECK_NEAR(r.pvi[i], log2(r.p_gold[i]) - log2(r.p_null[i]), REL);
     }

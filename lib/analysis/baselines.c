@@ -1,6 +1,7 @@
 #include <config.h>
 #include "analysis/baselines.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,6 +100,8 @@ static baseline_config model_config(const comparison_config *c, model_kind kind)
         .input = c->input,
         .majority_from_eval = c->majority_from_eval,
         .ft = c->ft,
+        .tune = c->tune,
+        .group = c->group,
         .progress = c->progress,
         .progress_user = c->progress_user,
     };
@@ -125,11 +128,12 @@ static int run_model(comparison *cmp, const comparison_config *c, model_kind kin
             cmp->n--;
     }
     ft_model *m = NULL;
+    model_fit fit = {.train_accuracy = NAN};
     if (rc == 0 && kind == MODEL_FASTTEXT && (!c->folds || c->keep_model)) {
         char msg[96];
         snprintf(msg, sizeof msg, "training fastText on %zu examples", ntrain);
         progress(c, msg);
-        if (!(m = fasttext_train_rows(d, train_rows, ntrain, c->input, &c->ft, err)))
+        if (!(m = baseline_train(d, train_rows, ntrain, &bc, &fit, err)))
             rc = -1;
     }
     for (size_t k = 0; rc == 0 && !c->folds && k < nevals; k++) {
@@ -139,8 +143,11 @@ static int run_model(comparison *cmp, const comparison_config *c, model_kind kin
                                    : NULL;
         if (!e)
             rc = tells_error_nomem(err, NULL, 0);
-        else if (m)
+        else if (m) {
             rc = fasttext_predict_rows(m, d, rows, neval, c->input, &e->pred, err);
+            if (rc == 0)
+                e->pred.fit = fit;
+        }
         else
             rc = baseline_fit_predict(d, train_rows, ntrain, rows, neval, &bc, &e->pred,
                                       err);

@@ -37,6 +37,8 @@ typedef struct comparison_config {
        evaluated set). */
     bool majority_from_eval;
     ft_train_args ft;          /* ft.seed also seeds the folds' deal */
+    bool tune;                 /* fastText's epochs and lr chosen on the
+                                  training rows (baseline_config.tune) */
     /* Keep the fastText model trained on the whole training split (also
        after cross-validation, which trains it for this alone). */
     bool keep_model;

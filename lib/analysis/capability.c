@@ -709,7 +709,8 @@ done:
 
 static int heldout_scores(const heldout *h, id_set *subset, scores *s, tells_error *err)
 {
-    predictions p = {h->n, h->rows, h->pred, NULL, vocab_size(h->d->labels), NULL};
+    predictions p = {.n = h->n, .row = h->rows, .pred = h->pred,
+                     .nlabels = vocab_size(h->d->labels)};
     return scores_compute(s, h->d, &p, subset, err);
 }
 

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -292,6 +293,87 @@ int fasttext_save(ft_model *m, const char *path, tells_error *err)
     return out_write(fasttext_model_path(path), write_model, m, err);
 }
 
+/* The settings tune tries, fastText's default first. */
+static const struct {
+    int epoch;
+    double lr;
+} TUNE_GRID[] = {{5, 0.1}, {10, 0.25}, {25, 0.5}};
+
+/* The share of rows m gets right. */
+static int rows_accuracy(ft_model *m, const dataset *d, const size_t *rows, size_t n,
+                         baseline_input in, double *acc, tells_error *err)
+{
+    predictions p;
+    if (fasttext_predict_rows(m, d, rows, n, in, &p, err) < 0)
+        return -1;
+    size_t right = 0;
+    for (size_t i = 0; i < p.n; i++)
+        right += p.pred[i] == d->ex[p.row[i]].label;
+    *acc = n ? (double)right / (double)n : NAN;
+    predictions_free(&p);
+    return 0;
+}
+
+/* c->tune: the epochs and learning rate of TUNE_GRID most accurate on a
+   fifth of the training rows (by c->group) when trained on the rest; the
+   configured ones when the rows make fewer than 5 groups. */
+static int tune(const dataset *d, const size_t *train, size_t ntrain, const baseline_config *c,
+                ft_train_args *best, bool *tuned, tells_error *err)
+{
+    *best = c->ft;
+    *tuned = false;
+    size_t *fold = array_new(ntrain, sizeof *fold), *in = array_new(ntrain, sizeof *in);
+    size_t *val = array_new(ntrain, sizeof *val);
+    cv_plan plan = {5, (unsigned long)c->ft.seed, c->group};
+    tells_error inner;
+    int rc = fold && in && val ? 0 : tells_error_nomem(err, NULL, 0);
+    if (rc == 0 && cv_assign(d, train, ntrain, &plan, fold, &inner) < 0)
+        rc = inner.kind == TELLS_ERR_NOMEM ? tells_error_nomem(err, NULL, 0) : 1;
+    size_t nin = 0, nval = 0;
+    for (size_t i = 0; rc == 0 && i < ntrain; i++) {
+        if (fold[i] == 0)
+            val[nval++] = train[i];
+        else
+            in[nin++] = train[i];
+    }
+    double top = -1;
+    for (size_t g = 0; rc == 0 && g < sizeof TUNE_GRID / sizeof *TUNE_GRID; g++) {
+        ft_train_args a = c->ft;
+        a.epoch = TUNE_GRID[g].epoch;
+        a.lr = TUNE_GRID[g].lr;
+        ft_model *m = fasttext_train_rows(d, in, nin, c->input, &a, err);
+        double acc;
+        rc = m ? rows_accuracy(m, d, val, nval, c->input, &acc, err) : -1;
+        ft_free(m);
+        if (rc == 0 && acc > top) {
+            top = acc;
+            *best = a;
+            *tuned = true;
+        }
+    }
+    free(fold);
+    free(in);
+    free(val);
+    return rc < 0 ? -1 : 0;
+}
+
+ft_model *baseline_train(const dataset *d, const size_t *train, size_t ntrain,
+                         const baseline_config *c, model_fit *fit, tells_error *err)
+{
+    ft_train_args args = c->ft;
+    *fit = (model_fit){.train_accuracy = NAN};
+    if (c->tune && tune(d, train, ntrain, c, &args, &fit->tuned, err) < 0)
+        return NULL;
+    ft_model *m = fasttext_train_rows(d, train, ntrain, c->input, &args, err);
+    if (m && rows_accuracy(m, d, train, ntrain, c->input, &fit->train_accuracy, err) < 0) {
+        ft_free(m);
+        return NULL;
+    }
+    fit->epoch = args.epoch ? args.epoch : 5;
+    fit->lr = args.lr > 0 ? args.lr : 0.1;
+    return m;
+}
+
 int baseline_fit_predict(const dataset *d, const size_t *train, size_t ntrain,
                          const size_t *eval, size_t neval, const baseline_config *c,
                          predictions *out, tells_error *err)
@@ -308,12 +390,37 @@ int baseline_fit_predict(const dataset *d, const size_t *train, size_t ntrain,
         snprintf(msg, sizeof msg, "training fastText on %zu examples", ntrain);
         c->progress(msg, c->progress_user);
     }
-    ft_model *m = fasttext_train_rows(d, train, ntrain, c->input, &c->ft, err);
+    model_fit fit;
+    ft_model *m = baseline_train(d, train, ntrain, c, &fit, err);
     if (!m)
         return -1;
     int rc = fasttext_predict_rows(m, d, eval, neval, c->input, out, err);
     ft_free(m);
+    if (rc == 0)
+        out->fit = fit;
     return rc;
+}
+
+/* The folds' fits as one: the training rows' share right over all folds,
+   and the settings most folds chose (the first of equal counts). */
+static void pool_fits(const model_fit *f, const size_t *ntrain, size_t K, model_fit *out)
+{
+    double right = 0, n = 0;
+    size_t best = 0, best_count = 0;
+    for (size_t k = 0; k < K; k++) {
+        right += f[k].train_accuracy * (double)ntrain[k];
+        n += (double)ntrain[k];
+        size_t count = 0;
+        for (size_t j = 0; j < K; j++)
+            count += f[j].epoch == f[k].epoch && f[j].lr == f[k].lr;
+        if (count > best_count) {
+            best = k;
+            best_count = count;
+        }
+    }
+    *out = f[best];
+    out->train_accuracy = n > 0 ? right / n : NAN;
+    out->folds_tuned = best_count;
 }
 
 int baseline_cross_validate(const dataset *d, const size_t *rows, size_t n,
@@ -332,7 +439,9 @@ int baseline_cross_validate(const dataset *d, const size_t *rows, size_t n,
                  ? predictions_alloc(&all, n, vocab_size(d->labels),
                                      c->kind == MODEL_FASTTEXT, err)
                  : tells_error_nomem(err, NULL, 0);
-    if (rc == 0 && !(all.fold = array_new(n, sizeof *all.fold)))
+    model_fit *fits = array_new(K, sizeof *fits);
+    size_t *ntrain = array_new(K, sizeof *ntrain);
+    if (rc == 0 && (!(all.fold = array_new(n, sizeof *all.fold)) || !fits || !ntrain))
         rc = tells_error_nomem(err, NULL, 0);
     if (rc == 0) {
         memcpy(all.row, rows, n * sizeof *all.row);
@@ -350,6 +459,10 @@ int baseline_cross_validate(const dataset *d, const size_t *rows, size_t n,
         }
         predictions fold;
         rc = baseline_fit_predict(d, tr, ntr, te, nte, c, &fold, err);
+        if (rc == 0) {
+            fits[k] = fold.fit;
+            ntrain[k] = ntr;
+        }
         for (size_t j = 0; rc == 0 && j < fold.n; j++) {
             size_t i = slot[fold.row[j]];
             all.pred[i] = fold.pred[j];
@@ -360,6 +473,10 @@ int baseline_cross_validate(const dataset *d, const size_t *rows, size_t n,
         if (rc == 0)
             predictions_free(&fold);
     }
+    if (rc == 0 && c->kind == MODEL_FASTTEXT)
+        pool_fits(fits, ntrain, K, &all.fit);
+    free(fits);
+    free(ntrain);
     free(tr);
     free(te);
     free(slot);

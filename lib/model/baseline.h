@@ -22,6 +22,18 @@ typedef enum { INPUT_HYPOTHESIS, INPUT_PAIR } baseline_input;
 int baseline_input_parse(const char *name, baseline_input *in);
 const char *baseline_input_name(baseline_input in);
 
+/* How a fastText model fitted its training rows: the share of them it
+   gets right, and the epochs and learning rate it was trained with (with
+   cross-validation: the training rows' share over all folds, and the
+   settings most folds chose). */
+typedef struct model_fit {
+    double train_accuracy;     /* NAN when not measured */
+    int epoch;
+    double lr;
+    bool tuned;                /* chosen on an inner validation split */
+    size_t folds_tuned;        /* cross-validation: folds whose choice it is */
+} model_fit;
+
 typedef struct predictions {
     size_t n;
     size_t *row;          /* dataset row of each prediction */
@@ -29,6 +41,7 @@ typedef struct predictions {
     double *prob;         /* n x nlabels probabilities, or NULL */
     size_t nlabels;       /* dataset label count */
     size_t *fold;         /* cross-validation's fold of each (0 ..), or NULL */
+    model_fit fit;        /* fastText's; zero for the majority class */
 } predictions;
 
 void predictions_free(predictions *p);
@@ -72,10 +85,21 @@ typedef struct baseline_config {
     baseline_input input;
     bool majority_from_eval;   /* majority label of the evaluated rows */
     ft_train_args ft;
+    /* Choose fastText's epochs and learning rate among BASELINE_TUNE_GRID
+       on an inner split of the training rows (a fifth held out, by
+       `group`), the most accurate there, the first of equal ones; then
+       train on all of them with it. */
+    bool tune;
+    fold_grouping group;
     void (*progress)(const char *msg, void *user);  /* may be NULL */
     void *progress_user;
 } baseline_config;
 
+/* fastText trained on train rows as c says (tuned when c->tune), and
+   its fit: the share of those rows it gets right, the settings used.
+   NULL with err set on failure. */
+ft_model *baseline_train(const dataset *d, const size_t *train, size_t ntrain,
+                         const baseline_config *c, model_fit *fit, tells_error *err);
 /* Trains on train rows and predicts eval rows. */
 int baseline_fit_predict(const dataset *d, const size_t *train, size_t ntrain,
                          const size_t *eval, size_t neval, const baseline_config *c,

@@ -1,6 +1,7 @@
 #include <config.h>
 #include "stats/interval.h"
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -15,6 +16,28 @@ pvalue mcnemar_exact_greater(unsigned long b, unsigned long c)
         return pvalue_from_p(1.0);
     /* P(X >= b) = P(n - X <= c), and n - X is Binomial(n, 1/2) too. */
     return stat_binom_half_cdf(c, b + c);
+}
+
+double mcnemar_mde(double psi, size_t n, double alpha, double power)
+{
+    if (n == 0 || !(psi > 0) || psi > 1)
+        return NAN;
+    double za = gsl_cdf_ugaussian_Qinv(alpha), zb = gsl_cdf_ugaussian_Pinv(power);
+    double rn = sqrt((double)n), top = sqrt(psi);
+    /* f(delta) = delta sqrt(n) - za sqrt(psi) - zb sqrt(psi - delta^2)
+       increases on [0, sqrt(psi)]. */
+    double lo = 0, hi = top;
+    if (hi * rn - za * sqrt(psi) < 0)
+        return top;
+    for (int it = 0; it < 200; it++) {
+        double mid = (lo + hi) / 2;
+        double f = mid * rn - za * sqrt(psi) - zb * sqrt(psi - mid * mid);
+        if (f < 0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (lo + hi) / 2;
 }
 
 /* The percentile interval and two-sided p of the resampled statistics. */

@@ -32,5 +32,13 @@ int subset_diff_interval(const unsigned char *c, const unsigned char *in, size_t
    only A got right, c only B; p = P(X >= b), X ~ Binomial(b + c, 1/2)
    (1 when b + c = 0). */
 pvalue mcnemar_exact_greater(unsigned long b, unsigned long c);
+/* The minimum detectable effect of that test: the smallest difference of
+   accuracies delta that a one-sided test at level alpha detects with the
+   given power over n paired examples whose discordant share is psi
+   (Connor 1987's normal approximation of McNemar's test:
+   z(1 - alpha) sqrt(psi) + z(power) sqrt(psi - delta^2) = delta sqrt(n),
+   solved for delta by bisection). NAN when n or psi is 0; sqrt(psi) (the
+   largest difference psi allows) when even that is not detectable. */
+double mcnemar_mde(double psi, size_t n, double alpha, double power);
 
 #endif

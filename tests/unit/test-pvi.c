@@ -155,13 +155,13 @@ static void test_leave_one_out(void)
                "neg\t3\t0.214619\t-0.452048\t0.881285\n"
                "pos\t3\t-0.226024\t-1.226024\t0.773976\n");
     check_text(examples_text(&d, &r),
-               "id\tgold\tpvi\tp_gold\tp_null\tpredicted\n"
-               "e1\tpos\t1.000000\t0.800000\t0.400000\tpos\n"
-               "e2\tneg\t0.000000\t0.400000\t0.400000\tpos\n"
-               "e3\tpos\t-2.000000\t0.100000\t0.400000\tneg\n"
-               "e4\tneg\t1.321928\t1.000000\t0.400000\tneg\n"
-               "e5\tpos\t0.321928\t0.500000\t0.400000\tpos\n"
-               "e6\tneg\t-0.678072\t0.250000\t0.400000\tpos\n");
+               "id\tgold\tpvi\tp_gold\tp_null\tpredicted\tfold\n"
+               "e1\tpos\t1.000000\t0.800000\t0.400000\tpos\t6\n"
+               "e2\tneg\t0.000000\t0.400000\t0.400000\tpos\t5\n"
+               "e3\tpos\t-2.000000\t0.100000\t0.400000\tneg\t1\n"
+               "e4\tneg\t1.321928\t1.000000\t0.400000\tneg\t4\n"
+               "e5\tpos\t0.321928\t0.500000\t0.400000\tpos\t3\n"
+               "e6\tneg\t-0.678072\t0.250000\t0.400000\tpos\t2\n");
 
     /* The id files: below 0 (e3, e6), at least 0.5 (e1, e4), each with
        its SHA-256 beside it (hashlib.sha256: sha256.low, sha256.high). */

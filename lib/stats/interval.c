@@ -18,6 +18,16 @@ pvalue mcnemar_exact_greater(unsigned long b, unsigned long c)
     return stat_binom_half_cdf(c, b + c);
 }
 
+pvalue mcnemar_exact_two_sided(unsigned long b, unsigned long c)
+{
+    if (b + c == 0)
+        return pvalue_from_p(1.0);
+    pvalue t = stat_binom_half_cdf(b < c ? b : c, b + c);   /* the smaller tail */
+    if (t.log_p + M_LN2 >= 0)
+        return pvalue_from_p(1.0);
+    return (pvalue){2 * t.p, t.log_p + M_LN2};
+}
+
 double mcnemar_mde(double psi, size_t n, double alpha, double power)
 {
     if (n == 0 || !(psi > 0) || psi > 1)

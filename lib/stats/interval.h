@@ -32,7 +32,11 @@ int subset_diff_interval(const unsigned char *c, const unsigned char *in, size_t
    only A got right, c only B; p = P(X >= b), X ~ Binomial(b + c, 1/2)
    (1 when b + c = 0). */
 pvalue mcnemar_exact_greater(unsigned long b, unsigned long c);
-/* The minimum detectable effect of that test: the smallest difference of
+/* McNemar's exact two-sided test that A and B are right equally often:
+   p = min(1, 2 min(P(X >= b), P(X <= b))), X ~ Binomial(b + c, 1/2), as
+   scipy.stats.binomtest(b, b + c).pvalue (1 when b + c = 0). */
+pvalue mcnemar_exact_two_sided(unsigned long b, unsigned long c);
+/* The minimum detectable effect of the one-sided test: the smallest difference of
    accuracies delta that a one-sided test at level alpha detects with the
    given power over n paired examples whose discordant share is psi
    (Connor 1987's normal approximation of McNemar's test:

@@ -315,5 +315,22 @@ prem10 = ["a", "a", "a", "b", "b", "b", "c", "c", "c", "d"]
 print("grouped.fold", " ".join(str(f) for f in deal(prem10, 3, 7)))
 print("byrow.fold", " ".join(str(f) for f in deal(["r%d" % i for i in range(10)], 3, 7)))
 
+# McNemar two-sided, and the minimum detectable effect (Connor 1987).
+for b, c in [(10, 3), (3, 10), (5, 5), (0, 7), (100, 60), (2000, 2600)]:
+    out("mcn2.%d_%d" % (b, c), stats.binomtest(b, b + c).pvalue)
+from scipy.optimize import brentq
+
+
+def mde(psi, n, a=0.05, pw=0.8):
+    za, zb = stats.norm.isf(a), stats.norm.ppf(pw)
+    f = lambda d: d * math.sqrt(n) - za * math.sqrt(psi) - zb * math.sqrt(max(psi - d * d, 0))
+    if f(math.sqrt(psi)) < 0:
+        return math.sqrt(psi)
+    return brentq(f, 0, math.sqrt(psi), xtol=1e-15)
+
+
+for psi, n in [(0.5, 190), (0.3, 9842), (0.9, 20), (0.05, 10)]:
+    out("mde.%g_%d" % (psi, n), mde(psi, n))
+
 print("sha256.low", hashlib.sha256(b"e3\ne6\n").hexdigest())
 print("sha256.high", hashlib.sha256(b"e1\ne4\n").hexdigest())

@@ -470,6 +470,29 @@ static void test_mcnemar_greater(void)
     CHECK_REL(p.log_p, -2000 * log(2.0));
 }
 
+/* Two-sided: 2 min(P(X >= b), P(X <= b)), capped at 1 (mcn2.*:
+   scipy.stats.binomtest(b, b + c).pvalue). Minimum detectable effects:
+   Connor's equation solved by SciPy's brentq (mde.*). */
+static void test_mcnemar_two_sided_mde(void)
+{
+    CHECK_REL(mcnemar_exact_two_sided(10, 3).p, 0.09228515625);
+    CHECK_REL(mcnemar_exact_two_sided(3, 10).p, 0.09228515625);
+    CHECK_P1(mcnemar_exact_two_sided(5, 5));
+    CHECK_P1(mcnemar_exact_two_sided(0, 0));
+    CHECK_REL(mcnemar_exact_two_sided(0, 7).p, 0.015625);
+    CHECK_REL(mcnemar_exact_two_sided(100, 60).p, 0.001953728034064355);
+    CHECK_NEAR(mcnemar_exact_two_sided(2000, 2600).p, 9.22122107676968e-19, 1e-9 * 9.2e-19);
+    /* 2 x 2^-3000: only its log is kept. */
+    pvalue p = mcnemar_exact_two_sided(0, 3000);
+    CHECK(p.p == 0);
+    CHECK_REL(p.log_p, log(2.0) - 3000 * log(2.0));
+    CHECK_NEAR(mcnemar_mde(0.5, 190, 0.05, 0.8), 0.12685304041904, 1e-12);
+    CHECK_NEAR(mcnemar_mde(0.3, 9842, 0.05, 0.8), 0.013726406259389649, 1e-12);
+    CHECK_NEAR(mcnemar_mde(0.9, 20, 0.05, 0.8), 0.5005834241581627, 1e-12);
+    CHECK_NEAR(mcnemar_mde(0.05, 10, 0.05, 0.8), 0.15833172083068203, 1e-12);
+    CHECK(isnan(mcnemar_mde(0, 100, 0.05, 0.8)) && isnan(mcnemar_mde(0.5, 0, 0.05, 0.8)));
+}
+
 static void test_paired_interval(void)
 {
     interval iv;
@@ -644,6 +667,7 @@ int main(void)
     test_competency_significant();
     test_competency_errors();
     test_mcnemar_greater();
+    test_mcnemar_two_sided_mde();
     test_paired_interval();
     test_subset_interval();
     test_kruskal();

@@ -188,6 +188,11 @@ void study_comparison_setup(study *s, comparison_config *cc)
     cc->train = s->train;
     cc->folds = s->cv ? s->folds : 0;
     cc->group = s->cfg->group;
+    /* fastText's epochs and learning rate chosen on the training rows,
+       unless the user fixed either (the other then fastText's default). */
+    cc->tune = s->cfg->epoch == 0 && s->cfg->lr == 0;
+    cc->ft.epoch = s->cfg->epoch;
+    cc->ft.lr = s->cfg->lr;
     cc->ft.seed = (int)s->cfg->seed;
     cc->progress = s->cfg->progress ? study_forward_progress : NULL;
     cc->progress_user = s;

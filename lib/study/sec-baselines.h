@@ -3,6 +3,7 @@
 #ifndef TELLS_STUDY_SEC_BASELINES_H
 #define TELLS_STUDY_SEC_BASELINES_H
 
+#include "model/baseline.h"
 #include "stats/interval.h"
 #include "study/core.h"
 
@@ -14,6 +15,7 @@ typedef struct study_model {
     unsigned char *right;      /* per evaluated row (study.eval_row) */
     double accuracy;
     interval ci;               /* of the accuracy itself (vs 0) */
+    model_fit fit;             /* fastText's fit of its training rows */
 } study_model;
 
 typedef struct baselines_state {

@@ -59,6 +59,9 @@ typedef struct study_config {
                                       else the first other split] */
     size_t folds;                  /* without train and test splits [5] */
     fold_grouping group;           /* the folds' groups [by premise] */
+    int epoch;                     /* fastText's, fixed; 0: chosen on the
+                                      training rows (with lr) */
+    double lr;                     /* fastText's, fixed; 0: chosen */
     int threads;                   /* logistic regressions, counting [1] */
     unsigned long seed;            /* [1] */
     double alpha;                  /* false discovery rate of the verdicts [0.05] */

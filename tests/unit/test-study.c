@@ -172,6 +172,7 @@ static void sections(void)
         b->model[m].accuracy = study_mean(right[m], 10);
     }
     b->hyp_only_b = 5;
+    b->model[STUDY_HYPOTHESIS].fit = (model_fit){0.9, 25, 0.5, true, 5};
     b->hyp_vs_majority = (interval){0.5, 0.2, 0.8, pvalue_from_p(1)};
     verdicts vs;
     verdicts_init(&vs, 0.05);
@@ -184,9 +185,19 @@ static void sections(void)
                                 "of 5-fold cross-validation over every example right, "
                                 "against 20.0% for always answering 'e': +50.0 points (95% "
                                 "interval +20.0 to +80.0), p = 0.031 (exact McNemar, "
-                                "one-sided).");
+                                "one-sided). It gets 90.0% of its own training examples "
+                                "right (25 epochs, learning rate 0.5, chosen on a held-out "
+                                "fifth of the training data); with these 10 examples, a "
+                                "gain of 50.1 points over the majority class would be "
+                                "found with 80% power.");
+    /* mde: Connor's equation at psi = 5/10, n = 10 (SciPy: 0.5006888636788823). */
+    CHECK(strstr(vs.v[0].detail, " train_accuracy=0.900000 epoch=25 lr=0.5 "
+                                 "settings=chosen_on_training_rows mde=0.500689 ") != NULL);
     CHECK_STR(vs.v[1].check, "premise_and_hypothesis");
     CHECK_NEAR(vs.v[1].p.p, 1.0, 1e-15);   /* no discordant pair */
+    CHECK(strncmp(vs.v[1].detail, "test=mcnemar_exact_two_sided n=10 both_right=7 "
+                                  "only_pair_right=0 only_hypothesis_right=0 neither_right=3 ",
+                  105) == 0);
     verdicts_free(&vs);
 
     /* AFLite: the difficult part harder is the way a shortcut points. */

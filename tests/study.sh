@@ -81,7 +81,8 @@ done
 
 # Verdicts: SNLI dev and the synthetic corpus have hypothesis-only
 # shortcuts, the premise helps on SNLI, the planted tokens and heuristics
-# show, and the audited batch's planted token is found.
+# show, and the audited batch's planted token is found. AFLite's
+# partitions are described, not tested (defined on the rows they score).
 verdict() {
     awk -F'\t' -v c="$2" -v s="$3" '$1 == c { found = 1; if ($9 != s) print c ": significant " $9 }
         END { if (!found) print c ": no row" }' "$tmp/study/$1/summary.tsv" >"$tmp/bad"
@@ -90,7 +91,8 @@ verdict() {
 verdict snli hypothesis_only yes
 verdict snli token:nobody:contradiction yes
 verdict snli token:sleeping:contradiction yes
-verdict snli aflite yes
+verdict snli aflite -
+verdict synthetic aflite -
 verdict snli v_information yes
 verdict synthetic v_information yes
 verdict synthetic hypothesis_only yes

@@ -533,7 +533,9 @@ static void compare_page(const measures_state *m, page *pg)
           "<code>partitions.tsv</code>), and how much they overlap: the Jaccard index, shared "
           "examples over the examples of either (<code>compare-partitions.tsv</code>). Low "
           "PVI is defined by that model's own probabilities, so its accuracy there is low by "
-          "construction.</p>\n",
+          "construction, and AFLite's partitions by models over the same hypotheses: the "
+          "accuracies are described with their intervals, not tested, and none of them is "
+          "in the family of q-values.</p>\n",
           fp);
     page_figure(pg, "compare-partitions", "Hypothesis-only accuracy on every example and on "
                                           "each partition, with 95% bootstrap intervals.");

@@ -142,8 +142,13 @@ static void sections(void)
                                    "expected): z = 4.5, p = ", 74) == 0);
     }
     CHECK(verdicts_find(&s.v, "token:a:e") == NULL);
-    /* The other 18 pairs tested count in the family. */
-    CHECK(s.v.nextra == 18);
+    /* The screen is its own family, the 24 pairs tested: q = 24 p,
+       Bonferroni, significant as the competency test found it. */
+    if (v) {
+        CHECK(v->family == FAMILY_TOKENS && v->family_size == 24);
+        CHECK_NEAR(v->q.p, 24 * v->p.p, 1e-12 * 24 * v->p.p);
+        CHECK(v->significant);
+    }
 
     /* lengths: ranks 5.5, 15.5, 25.5 by class, ties corrected: H = 29,
        p = exp(-29 / 2) (chi-squared, 2 df). */
@@ -173,8 +178,19 @@ static void sections(void)
         CHECK(strncmp(v->detail, "prior=corpus min_count=5 top_c=", 31) == 0);
         CHECK(strstr(v->sentence, " for c (z = ") && strstr(v->sentence, " for n (z = "));
     }
+    /* The primary family is the length check alone: its q is its p, the
+       token screens out of it. */
     CHECK(verdicts_adjust(&s.v, &err) == 0);
-    CHECK(s.v.family == 6 + 1 + 18);
+    CHECK(s.v.family == 1);
+    v = verdicts_find(&s.v, "length");
+    if (v) {
+        CHECK(v->family == FAMILY_PRIMARY && v->family_size == 1);
+        CHECK(v->q.p == v->p.p && v->significant);
+        CHECK(strstr(v->detail, " family=primary(1)") != NULL);
+    }
+    v = verdicts_find(&s.v, "token:sleeping:c");
+    if (v)
+        CHECK(strstr(v->detail, " family=tokens(24,bonferroni)") != NULL);
 
     /* baselines, from a state made by hand: 10 evaluated rows, the
        hypothesis-only model right on 7, the majority on 2 of them, the

@@ -62,7 +62,7 @@ static void list_checks_help(void)
            "q <= --alpha and the effect points the way of a shortcut. token:W:CLASS rows\n"
            "are their own family (q: Bonferroni over the pairs tested), audit:BATCH:CHECK\n"
            "rows the audit's (q as in audit.tsv). detail ends with the family and its\n"
-           "size, e.g. family=primary(9).\n");
+           "size, e.g. family=primary(7).\n");
 }
 
 static void list_checks(void)

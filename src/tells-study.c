@@ -57,8 +57,12 @@ static void list_checks_help(void)
            "ci_high, p_value, q_value, significant, detail. The checks:\n");
     for (size_t i = 0; study_check_at(i); i++)
         print_item(study_check_at(i)->name, study_check_at(i)->definition);
-    printf("q-values: Benjamini-Hochberg over every test of the study; significant when\n"
-           "q <= --alpha and the effect points the way of a shortcut.\n");
+    printf("q-values: Benjamini-Hochberg over the primary checks (every row but the\n"
+           "token:W:CLASS screens and the audit:BATCH:CHECK tests); significant when\n"
+           "q <= --alpha and the effect points the way of a shortcut. token:W:CLASS rows\n"
+           "are their own family (q: Bonferroni over the pairs tested), audit:BATCH:CHECK\n"
+           "rows the audit's (q as in audit.tsv). detail ends with the family and its\n"
+           "size, e.g. family=primary(7).\n");
 }
 
 static void list_checks(void)
@@ -451,9 +455,11 @@ static void print_verdicts(const study_result *r, const char *dir)
             continue;
         }
         printf("%s: %s", v->v[i].check, v->v[i].sentence);
-        if (v->v[i].tested)
-            printf(" %s\n", v->v[i].significant ? "Significant." : "Not significant.");
-        else
+        if (v->v[i].tested) {
+            char q[128];
+            verdict_q_text(&v->v[i], q, sizeof q);
+            printf(" %s (%s).\n", v->v[i].significant ? "Significant" : "Not significant", q);
+        } else
             putchar('\n');
     }
     printf("tokens: %zu token-class pairs favour a class significantly (competency test).\n",

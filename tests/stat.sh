@@ -307,6 +307,18 @@ $t	0.000000	-	1	metric=$m a=$tmp/a.tsv b=$tmp/a.tsv a_value=0.$( [ $m = macro_f1
     grep -q "metric=subset_accuracy .* count=100 " "$tmp/out" || fail "$what: $(cat "$tmp/out")"
 done
 
+# No resample as extreme as the data (A right on 40 examples, B on none):
+# p is its floor 1/(samples + 1), a bound, which detail says.
+awk 'BEGIN { print "id\tgold\tpredicted"; for (i = 0; i < 40; i++) print i "\te\te" }' >"$tmp/all.tsv"
+awk 'BEGIN { print "id\tgold\tpredicted"; for (i = 0; i < 40; i++) print i "\te\tn" }' >"$tmp/none.tsv"
+for t in bootstrap permutation; do
+    what="$t at its floor"
+    run tells-stat $t -n 999 "$tmp/all.tsv" "$tmp/none.tsv"
+    expect 0 ""
+    expect_out_text "test	statistic	df	p_value	detail
+$t	1.000000	-	0.001	metric=accuracy a=$tmp/all.tsv b=$tmp/none.tsv a_value=1.000000 b_value=0.000000 n=40 samples=999 seed=1 count=0 alternative=two-sided p_bound=<1/1000"
+done
+
 # A p-value below the smallest double: 1100 examples only A gets right.
 awk 'BEGIN { print "id\tgold\tpredicted"; for (i = 0; i < 1200; i++) print i "\te\te" }' >"$tmp/right.tsv"
 awk 'BEGIN { print "id\tgold\tpredicted"; for (i = 0; i < 1200; i++) print i "\te\t" (i < 1100 ? "n" : "e") }' >"$tmp/wrong.tsv"

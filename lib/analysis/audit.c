@@ -155,8 +155,8 @@ static void write_summary(FILE *fp, const audit_group *g)
             fprintf(fp, "%.6f", f->reference);
         if (f->tested) {
             char p[64], q[64];
-            pvalue_format(f->test.p, 2, p, sizeof p);
-            pvalue_format(f->q, 2, q, sizeof q);
+            pvalue_format(f->test.p, 3, p, sizeof p);
+            pvalue_format(f->q, 3, q, sizeof q);
             fprintf(fp, "\t%.6f\t", f->test.statistic);
             if (isnan(f->test.df))
                 fputs("-", fp);

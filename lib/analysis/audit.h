@@ -117,7 +117,8 @@ void audit_report_free(audit_report *rep);
 
 /* out_writers for an audit_report: the summary "group check batch
    reference statistic df p_value q_value significant detail" (tokens
-   only when significant), and the flags "group id gold p_gold flags" of
+   only when significant; p and q with 3 significant digits, as the
+   study's summary.tsv shows the same q), and the flags "group id gold p_gold flags" of
    every example, worst first within a group. */
 int audit_summary_write(FILE *fp, void *report, tells_error *err);
 int audit_flags_write(FILE *fp, void *report, tells_error *err);

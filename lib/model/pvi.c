@@ -154,34 +154,51 @@ static int example_drops(ft_model *m, drop_sums *s, const dataset *d, const exam
     return 0;
 }
 
-/* The mean of x[0..n) and its bootstrap percentile interval. */
+/* The one-sided one-sample t-test of mean > 0 of x[0..n), whose mean
+   out has. */
+static void mean_test(const double *x, size_t n, pvi_mean *out)
+{
+    out->sd = out->t = NAN;
+    out->tested = false;
+    out->p = pvalue_from_p(1.0);
+    if (n < 2)
+        return;
+    double ss = 0;
+    for (size_t i = 0; i < n; i++)
+        ss += (x[i] - out->mean) * (x[i] - out->mean);
+    out->sd = sqrt(ss / (double)(n - 1));
+    if (!(out->sd > 0))
+        return;
+    out->t = out->mean / (out->sd / sqrt((double)n));
+    out->tested = true;
+    out->p = stat_t_sf(out->t, (double)(n - 1));
+}
+
+/* The mean of x[0..n), its bootstrap percentile interval and its test. */
 static int mean_interval(const double *x, size_t n, const pvi_options *o, gsl_rng *rng,
                          pvi_mean *out, tells_error *err)
 {
     out->n = n;
     out->mean = out->low = out->high = NAN;
-    out->p = 1;
-    if (n == 0)
+    if (n == 0) {
+        mean_test(x, 0, out);
         return 0;
+    }
     double s = 0;
     for (size_t i = 0; i < n; i++)
         s += x[i];
     out->mean = s / (double)n;
+    mean_test(x, n, out);
     size_t B = o->samples;
     double *stat = array_new(B, sizeof *stat);
     if (!stat)
         return tells_error_nomem(err, NULL, 0);
-    size_t below = 0, above = 0;
     for (size_t b = 0; b < B; b++) {
         double t = 0;
         for (size_t i = 0; i < n; i++)
             t += x[gsl_rng_uniform_int(rng, n)];
         stat[b] = t / (double)n;
-        below += stat[b] <= 0;
-        above += stat[b] >= 0;
     }
-    double side = (double)(below < above ? below : above);
-    out->p = fmin(1.0, 2 * (side + 1) / ((double)B + 1));
     gsl_sort(stat, 1, B);
     double tail = (1.0 - o->level) / 2;
     out->low = gsl_stats_quantile_from_sorted_data(stat, 1, B, tail);

@@ -9,7 +9,11 @@
        PVI(x -> y) = -log2 g_null(y) + log2 g_x(y),
    and the V-information of the corpus (or of a class) is the mean PVI
    of its examples, with a bootstrap percentile interval (examples
-   resampled with replacement, within the class for a class).
+   resampled with replacement, within the class for a class) and a
+   one-sided one-sample t-test of mean PVI > 0: t = mean / (sd /
+   sqrt(n)), n - 1 degrees of freedom, p = P(T >= t) (GSL's
+   gsl_cdf_tdist_Q, from the tail's log where that is below 1e-250, so
+   that a p under 1e-308 is still a number).
 
    Token-level artefacts (the paper's section 4.3): for every example and
    every distinct token of its hypothesis, the PVI drop when every
@@ -27,6 +31,7 @@
 #include "base/dataset.h"
 #include "base/error.h"
 #include "model/baseline.h"
+#include "stats/stattest.h"
 
 enum { PVI_BOOTSTRAP_SAMPLES = 2000 };
 
@@ -45,13 +50,15 @@ typedef struct pvi_options {
 
 void pvi_options_default(pvi_options *o);
 
-/* The mean PVI of a set of examples and its interval. */
+/* The mean PVI of a set of examples, its interval and its test. */
 typedef struct pvi_mean {
     size_t n;
-    double mean, low, high;
-    double p;                  /* two-sided bootstrap p against 0: twice the
-                                  smaller share of resampled means on either
-                                  side of 0, (count + 1) / (B + 1) */
+    double mean, low, high;    /* the mean and its bootstrap interval */
+    double sd;                 /* the sample standard deviation (NAN below 2) */
+    bool tested;               /* n >= 2 and sd > 0: t is defined */
+    double t;                  /* mean / (sd / sqrt(n)), NAN untested */
+    pvalue p;                  /* one-sided one-sample t-test of mean > 0,
+                                  n - 1 df; 1 untested */
 } pvi_mean;
 
 typedef struct pvi_token {

@@ -117,11 +117,16 @@ int statreport_resample(const statreport_settings *s, resample_kind kind,
         return -1;
     }
     char detail[DETAIL_MAX];
-    snprintf(detail, sizeof detail, "metric=%s%s a=%s b=%s a_value=%.6f "
-             "b_value=%.6f n=%zu samples=%zu seed=%lu count=%zu alternative=%s",
-             s->multi && s->metric == METRIC_ACCURACY ? "subset_" : "",
-             metric_name(s->metric), d.names[0], d.names[1], r.a_value, r.b_value,
-             pred_n(&d), r.samples, s->seed, r.count, alternative_name(s->alt));
+    int used = snprintf(detail, sizeof detail, "metric=%s%s a=%s b=%s a_value=%.6f "
+                        "b_value=%.6f n=%zu samples=%zu seed=%lu count=%zu alternative=%s",
+                        s->multi && s->metric == METRIC_ACCURACY ? "subset_" : "",
+                        metric_name(s->metric), d.names[0], d.names[1], r.a_value,
+                        r.b_value, pred_n(&d), r.samples, s->seed, r.count,
+                        alternative_name(s->alt));
+    /* No resample as extreme: p is the floor 1/(B + 1), a bound. */
+    if (r.count == 0 && used >= 0 && (size_t)used < sizeof detail)
+        snprintf(detail + used, sizeof detail - (size_t)used, " p_bound=<1/%zu",
+                 r.samples + 1);
     test_write_header(fp);
     test_write(fp, kind == RESAMPLE_BOOTSTRAP ? "bootstrap" : "permutation", r.delta,
                NAN, &r.p, s->digits, detail);

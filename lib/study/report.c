@@ -69,9 +69,11 @@ static void put_header(const study *s, page *pg)
         html_escape(fp, s->eval);
     }
     fprintf(fp, " (%zu examples). Significance: Benjamini-Hochberg at q &le; %g over the %zu "
-                "tests of the study; tokens by the competency test (Gardner et al. 2021), "
-                "Bonferroni at %g.</p>\n",
-            s->neval, s->v.alpha, s->v.family, s->cfg->token_alpha);
+                "primary check%s of the study; tokens by the competency test (Gardner et al. "
+                "2021), a family of their own, Bonferroni at %g over every token-class pair "
+                "tested; a new batch's tests in the audit's own family.</p>\n",
+            s->neval, s->v.alpha, s->v.family, s->v.family == 1 ? "" : "s",
+            s->cfg->token_alpha);
 }
 
 /* A verdict as a sentence and what it means; red marks a shortcut found,
@@ -82,10 +84,10 @@ static void put_sentence(page *pg, const verdict *v, const study_check *c)
     fputs("<li>", fp);
     html_escape(fp, v->sentence);
     if (v->tested) {
-        char q[64];
-        pvalue_format(v->q, 2, q, sizeof q);
+        char q[128];
+        verdict_q_text(v, q, sizeof q);
         bool bad = v->significant != c->good_if_significant;
-        fprintf(fp, " <span class=\"%s\">%s</span> (q = %s).", bad ? "yes" : "no",
+        fprintf(fp, " <span class=\"%s\">%s</span> (%s).", bad ? "yes" : "no",
                 v->significant ? c->yes : c->no, q);
     }
     fputs("</li>\n", fp);

@@ -22,8 +22,11 @@ typedef struct aflite_state {
     double accuracy[AFLITE_NPARTS];
     size_t n[AFLITE_NPARTS];
     interval ci[AFLITE_NPARTS];
+    /* The difficult partition's accuracy minus the full set's, with its
+       interval: descriptive (the partition was defined on these rows),
+       its p unused. */
     interval difficult_vs_full;
-    bool difficult_tested;
+    bool difficult_compared;
 } aflite_state;
 
 extern const study_section section_aflite;

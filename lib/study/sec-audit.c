@@ -98,12 +98,24 @@ static bool shown(const finding *f)
     return strncmp(f->check, "token:", 6) != 0 || f->significant;
 }
 
+/* The tests of a group: the audit's Benjamini-Hochberg family. */
+static size_t family_size(const audit_group *gr)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < gr->nf; i++)
+        m += gr->f[i].tested;
+    return m;
+}
+
+/* Each finding keeps the q of the audit's own family, as audit.tsv
+   shows it, and its significance. */
 static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
 {
     (void)s;
     const audit_state *st = state;
     for (size_t g = 0; st->done && g < st->rep.ngroups; g++) {
         const audit_group *gr = &st->rep.groups[g];
+        size_t m = family_size(gr);
         for (size_t i = 0; i < gr->nf; i++) {
             const finding *f = &gr->f[i];
             if (!shown(f))
@@ -117,6 +129,10 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
             v->tested = f->tested;
             v->p = f->test.p;
             v->direction_ok = !f->weaker;
+            v->family = FAMILY_AUDIT;
+            v->family_size = m;
+            v->q = f->q;
+            v->significant = f->tested && f->significant;
             snprintf(v->detail, sizeof v->detail, "%s", f->detail);
             char p[64];
             study_pvalue(p, sizeof p, v->p);
@@ -139,7 +155,16 @@ static void add_page(study *s, void *state, page *pg)
     FILE *fp = pg->fp;
     if (!st->done)
         return;
-    fputs("<h2 id=\"audit\">New batches</h2>\n<table>\n<tr><th>batch</th><th>check</th>"
+    fputs("<h2 id=\"audit\">New batches</h2>\n<p>Each batch's tests are a family of their "
+          "own, apart from the study's primary checks: q is Benjamini-Hochberg over them, as "
+          "in <code>audit.tsv</code> (", fp);
+    for (size_t g = 0; g < st->rep.ngroups; g++) {
+        fputs(g ? ", " : "", fp);
+        html_escape(fp, st->rep.groups[g].name);
+        size_t m = family_size(&st->rep.groups[g]);
+        fprintf(fp, ": %zu test%s", m, m == 1 ? "" : "s");
+    }
+    fputs(").</p>\n<table>\n<tr><th>batch</th><th>check</th>"
           "<th>batch</th><th>corpus</th><th>q</th><th>significant</th></tr>\n",
           fp);
     for (size_t g = 0; g < st->rep.ngroups; g++)
@@ -167,7 +192,8 @@ static const study_check checks[] = {
     {.name = "audit:BATCH:CHECK",
      .definition = "the findings of tells-audit for each --batch against the corpus "
                    "(predictability, token tells, heuristics, label balance, length, "
-                   "duplicates; token checks only when significant)",
+                   "duplicates; token checks only when significant); q: the audit's own "
+                   "Benjamini-Hochberg family, every test of the batch, as in audit.tsv",
      .yes = "The batch differs.", .no = "Not significant.", .list = CHECK_LIST_SIGNIFICANT},
 };
 

@@ -270,6 +270,9 @@ static void free_state(void *state)
 
 /* ---- verdicts ---- */
 
+/* The corpus's V-information: its mean PVI with the bootstrap interval,
+   tested against 0 by a one-sided one-sample t-test (a p below 1e-308
+   from the tail's log, never a resampling floor). */
 static int pvi_verdict(const study *s, const measures_state *m, verdicts *vs, tells_error *err)
 {
     verdict *v = verdicts_add(vs, err, "v_information");
@@ -281,12 +284,19 @@ static int pvi_verdict(const study *s, const measures_state *m, verdicts *vs, te
     v->effect = all->mean;
     v->ci_low = all->low;
     v->ci_high = all->high;
-    v->tested = true;
-    v->p = pvalue_from_p(all->p);
+    v->tested = all->tested;
+    v->p = all->p;
     v->direction_ok = all->mean > 0;
-    size_t used = (size_t)snprintf(v->detail, sizeof v->detail,
-                                   "test=bootstrap_mean_pvi folds=%zu n=%zu", s->cfg->folds,
-                                   all->n);
+    size_t used;
+    if (all->tested)
+        used = (size_t)snprintf(v->detail, sizeof v->detail,
+                                "test=one_sample_t alternative=greater df=%zu t=%.6f "
+                                "sd=%.6f folds=%zu n=%zu", all->n - 1, all->t, all->sd,
+                                s->cfg->folds, all->n);
+    else
+        used = (size_t)snprintf(v->detail, sizeof v->detail,
+                                "test=none (fewer than 2 examples or no variance) folds=%zu "
+                                "n=%zu", s->cfg->folds, all->n);
     size_t best = 0;
     for (size_t k = 0; k < s->nclasses; k++) {
         size_t c = study_class(s, k);
@@ -297,14 +307,19 @@ static int pvi_verdict(const study *s, const measures_state *m, verdicts *vs, te
         if (m->pvi.by_class[c].mean > m->pvi.by_class[best].mean)
             best = c;
     }
-    char p[64];
-    study_pvalue(p, sizeof p, v->p);
+    char test[128] = "";
+    if (all->tested) {
+        char p[64];
+        study_pvalue(p, sizeof p, v->p);
+        snprintf(test, sizeof test, ", p = %s (one-sided one-sample t-test, t = %.1f, %zu df)",
+                 p, all->t, all->n - 1);
+    }
     snprintf(v->sentence, sizeof v->sentence,
              "The hypothesis alone gives %.3f bits about the label per example on average "
              "(pointwise V-information of a cross-fitted hypothesis-only fastText model "
-             "against the label distribution; 95%% interval %.3f to %.3f), p = %s "
-             "(bootstrap); most for class %s (%.3f bits).",
-             all->mean, all->low, all->high, p, study_label(s, best),
+             "against the label distribution; 95%% bootstrap interval %.3f to %.3f)%s; most "
+             "for class %s (%.3f bits).",
+             all->mean, all->low, all->high, test, study_label(s, best),
              m->pvi.by_class[best].mean);
     return 0;
 }
@@ -473,8 +488,8 @@ static void pvi_page(const study *s, const measures_state *m, page *pg)
     fputs("<h2 id=\"pvi\">Pointwise V-information</h2>\n<p>How many bits the hypothesis "
           "alone gives about each example's label (Ethayarajh et al. 2022): a hypothesis-only "
           "fastText model cross-fitted over every example against the label distribution of "
-          "its training folds; the V-information is the mean, with a 95% bootstrap interval "
-          "(<code>pvi.tsv</code>, <code>pvi-summary.tsv</code>; examples below 0 bits in "
+          "its training folds; the V-information is the mean, with a 95% bootstrap interval, "
+          "tested against 0 by a one-sided one-sample t-test (<code>pvi.tsv</code>, <code>pvi-summary.tsv</code>; examples below 0 bits in "
           "<code>low-pvi.ids</code>, the others in <code>high-pvi.ids</code>).</p>\n",
           fp);
     page_figure(pg, "pvi", "PVI of the examples of each class (the first and last bins "
@@ -519,7 +534,9 @@ static void compare_page(const measures_state *m, page *pg)
           "<code>partitions.tsv</code>), and how much they overlap: the Jaccard index, shared "
           "examples over the examples of either (<code>compare-partitions.tsv</code>). Low "
           "PVI is defined by that model's own probabilities, so its accuracy there is low by "
-          "construction.</p>\n",
+          "construction, and AFLite's partitions by models over the same hypotheses: the "
+          "accuracies are described with their intervals, not tested, and none of them is "
+          "in the family of q-values.</p>\n",
           fp);
     page_figure(pg, "compare-partitions", "Hypothesis-only accuracy on every example and on "
                                           "each partition, with 95% bootstrap intervals.");
@@ -565,8 +582,9 @@ static const study_check checks[] = {
     {.name = "v_information",
      .definition = "value: the mean pointwise V-information, in bits, of the "
                    "cross-validated hypothesis-only fastText against the folds' label "
-                   "distribution; reference: 0; interval and p: bootstrap; the classes' "
-                   "means in detail",
+                   "distribution; reference: 0; interval: bootstrap; p: one-sided "
+                   "one-sample t-test of mean PVI > 0, n - 1 df (tails below 1e-308 by "
+                   "their log); the classes' means in detail",
      .yes = "The hypothesis tells the label.", .no = "Not significant.",
      .list = CHECK_LIST_NONE},
     {.name = "cartography",

@@ -59,8 +59,9 @@ static void free_state(void *state)
 
 /* ---- verdicts ---- */
 
-/* A row per significant token-class pair; every pair tried belongs to
-   the family, not only those that became rows. */
+/* A row per significant token-class pair. The screen is a family of its
+   own, every pair tried: its q is the Bonferroni-adjusted p, min(1, m p),
+   significant as the competency test found it (p <= alpha / m). */
 static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
 {
     (void)s;
@@ -81,6 +82,10 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
         v->tested = true;
         v->p = row->p;
         v->direction_ok = row->z > 0;
+        v->family = FAMILY_TOKENS;
+        v->family_size = t->tested;
+        v->q = pvalue_scale(row->p, (double)t->tested);
+        v->significant = v->direction_ok;
         snprintf(v->detail, sizeof v->detail,
                  "test=competency_z n=%llu z=%.6f bonferroni_m=%zu threshold=%.3g",
                  (unsigned long long)row->n, row->z, t->tested, t->threshold);
@@ -91,9 +96,6 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
                  "p = %s.", tok, (unsigned long long)row->n, 100 * row->p_hat, cls,
                  100 * row->p0, row->z, p);
     }
-    for (size_t i = 0; i < t->n; i++)
-        if (!t->rows[i].significant && verdicts_add_extra(vs, t->rows[i].p, err) < 0)
-            return -1;
     return 0;
 }
 
@@ -331,8 +333,8 @@ static const study_check checks[] = {
                    "the share of the n hypotheses with W that are of CLASS; reference p0 "
                    "= 1/classes (the class's share with --class-prior); z = (p_hat - p0) "
                    "/ sqrt(p0 (1 - p0) / n), significant when P(Z >= z) <= --token-alpha "
-                   "/ m, m the pairs tested (Bonferroni); every pair tested counts in "
-                   "the family of q-values",
+                   "/ m, m the pairs tested (Bonferroni); q: min(1, m p), the "
+                   "screen's own family, apart from the primary checks'",
      .list = CHECK_LIST_NONE, .own_table = "tokens"},
 };
 

@@ -17,7 +17,6 @@ void verdicts_init(verdicts *vs, double alpha)
 void verdicts_free(verdicts *vs)
 {
     free(vs->v);
-    free(vs->extra);
     memset(vs, 0, sizeof *vs);
 }
 
@@ -44,49 +43,86 @@ static bool at_most(pvalue p, double level)
     return p.p >= PVALUE_TINY ? p.p <= level : p.log_p <= log(level);
 }
 
-int verdicts_add_extra(verdicts *vs, pvalue p, tells_error *err)
+/* The primary rows' p-values in row order, adjusted as one family. */
+static int adjust_primary(verdicts *vs, size_t m, tells_error *err)
 {
-    if (ARRAY_RESERVE(vs->extra, vs->extra_cap, vs->nextra + 1) < 0)
-        return tells_error_nomem(err, NULL, 0);
-    vs->extra[vs->nextra++] = p;
-    return 0;
-}
-
-int verdicts_adjust(verdicts *vs, tells_error *err)
-{
-    size_t m = vs->nextra;
-    for (size_t i = 0; i < vs->n; i++)
-        m += vs->v[i].tested;
-    vs->family = m;
-    if (m == 0)
-        return 0;
     pvalue *p = array_new(m, sizeof *p), *q = array_new(m, sizeof *q);
     bool *reject = array_new(m, sizeof *reject);
-    if (!p || !q || !reject) {
-        free(p);
-        free(q);
-        free(reject);
-        return tells_error_nomem(err, NULL, 0);
-    }
+    int rc = p && q && reject ? 0 : tells_error_nomem(err, NULL, 0);
     size_t k = 0;
-    for (size_t i = 0; i < vs->n; i++)
-        if (vs->v[i].tested)
+    for (size_t i = 0; rc == 0 && i < vs->n; i++)
+        if (vs->v[i].tested && vs->v[i].family == FAMILY_PRIMARY)
             p[k++] = vs->v[i].p;
-    for (size_t i = 0; i < vs->nextra; i++)
-        p[k++] = vs->extra[i];
-    int rc = bh_adjust(p, m, vs->alpha, q, reject, err);
+    if (rc == 0)
+        rc = bh_adjust(p, m, vs->alpha, q, reject, err);
     k = 0;
     for (size_t i = 0; rc == 0 && i < vs->n; i++) {
         verdict *v = &vs->v[i];
-        if (!v->tested)
+        if (!v->tested || v->family != FAMILY_PRIMARY)
             continue;
         v->q = q[k++];
+        v->family_size = m;
         v->significant = v->direction_ok && at_most(v->q, vs->alpha);
     }
     free(p);
     free(q);
     free(reject);
     return rc;
+}
+
+/* " family=primary(14)" and the like at the end of detail. */
+static void tag_family(verdict *v)
+{
+    size_t used = strlen(v->detail);
+    if (used + 1 >= sizeof v->detail)
+        return;
+    const char *sep = used ? " " : "";
+    switch (v->family) {
+    case FAMILY_TOKENS:
+        snprintf(v->detail + used, sizeof v->detail - used, "%sfamily=tokens(%zu,bonferroni)",
+                 sep, v->family_size);
+        break;
+    case FAMILY_AUDIT:
+        snprintf(v->detail + used, sizeof v->detail - used, "%sfamily=audit(%zu)", sep,
+                 v->family_size);
+        break;
+    default:
+        snprintf(v->detail + used, sizeof v->detail - used, "%sfamily=primary(%zu)", sep,
+                 v->family_size);
+    }
+}
+
+int verdicts_adjust(verdicts *vs, tells_error *err)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < vs->n; i++)
+        m += vs->v[i].tested && vs->v[i].family == FAMILY_PRIMARY;
+    vs->family = m;
+    if (m > 0 && adjust_primary(vs, m, err) < 0)
+        return -1;
+    for (size_t i = 0; i < vs->n; i++)
+        if (vs->v[i].tested)
+            tag_family(&vs->v[i]);
+    return 0;
+}
+
+void verdict_q_text(const verdict *v, char *buf, size_t size)
+{
+    char q[64];
+    pvalue_format(v->q, 2, q, sizeof q);
+    size_t m = v->family_size;
+    switch (v->family) {
+    case FAMILY_TOKENS:
+        snprintf(buf, size, "q = %s, Bonferroni over %zu token-class pair%s", q, m,
+                 m == 1 ? "" : "s");
+        break;
+    case FAMILY_AUDIT:
+        snprintf(buf, size, "q = %s over %zu test%s of the batch's audit", q, m,
+                 m == 1 ? "" : "s");
+        break;
+    default:
+        snprintf(buf, size, "q = %s over %zu primary check%s", q, m, m == 1 ? "" : "s");
+    }
 }
 
 const verdict *verdicts_find(const verdicts *vs, const char *check)

@@ -3,7 +3,9 @@
    examples; its bootstrap intervals and the folds of its cross-fitting
    come from tests/ref/make-unit-tests-ref.py (its replica of GSL's
    mt19937, shuffle and quantile, no tells code; the names below are the
-   lines of its output). fastText's cross-fitting runs once, two folds on
+   lines of its output), its t-tests from tests/ref/make-pvi-ttest-ref.py
+   (mpmath), one with a p far below the smallest double. fastText's
+   cross-fitting runs once, two folds on
    a corpus of 30 rows (each training costs fastText's fixed set-up, a
    120 MB table, so there is one run): its PVIs agree with its
    probabilities, its folds with cv_assign's, its g_null with the folds'
@@ -72,13 +74,18 @@ static const double PROB[12] = {0.8, 0.2, 0.6, 0.4, 0.1, 0.9,
 static const size_t PRED[6] = {0, 0, 1, 1, 0, 0};
 
 #define REL 1e-12
-#define CHECK_MEAN(m, n_, mean_, low_, high_, p_)                            \
+/* The mean, its bootstrap interval, and the one-sided one-sample t-test
+   of mean > 0 (sd, t, p: tests/ref/make-pvi-ttest-ref.py, mpmath). */
+#define CHECK_MEAN(m, n_, mean_, low_, high_, sd_, t_, p_)                   \
     do {                                                                     \
         CHECK((m).n == (n_));                                                \
         CHECK_NEAR((m).mean, (mean_), REL);                                  \
         CHECK_NEAR((m).low, (low_), REL);                                    \
         CHECK_NEAR((m).high, (high_), REL);                                  \
-        CHECK_NEAR((m).p, (p_), REL);                                        \
+        CHECK((m).tested);                                                   \
+        CHECK_NEAR((m).sd, (sd_), REL);                                      \
+        CHECK_NEAR((m).t, (t_), 1e-10);                                      \
+        CHECK_NEAR((m).p.p, (p_), 1e-10);                                    \
     } while (0)
 
 static char *summary_text(const dataset *d, const pvi_result *r)
@@ -143,11 +150,12 @@ static void test_leave_one_out(void)
     }
     CHECK(folds_seen == 0x3f);   /* one example in each fold */
     CHECK_MEAN(r.all, 6, (3 * l5 - 7) / 6, -0.77996378181325565, 0.71461872992490816,
-               0.96207584830339321);
+               1.209191297986998, -0.011551941629877111, 0.50438507728837155);
     CHECK_MEAN(r.by_class[0], 3, (l5 - 3) / 3, -1.2260239683708793, 0.77397603162912076,
-               0.57485029940119758);
+               1.5732732114040851, -0.24883471866740718, 0.58664533975715986);
     CHECK_MEAN(r.by_class[1], 3, (2 * l5 - 4) / 3, -0.45204793674175853,
-               0.88128539659157479, 0.82235528942115765);
+               0.88128539659157479, 1.0171262947274225, 0.36547137401994248,
+               0.37489634707108737);
     /* The writers: classes in byte order (neg before pos), 6 decimals. */
     check_text(summary_text(&d, &r),
                "class\tn\tv_info\tci_low\tci_high\n"
@@ -200,13 +208,15 @@ static void test_leave_one_out(void)
     CHECK(r.pvi == NULL && r.by_class == NULL && r.n == 0);
 
     /* A class whose PVIs are all equal has a point interval: p_gold 0.4
-       for every neg example gives PVI 0 (p = 1: every resample is 0). */
+       for every neg example gives PVI 0: no variance, so no t-test (t
+       undefined, p 1). */
     double prob[12];
     memcpy(prob, PROB, sizeof prob);
     prob[3] = prob[7] = prob[11] = 0.4;
     CHECK(pvi_from_probabilities(&d, prob, PRED, &o, &r, &err) == 0);
     CHECK(r.by_class[1].mean == 0 && r.by_class[1].low == 0 && r.by_class[1].high == 0);
-    CHECK(r.by_class[1].p == 1);
+    CHECK(!r.by_class[1].tested && isnan(r.by_class[1].t) && r.by_class[1].sd == 0);
+    CHECK(r.by_class[1].p.p == 1);
     pvi_result_free(&r);
     dataset_free(&d);
 }
@@ -242,17 +252,69 @@ static void test_three_folds(void)
         CHECK_NEAR(r.pvi[i], log2(r.p_gold[i] / p_null[i]), REL);
     }
     CHECK_MEAN(r.all, 6, 0.33903595255631891, -0.93793395416486913, 1.3956845101296134,
-               0.65346534653465349);
+               1.6719679806924577, 0.49669915800509771, 0.32023286250119932);
     CHECK_MEAN(r.by_class[0], 3, 0.11871460340842521, -1.7959561465301939,
-               1.6780719051126376, 0.79207920792079212);
+               1.6780719051126376, 2.1406769870029848, 0.096053597040651977,
+               0.46611798651421703);
     CHECK_MEAN(r.by_class[1], 3, 0.55935730170421261, -1, 1.7906947183094974,
-               0.73267326732673266);
+               1.5035191611006541, 0.64437839649951102, 0.29268424307747506);
     pvi_result_free(&r);
     /* By premise (the default), the six are one group: no folds. */
     o.group = GROUP_BY_PREMISE;
     CHECK(pvi_from_probabilities(&d, PROB, PRED, &o, &r, &err) == -1);
     CHECK(err.kind == TELLS_ERR_DATA);
     CHECK_STR(err.msg, "1 premise cannot make 3 folds");
+    dataset_free(&d);
+}
+
+/* A corpus whose V-information is far above 0: 1,000 examples, pos and
+   neg in turn, left out one at a time (g_null 499/999 for every one),
+   g_x giving the gold label 0.9 and 0.8 by turns of two. t = 284.39 on
+   999 df: p = 1.8e-958 (make-pvi-ttest-ref.py's tiny.*), far below the
+   smallest double, where
+   gsl_cdf_tdist_Q gives 0; its log, -2205.286, is exact, not a
+   resampling floor (2/2001 before, 0.001 printed). */
+static void test_tiny_p(void)
+{
+    enum { N = 1000 };
+    size_t size = 64 + N * 32;
+    char *text = malloc(size);
+    size_t used = (size_t)snprintf(text, size, "id\tsplit\tlabel\tpremise\thypothesis\n");
+    for (int i = 0; i < N; i++)
+        used += (size_t)snprintf(text + used, size - used, "e%d\ttrain\t%s\tp\th\n", i,
+                                 i % 2 ? "neg" : "pos");
+    dataset d;
+    load(&d, text);
+    free(text);
+    double *prob = malloc(2 * N * sizeof *prob);
+    size_t *pred = malloc(N * sizeof *pred);
+    for (size_t i = 0; i < N; i++) {
+        double gold = i % 4 < 2 ? 0.9 : 0.8;
+        prob[2 * i + d.ex[i].label] = gold;
+        prob[2 * i + 1 - d.ex[i].label] = 1 - gold;
+        pred[i] = d.ex[i].label;
+    }
+    pvi_options o;
+    pvi_options_default(&o);
+    o.folds = N;
+    o.group = GROUP_BY_NONE;   /* one premise */
+    o.samples = 200;
+    pvi_result r;
+    tells_error err;
+    tells_error_clear(&err);
+    CHECK(pvi_from_probabilities(&d, prob, pred, &o, &r, &err) == 0);
+    CHECK(r.all.tested);
+    CHECK_NEAR(r.all.mean, 0.76447926828895163, REL);
+    CHECK_NEAR(r.all.sd, 0.085005013859028564, 1e-10);
+    CHECK_NEAR(r.all.t, 284.39448475135485, 1e-9);
+    CHECK(r.all.p.p == 0);
+    CHECK_NEAR(r.all.p.log_p, -2205.2862031861572, 1e-8);
+    char buf[64];
+    pvalue_format(r.all.p, 2, buf, sizeof buf);
+    CHECK_STR(buf, "1.8e-958");
+    pvi_result_free(&r);
+    free(prob);
+    free(pred);
     dataset_free(&d);
 }
 
@@ -511,7 +573,7 @@ static void test_fasttext(void)
         CHECK(again.pvi[i] == r.pvi[i] && again.pred[i] == r.pred[i]);
     }
     CHECK(again.all.mean == r.all.mean && again.all.low == r.all.low &&
-          again.all.high == r.all.high && again.all.p == r.all.p);
+          again.all.high == r.all.high && again.all.p.p == r.all.p.p);
     CHECK(again.by_class[1].low == r.by_class[1].low);
     CHECK(again.ntok == 0 && again.tokens == NULL);
     pvi_result_free(&again);
@@ -649,6 +711,7 @@ int main(void)
 {
     test_leave_one_out();
     test_three_folds();
+    test_tiny_p();
     test_errors();
     test_write_tokens();
     test_fasttext();

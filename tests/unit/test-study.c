@@ -45,6 +45,29 @@ static void table(void)
     CHECK(study_step_at(study_nsections) == NULL);
 }
 
+/* A primary check of p 0.01 to share a family with. */
+static void row_primary(verdicts *vs)
+{
+    tells_error err;
+    verdict *v = verdicts_add(vs, &err, "hypothesis_only");
+    CHECK(v != NULL);
+    v->tested = true;
+    v->p = pvalue_from_p(0.01);
+}
+
+/* summary.tsv of vs. */
+static char *summary_text(verdicts *vs)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    tells_error err;
+    FILE *fp = open_memstream(&buf, &len);
+    CHECK(fp && verdicts_write(fp, vs, &err) == 0);
+    if (fp)
+        fclose(fp);
+    return buf;
+}
+
 /* A study of DIR/corpus.tsv, its sections' states allocated. */
 static void open_study(study *s, study_config *cfg, const char *corpus)
 {
@@ -119,8 +142,13 @@ static void sections(void)
                                    "expected): z = 4.5, p = ", 74) == 0);
     }
     CHECK(verdicts_find(&s.v, "token:a:e") == NULL);
-    /* The other 18 pairs tested count in the family. */
-    CHECK(s.v.nextra == 18);
+    /* The screen is its own family, the 24 pairs tested: q = 24 p,
+       Bonferroni, significant as the competency test found it. */
+    if (v) {
+        CHECK(v->family == FAMILY_TOKENS && v->family_size == 24);
+        CHECK_NEAR(v->q.p, 24 * v->p.p, 1e-12 * 24 * v->p.p);
+        CHECK(v->significant);
+    }
 
     /* lengths: ranks 5.5, 15.5, 25.5 by class, ties corrected: H = 29,
        p = exp(-29 / 2) (chi-squared, 2 df). */
@@ -150,8 +178,19 @@ static void sections(void)
         CHECK(strncmp(v->detail, "prior=corpus min_count=5 top_c=", 31) == 0);
         CHECK(strstr(v->sentence, " for c (z = ") && strstr(v->sentence, " for n (z = "));
     }
+    /* The primary family is the length check alone: its q is its p, the
+       token screens out of it. */
     CHECK(verdicts_adjust(&s.v, &err) == 0);
-    CHECK(s.v.family == 6 + 1 + 18);
+    CHECK(s.v.family == 1);
+    v = verdicts_find(&s.v, "length");
+    if (v) {
+        CHECK(v->family == FAMILY_PRIMARY && v->family_size == 1);
+        CHECK(v->q.p == v->p.p && v->significant);
+        CHECK(strstr(v->detail, " family=primary(1)") != NULL);
+    }
+    v = verdicts_find(&s.v, "token:sleeping:c");
+    if (v)
+        CHECK(strstr(v->detail, " family=tokens(24,bonferroni)") != NULL);
 
     /* baselines, from a state made by hand: 10 evaluated rows, the
        hypothesis-only model right on 7, the majority on 2 of them, the
@@ -200,21 +239,38 @@ static void sections(void)
                   105) == 0);
     verdicts_free(&vs);
 
-    /* AFLite: the difficult part harder is the way a shortcut points. */
+    /* AFLite: the difficult partition against the full set is
+       described, not tested (the partition was defined on these rows):
+       its effect and interval, no p or q, out of the family. */
     aflite_state *a = study_state(&s, &section_aflite);
     a->neasy = 12;
     a->accuracy[AFLITE_FULL] = 0.7;
     a->accuracy[AFLITE_DIFFICULT] = 0.5;
-    a->difficult_tested = true;
-    a->difficult_vs_full = (interval){-0.2, -0.3, -0.1, pvalue_from_p(0.01)};
+    a->difficult_compared = true;
+    a->difficult_vs_full = (interval){-0.2, -0.3, -0.1, pvalue_from_p(0.0004997501249375)};
     verdicts_init(&vs, 0.05);
+    row_primary(&vs);
     CHECK(section_aflite.verdicts(&s, a, &vs, &err) == 0);
-    CHECK(vs.n == 1 && vs.v[0].direction_ok && vs.v[0].tested);
-    CHECK_NEAR(vs.v[0].value, 0.4, 1e-12);
-    a->difficult_vs_full.estimate = 0.1;
-    CHECK(section_aflite.verdicts(&s, a, &vs, &err) == 0);
-    CHECK(!vs.v[1].direction_ok);
-    a->difficult_tested = false;
+    CHECK(vs.n == 2 && !vs.v[1].tested);
+    CHECK_NEAR(vs.v[1].value, 0.4, 1e-12);
+    CHECK_NEAR(vs.v[1].effect, -0.2, 1e-12);
+    CHECK_NEAR(vs.v[1].ci_low, -0.3, 1e-12);
+    CHECK_NEAR(vs.v[1].ci_high, -0.1, 1e-12);
+    CHECK(strstr(vs.v[1].detail, " test=none descriptive=partition_defined_on_these_rows"));
+    CHECK_STR(vs.v[1].sentence, "AFLite finds 40.0% of the examples easy for a linear model "
+                                "over word vectors; on the difficult rest the "
+                                "hypothesis-only model gets 50.0% right, against 70.0% on "
+                                "all evaluated examples: -20.0 points (95% interval -30.0 to "
+                                "-10.0). Not tested: models over the same hypotheses, "
+                                "evaluated rows included, defined the partition, so the "
+                                "difference holds by construction.");
+    CHECK(verdicts_adjust(&vs, &err) == 0);
+    CHECK(vs.family == 1);
+    char *tsv = summary_text(&vs);
+    CHECK(tsv && strstr(tsv, "\naflite\t0.400000\t0.700000\t-0.200000\t-0.300000\t"
+                             "-0.100000\t-\t-\t-\teasy=12 ") != NULL);
+    free(tsv);
+    a->difficult_compared = false;
     CHECK(section_aflite.verdicts(&s, a, &vs, &err) == 0);
     CHECK_STR(vs.v[2].sentence, "AFLite finds 40.0% of the examples easy; no evaluated "
                                 "example is difficult.");

@@ -41,6 +41,13 @@ run tells-study -q -o "$tmp/clean-out" $(splits "$tmp/clean")
 expect 0 ""
 [ "$(verdict "$tmp/clean-out" hypothesis_only)" = no ] ||
     fail "$what: hypothesis_only $(verdict "$tmp/clean-out" hypothesis_only)"
+# A "no" that says what it could have seen: the model's fit of its
+# training rows, the settings chosen there, and the smallest gain its test
+# finds with 80% power over these examples.
+grep '^hypothesis_only	' "$tmp/clean-out/summary.tsv" |
+    grep -Eq ' train_accuracy=[01]\.[0-9]{6} epoch=(5|10|25) lr=[0-9.]+ settings=chosen_on_training_rows mde=0\.[0-9]{6} ' ||
+    fail "$what: hypothesis_only's detail: $(grep '^hypothesis_only' "$tmp/clean-out/summary.tsv")"
+grep -q 'would be found with 80% power' "$tmp/clean-out/report.html" || fail "$what: no minimum detectable effect on the page"
 grep -q 'No significant hypothesis-only shortcut' "$tmp/clean-out/report.html" ||
     fail "$what: the report's headline does not say so"
 

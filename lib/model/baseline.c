@@ -12,6 +12,7 @@
 #include "base/alloc.h"
 #include "base/outfile.h"
 #include "base/tempfile.h"
+#include "model/pairfeat.h"
 
 int baseline_input_parse(const char *name, baseline_input *in)
 {
@@ -19,6 +20,8 @@ int baseline_input_parse(const char *name, baseline_input *in)
         *in = INPUT_HYPOTHESIS;
     else if (strcmp(name, "pair") == 0)
         *in = INPUT_PAIR;
+    else if (strcmp(name, "pair-features") == 0)
+        *in = INPUT_PAIR_FEATURES;
     else
         return -1;
     return 0;
@@ -26,7 +29,7 @@ int baseline_input_parse(const char *name, baseline_input *in)
 
 const char *baseline_input_name(baseline_input in)
 {
-    return in == INPUT_PAIR ? "pair" : "hypothesis";
+    return in == INPUT_PAIR ? "pair" : in == INPUT_PAIR_FEATURES ? "pair-features" : "hypothesis";
 }
 
 void predictions_free(predictions *p)
@@ -127,11 +130,20 @@ int predict_group_majority(const dataset *d, const size_t *rows, const size_t *g
     return rc;
 }
 
-static int write_text(FILE *fp, const example *e, baseline_input in)
+/* The text a model reads of e, into *text (grown; *cap its size); -1 out
+   of memory. */
+static int example_text(const example *e, baseline_input in, char **text, size_t *cap)
 {
+    if (in == INPUT_PAIR_FEATURES)
+        return pair_features(e->premise, e->hypothesis, text, cap);
+    size_t need = strlen(e->premise) + strlen(e->hypothesis) + sizeof PAIR_SEPARATOR + 3;
+    if (ARRAY_RESERVE(*text, *cap, need) < 0)
+        return -1;
     if (in == INPUT_PAIR)
-        return fprintf(fp, "%s " PAIR_SEPARATOR " %s", e->premise, e->hypothesis);
-    return fputs(e->hypothesis, fp);
+        snprintf(*text, *cap, "%s " PAIR_SEPARATOR " %s", e->premise, e->hypothesis);
+    else
+        snprintf(*text, *cap, "%s", e->hypothesis);
+    return 0;
 }
 
 ft_model *fasttext_train_text(train_text_writer write, void *ctx, const ft_train_args *args,
@@ -195,14 +207,18 @@ typedef struct rows_text {
 static int write_rows(FILE *fp, void *ctx, tells_error *err)
 {
     const rows_text *t = ctx;
-    (void)err;
-    for (size_t i = 0; i < t->n; i++) {
+    char *text = NULL;
+    size_t cap = 0;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < t->n; i++) {
         const example *e = &t->d->ex[t->rows[i]];
-        if (fprintf(fp, "__label__%s ", vocab_str(t->d->labels, e->label)) < 0 ||
-            write_text(fp, e, t->in) < 0 || putc('\n', fp) == EOF)
-            return -1;
+        if (example_text(e, t->in, &text, &cap) < 0)
+            rc = tells_error_nomem(err, NULL, 0);
+        else if (fprintf(fp, "__label__%s %s\n", vocab_str(t->d->labels, e->label), text) < 0)
+            rc = -1;
     }
-    return 0;
+    free(text);
+    return rc;
 }
 
 ft_model *fasttext_train_rows(const dataset *d, const size_t *rows, size_t n,
@@ -220,7 +236,10 @@ ft_model *fasttext_train_rows(const dataset *d, const size_t *rows, size_t n,
         return NULL;
     }
     rows_text t = {d, rows, n, in};
-    return fasttext_train_text(write_rows, &t, args, err);
+    ft_train_args a = *args;
+    if (in == INPUT_PAIR_FEATURES)
+        a.word_ngrams = 1;   /* n-grams of features mean nothing */
+    return fasttext_train_text(write_rows, &t, &a, err);
 }
 
 int fasttext_predict_rows(ft_model *m, const dataset *d, const size_t *rows,
@@ -240,15 +259,10 @@ int fasttext_predict_rows(ft_model *m, const dataset *d, const size_t *rows,
         map[k] = vocab_find(d->labels, ft_label(m, k), strlen(ft_label(m, k)));
     for (size_t i = 0; rc == 0 && i < n; i++) {
         const example *e = &d->ex[rows[i]];
-        size_t need = strlen(e->premise) + strlen(e->hypothesis) + 16;
-        if (ARRAY_RESERVE(text, cap, need) < 0) {
+        if (example_text(e, in, &text, &cap) < 0) {
             rc = tells_error_nomem(err, NULL, 0);
             break;
         }
-        if (in == INPUT_PAIR)
-            snprintf(text, cap, "%s " PAIR_SEPARATOR " %s", e->premise, e->hypothesis);
-        else
-            snprintf(text, cap, "%s", e->hypothesis);
         if (ft_predict(m, text, probs, err) < 0) {
             rc = -1;
             if (err && !err->file[0]) {

@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
 #include "base/alloc.h"
 #include "study/sec-baselines.h"
 
@@ -106,27 +110,78 @@ static int run_hypothesis(study *s, baselines_state *b, const dataset *d, tells_
     return rc;
 }
 
-/* The premise and hypothesis together, on the same rows. */
-static int run_pair(study *s, baselines_state *b, const dataset *d, tells_error *err)
+/* A model of the premise and hypothesis together (in: one bag, or the
+   pair's features), on the same rows, its table in name. */
+static int run_pair(study *s, baselines_state *b, const dataset *d, baseline_input in,
+                    study_model_id k, const char *name, tells_error *err)
 {
     comparison_config cc;
     study_comparison_setup(s, &cc);
-    cc.input = INPUT_PAIR;
+    cc.input = in;
     cc.run_majority = false;
     comparison cmp = {0};
     if (comparison_run(&cmp, d, &cc, err) < 0)
         return -1;
     table_out t = {&cmp, false};
-    int rc = study_write(s, "pair-baseline.tsv", write_table, &t, err);
+    int rc = study_write(s, name, write_table, &t, err);
     const comparison_entry *pair = study_entry(&cmp, "fasttext", s->eval);
     if (rc == 0 && !pair)
         rc = tells_error_set(err, NULL, 0, "no scores of split '%s'", s->eval);
     if (rc == 0)
-        rc = correctness(s, d, pair, &b->model[STUDY_PAIR].right, err);
+        rc = correctness(s, d, pair, &b->model[k].right, err);
     if (rc == 0)
-        b->model[STUDY_PAIR].fit = pair->pred.fit;
+        b->model[k].fit = pair->pred.fit;
     comparison_free(&cmp);
     return rc;
+}
+
+/* The share of the premise-aware model's gain over the majority class
+   that the hypothesis-only model gets, and its bootstrap percentile
+   interval (examples resampled, the three models' correctness together;
+   resamples where the premise-aware model gains nothing left out). */
+static int share_interval(const study *s, baselines_state *b, tells_error *err)
+{
+    const unsigned char *maj = b->model[STUDY_MAJORITY].right,
+                        *hyp = b->model[STUDY_HYPOTHESIS].right,
+                        *aware = b->model[STUDY_AWARE].right;
+    size_t n = s->neval;
+    double gain = b->model[STUDY_AWARE].accuracy - b->model[STUDY_MAJORITY].accuracy;
+    b->share_ok = n > 0 && gain > 0;
+    b->share = b->share_ok ? (b->model[STUDY_HYPOTHESIS].accuracy -
+                              b->model[STUDY_MAJORITY].accuracy) / gain
+                           : NAN;
+    b->share_low = b->share_high = NAN;
+    if (!b->share_ok)
+        return 0;
+    double *stat = array_new(STUDY_BOOTSTRAP, sizeof *stat);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!stat || !rng) {
+        free(stat);
+        if (rng)
+            gsl_rng_free(rng);
+        return tells_error_nomem(err, NULL, 0);
+    }
+    gsl_rng_set(rng, s->cfg->seed);
+    size_t m = 0;
+    for (size_t r = 0; r < STUDY_BOOTSTRAP; r++) {
+        long sm = 0, sh = 0, sa = 0;
+        for (size_t i = 0; i < n; i++) {
+            size_t j = gsl_rng_uniform_int(rng, n);
+            sm += maj[j];
+            sh += hyp[j];
+            sa += aware[j];
+        }
+        if (sa > sm)
+            stat[m++] = (double)(sh - sm) / (double)(sa - sm);
+    }
+    if (m > 0) {
+        gsl_sort(stat, 1, m);
+        b->share_low = gsl_stats_quantile_from_sorted_data(stat, 1, m, 0.025);
+        b->share_high = gsl_stats_quantile_from_sorted_data(stat, 1, m, 0.975);
+    }
+    free(stat);
+    gsl_rng_free(rng);
+    return 0;
 }
 
 /* The accuracies, their intervals, and the paired differences. */
@@ -139,11 +194,16 @@ static int compare_models(study *s, baselines_state *b, tells_error *err)
                &b->hyp_only_c);
     discordant(m[STUDY_PAIR].right, m[STUDY_HYPOTHESIS].right, s->neval, &b->pair_b,
                &b->pair_c);
+    discordant(m[STUDY_AWARE].right, m[STUDY_HYPOTHESIS].right, s->neval, &b->aware_b,
+               &b->aware_c);
     unsigned long seed = s->cfg->seed;
     if (paired_diff_interval(m[STUDY_HYPOTHESIS].right, m[STUDY_MAJORITY].right, s->neval,
                              STUDY_BOOTSTRAP, seed, 0.95, &b->hyp_vs_majority, err) < 0 ||
         paired_diff_interval(m[STUDY_PAIR].right, m[STUDY_HYPOTHESIS].right, s->neval,
-                             STUDY_BOOTSTRAP, seed, 0.95, &b->pair_vs_hyp, err) < 0)
+                             STUDY_BOOTSTRAP, seed, 0.95, &b->pair_vs_hyp, err) < 0 ||
+        paired_diff_interval(m[STUDY_AWARE].right, m[STUDY_HYPOTHESIS].right, s->neval,
+                             STUDY_BOOTSTRAP, seed, 0.95, &b->aware_vs_hyp, err) < 0 ||
+        share_interval(s, b, err) < 0)
         return -1;
     /* Each model's accuracy with its own interval (against no model). */
     unsigned char *zero = array_new(s->neval, 1);
@@ -163,10 +223,14 @@ static int run(study *s, void *state, tells_error *err)
     b->model[STUDY_MAJORITY].name = "majority";
     b->model[STUDY_HYPOTHESIS].name = "hypothesis";
     b->model[STUDY_PAIR].name = "pair";
+    b->model[STUDY_AWARE].name = "pair-features";
     if (s->cv && strcmp(s->train, "all") == 0 && study_all(s, err) < 0)
         return -1;
     const dataset *d = comparison_data(s);
-    if (run_hypothesis(s, b, d, err) < 0 || run_pair(s, b, d, err) < 0)
+    if (run_hypothesis(s, b, d, err) < 0 ||
+        run_pair(s, b, d, INPUT_PAIR, STUDY_PAIR, "pair-baseline.tsv", err) < 0 ||
+        run_pair(s, b, d, INPUT_PAIR_FEATURES, STUDY_AWARE, "pair-features-baseline.tsv",
+                 err) < 0)
         return -1;
     return compare_models(s, b, err);
 }
@@ -246,6 +310,57 @@ static double hypothesis_mde(const study *s, const baselines_state *b)
     return mcnemar_mde(psi > 0 ? psi : 0.5, s->neval, 0.05, 0.8);
 }
 
+/* The MedNLI paper's bag of both halves against the hypothesis alone,
+   and the share of the premise-aware model's gain the hypothesis gets:
+   described with intervals, not tested (the question is the premise
+   question's). */
+static int add_descriptive(study *s, const baselines_state *b, verdicts *vs, tells_error *err)
+{
+    const study_model *m = b->model;
+    verdict *v = verdicts_add(vs, err, "bag_of_both");
+    if (!v)
+        return -1;
+    v->value = m[STUDY_PAIR].accuracy;
+    v->reference = m[STUDY_HYPOTHESIS].accuracy;
+    v->effect = b->pair_vs_hyp.estimate;
+    v->ci_low = b->pair_vs_hyp.low;
+    v->ci_high = b->pair_vs_hyp.high;
+    snprintf(v->detail, sizeof v->detail,
+             "test=none model=pair n=%zu only_pair_right=%lu only_hypothesis_right=%lu "
+             "train_accuracy=%.6f epoch=%d lr=%g",
+             s->neval, b->pair_b, b->pair_c, m[STUDY_PAIR].fit.train_accuracy,
+             m[STUDY_PAIR].fit.epoch, m[STUDY_PAIR].fit.lr);
+    diff_words w;
+    diff_words_of(v, &w);
+    snprintf(v->sentence, sizeof v->sentence,
+             "The MedNLI paper's premise-and-hypothesis model, one bag of the words of both, "
+             "gets %s right against %s for the hypothesis alone (%s points, 95%% interval %s "
+             "to %s): it cannot tell which words came from the premise, so it does not "
+             "answer whether the premise helps; the row above does.",
+             w.a, w.b, w.d, w.lo, w.hi);
+    if (!(v = verdicts_add(vs, err, "hypothesis_share")))
+        return -1;
+    v->value = b->share;
+    v->ci_low = b->share_low;
+    v->ci_high = b->share_high;
+    snprintf(v->detail, sizeof v->detail,
+             "test=none share=(hypothesis-majority)/(pair_features-majority) "
+             "interval=bootstrap_percentile_%d majority=%.6f hypothesis=%.6f pair_features=%.6f",
+             STUDY_BOOTSTRAP, m[STUDY_MAJORITY].accuracy, m[STUDY_HYPOTHESIS].accuracy,
+             m[STUDY_AWARE].accuracy);
+    if (!b->share_ok)
+        snprintf(v->sentence, sizeof v->sentence,
+                 "The premise-aware model does no better than the majority class, so there "
+                 "is no gain to share out between the hypothesis and the premise.");
+    else
+        snprintf(v->sentence, sizeof v->sentence,
+                 "Of what the premise-aware model gains over the majority class, the "
+                 "hypothesis alone gets %.0f%% (95%% interval %.0f%% to %.0f%%): that much of "
+                 "the task, as these models learn it, the hypotheses give away.",
+                 100 * b->share, 100 * b->share_low, 100 * b->share_high);
+    return 0;
+}
+
 static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
 {
     const baselines_state *b = state;
@@ -280,38 +395,39 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
              fit->tuned ? "chosen on a held-out fifth of the training data" : "as given",
              s->neval, 100 * mde);
 
-    if (!(v = model_verdict(vs, "premise_and_hypothesis", &m[STUDY_PAIR], &m[STUDY_HYPOTHESIS],
-                            &b->pair_vs_hyp, b->pair_b, b->pair_c, err)))
+    if (!(v = model_verdict(vs, "premise_and_hypothesis", &m[STUDY_AWARE],
+                            &m[STUDY_HYPOTHESIS], &b->aware_vs_hyp, b->aware_b, b->aware_c,
+                            err)))
         return -1;
     /* Two-sided: a pair model worse than the hypothesis alone is an
-       answer too (it could not use the premise), not "no help". */
-    v->p = mcnemar_exact_two_sided(b->pair_b, b->pair_c);
+       answer too, not "no help". */
+    v->p = mcnemar_exact_two_sided(b->aware_b, b->aware_c);
     unsigned long both = 0, neither = 0;
     for (size_t i = 0; i < s->neval; i++) {
-        both += m[STUDY_PAIR].right[i] && m[STUDY_HYPOTHESIS].right[i];
-        neither += !m[STUDY_PAIR].right[i] && !m[STUDY_HYPOTHESIS].right[i];
+        both += m[STUDY_AWARE].right[i] && m[STUDY_HYPOTHESIS].right[i];
+        neither += !m[STUDY_AWARE].right[i] && !m[STUDY_HYPOTHESIS].right[i];
     }
     snprintf(v->detail, sizeof v->detail,
-             "test=mcnemar_exact_two_sided n=%zu both_right=%lu only_pair_right=%lu "
-             "only_hypothesis_right=%lu neither_right=%lu train_accuracy=%.6f epoch=%d lr=%g",
-             s->neval, both, b->pair_b, b->pair_c, neither, m[STUDY_PAIR].fit.train_accuracy,
-             m[STUDY_PAIR].fit.epoch, m[STUDY_PAIR].fit.lr);
+             "test=mcnemar_exact_two_sided model=pair-features n=%zu both_right=%lu "
+             "only_pair_right=%lu only_hypothesis_right=%lu neither_right=%lu "
+             "train_accuracy=%.6f epoch=%d lr=%g bag_of_both_accuracy=%.6f",
+             s->neval, both, b->aware_b, b->aware_c, neither,
+             m[STUDY_AWARE].fit.train_accuracy, m[STUDY_AWARE].fit.epoch, m[STUDY_AWARE].fit.lr,
+             m[STUDY_PAIR].accuracy);
     diff_words_of(v, &w);
     snprintf(v->sentence, sizeof v->sentence,
-             "Reading the premise too (one bag of the words of both, as the MedNLI paper's "
-             "model), the same kind of model gets %s right, against %s for the hypothesis "
-             "alone: %s points (95%% interval %s to %s), p = %s (exact McNemar, two-sided).%s",
-             w.a, w.b, w.d, w.lo, w.hi, w.p,
-             v->effect < 0 ? " It does worse than the hypothesis alone: a bag of both "
-                             "halves cannot tell which words came from the premise."
-                           : "");
-    return 0;
+             "A linear model that can relate the two (side-marked words, premise-by-"
+             "hypothesis word pairs, overlap and length difference, trained like the "
+             "hypothesis-only one) gets %s right, against %s for the hypothesis alone: %s "
+             "points (95%% interval %s to %s), p = %s (exact McNemar, two-sided).",
+             w.a, w.b, w.d, w.lo, w.hi, w.p);
+    return add_descriptive(s, b, vs, err);
 }
 
 /* ---- figures and page ---- */
 
 static const char *const model_shown[STUDY_NMODELS] = {
-    "majority class", "hypothesis only", "premise + hypothesis"};
+    "majority class", "hypothesis only", "bag of both", "premise-aware"};
 
 static int models_data(FILE *fp, const void *state, const void *unused)
 {
@@ -381,14 +497,15 @@ static int add_figures(study *s, void *state, figset *f, tells_error *err)
 
 static void add_page(study *s, void *state, page *pg)
 {
-    (void)s;
     const baselines_state *b = state;
     FILE *fp = pg->fp;
     fputs("<h2 id=\"baselines\">Baselines</h2>\n<table>\n<tr><th>model</th><th>accuracy</th>"
           "<th>95% interval</th></tr>\n",
           fp);
     static const char *const shown[STUDY_NMODELS] = {
-        "majority class", "fastText, hypothesis only", "fastText, premise and hypothesis"};
+        "majority class", "fastText, hypothesis only",
+        "fastText, one bag of premise and hypothesis words (the MedNLI paper's)",
+        "fastText, premise-aware (the pair's features)"};
     for (int k = 0; k < STUDY_NMODELS; k++)
         fprintf(fp, "<tr><td>%s</td><td class=\"n\">%.3f</td><td class=\"n\">%.3f to %.3f</td>"
                     "</tr>\n",
@@ -396,7 +513,10 @@ static void add_page(study *s, void *state, page *pg)
     fputs("</table>\n", fp);
     page_figure(pg, "baselines", "Accuracy of each model on the evaluated examples, with "
                                  "95% bootstrap intervals (<code>baseline.tsv</code>, "
-                                 "<code>pair-baseline.tsv</code>).");
+                                 "<code>pair-baseline.tsv</code>, "
+                                 "<code>pair-features-baseline.tsv</code>).");
+    study_sentence(s, pg, "bag_of_both");
+    study_sentence(s, pg, "hypothesis_share");
     page_figure(pg, "confusion", "The hypothesis-only model's confusion matrix: rows gold, "
                                  "columns predicted, shaded by the share of the gold class.");
 }
@@ -420,14 +540,23 @@ static const study_check checks[] = {
                     "premise does not do significantly better than always answering the "
                     "most frequent class."},
     {.name = "premise_and_hypothesis",
-     .definition = "the same for the premise+hypothesis model (one bag of the words of "
-                   "both, the MedNLI study's fastText baseline, which the premise's many "
-                   "shared words can make worse) against the hypothesis-only one; p: "
-                   "McNemar's exact test, two-sided, with the 2x2 table in detail; yes "
+     .definition = "the same for a premise-aware model (fastText over side-marked words, "
+                   "premise-by-hypothesis word pairs, overlap and length difference: "
+                   "tells-baseline --input pair-features) against the hypothesis-only one; "
+                   "p: McNemar's exact test, two-sided, with the 2x2 table in detail; yes "
                    "when the premise helps significantly",
-     .yes = "The premise helps.",
-     .no = "The premise does not significantly help (see the sentence when it hurts).",
+     .yes = "The premise helps.", .no = "The premise does not significantly help.",
      .good_if_significant = true, .list = CHECK_LIST_ALL},
+    {.name = "bag_of_both",
+     .definition = "not tested: the MedNLI study's premise+hypothesis fastText (one bag of "
+                   "the words of both) against the hypothesis-only model, effect and "
+                   "paired-bootstrap interval",
+     .list = CHECK_LIST_NONE},
+    {.name = "hypothesis_share",
+     .definition = "not tested: (hypothesis-only - majority) / (premise-aware - majority) "
+                   "accuracy, with a 95% bootstrap percentile interval: the share of the "
+                   "task, as these models learn it, that the hypothesis alone gives away",
+     .list = CHECK_LIST_NONE},
 };
 
 const study_section section_baselines = {

@@ -7,11 +7,15 @@
 #include "stats/interval.h"
 #include "study/core.h"
 
-/* The three models, scored on the same evaluated rows. */
-typedef enum { STUDY_MAJORITY, STUDY_HYPOTHESIS, STUDY_PAIR, STUDY_NMODELS } study_model_id;
+/* The models, scored on the same evaluated rows: the majority class,
+   fastText on the hypothesis, on one bag of the words of both (the MedNLI
+   paper's) and on the pair's features (model/pairfeat.h: premise-aware). */
+typedef enum {
+    STUDY_MAJORITY, STUDY_HYPOTHESIS, STUDY_PAIR, STUDY_AWARE, STUDY_NMODELS
+} study_model_id;
 
 typedef struct study_model {
-    const char *name;          /* "majority", "hypothesis", "pair" */
+    const char *name;          /* "majority", "hypothesis", "pair", "pair-features" */
     unsigned char *right;      /* per evaluated row (study.eval_row) */
     double accuracy;
     interval ci;               /* of the accuracy itself (vs 0) */
@@ -20,8 +24,14 @@ typedef struct study_model {
 
 typedef struct baselines_state {
     study_model model[STUDY_NMODELS];
-    interval hyp_vs_majority, pair_vs_hyp;
+    interval hyp_vs_majority, pair_vs_hyp, aware_vs_hyp;
     unsigned long hyp_only_b, hyp_only_c, pair_b, pair_c;   /* discordant pairs */
+    unsigned long aware_b, aware_c;
+    /* (hypothesis - majority) / (premise-aware - majority): how much of
+       the premise-aware model's gain the hypothesis alone gets, with a
+       bootstrap percentile interval; share_ok when the gain is positive. */
+    double share, share_low, share_high;
+    bool share_ok;
     size_t *confusion;         /* hypothesis-only: [gold * L + predicted], label ids */
 } baselines_state;
 

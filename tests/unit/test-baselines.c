@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "analysis/baselines.h"
+#include "model/pairfeat.h"
 #include "check.h"
 
 static const char SMALL[] =
@@ -261,11 +262,33 @@ static void test_folds(void)
     dataset_free(&d);
 }
 
+/* The premise-aware model's features (model/pairfeat), written out. */
+static void test_pair_features(void)
+{
+    char *buf = NULL;
+    size_t cap = 0;
+    CHECK(pair_features("a man sleeps", "a man is awake", &buf, &cap) == 0);
+    CHECK_STR(buf, "p:a p:man p:sleeps h:a h:man h:is new:is h:awake new:awake "
+                   "x:a|a x:a|man x:a|is x:a|awake x:man|a x:man|man x:man|is x:man|awake "
+                   "x:sleeps|a x:sleeps|man x:sleeps|is x:sleeps|awake ov:5 ld:-1");
+    /* Every hypothesis token in the premise; the length difference clipped. */
+    CHECK(pair_features("b a c d e f g h i j k l m n o p q r s t u v w x", "a  b", &buf, &cap) ==
+          0);
+    CHECK(strstr(buf, "h:a h:b x:b|a") != NULL && strstr(buf, " ov:10 allov ld:20") != NULL);
+    CHECK(pair_features("", "", &buf, &cap) == 0);
+    CHECK_STR(buf, "ov:0 ld:0");
+    free(buf);
+    baseline_input in;
+    CHECK(baseline_input_parse("pair-features", &in) == 0 && in == INPUT_PAIR_FEATURES);
+    CHECK(strcmp(baseline_input_name(INPUT_PAIR_FEATURES), "pair-features") == 0);
+}
+
 int main(void)
 {
     test_majority();
     test_errors();
     test_fasttext();
     test_folds();
+    test_pair_features();
     CHECK_DONE();
 }

@@ -30,7 +30,8 @@ static void table(void)
     CHECK_STR(err.msg, "internal error: the study's section 'aflite' needs the models' "
                        "scores, which no section before it provides");
     /* Every check is listed once, in the order of summary.tsv. */
-    const char *want[] = {"hypothesis_only", "premise_and_hypothesis", "token:W:CLASS",
+    const char *want[] = {"hypothesis_only", "premise_and_hypothesis", "bag_of_both",
+                          "hypothesis_share", "token:W:CLASS",
                           "length", "heuristic:NAME", "aflite", "audit:BATCH:CHECK",
                           "v_information", "cartography", "logodds"};
     size_t n = 0;
@@ -194,16 +195,19 @@ static void sections(void)
 
     /* baselines, from a state made by hand: 10 evaluated rows, the
        hypothesis-only model right on 7, the majority on 2 of them, the
-       pair on 7. Exact McNemar of 5 against 0: p = 2^-5. */
+       bag of both on 7, the premise-aware model on 9. Exact McNemar of 5
+       against 0: p = 2^-5; two-sided of 2 against 0: 2 x 2^-2. */
     baselines_state *b = study_state(&s, &section_baselines);
     s.neval = 10;
     s.eval_row = calloc(10, sizeof *s.eval_row);
     for (size_t i = 0; i < 10; i++)
         s.eval_row[i] = 3 * i;   /* class e, the majority's answer */
-    static const char *const names[3] = {"majority", "hypothesis", "pair"};
-    static const unsigned char right[3][10] = {{1, 1, 0, 0, 0, 0, 0, 0, 0, 0},
-                                               {1, 1, 1, 1, 1, 1, 1, 0, 0, 0},
-                                               {1, 1, 1, 1, 1, 1, 1, 0, 0, 0}};
+    static const char *const names[STUDY_NMODELS] = {"majority", "hypothesis", "pair",
+                                                      "pair-features"};
+    static const unsigned char right[STUDY_NMODELS][10] = {{1, 1, 0, 0, 0, 0, 0, 0, 0, 0},
+                                                           {1, 1, 1, 1, 1, 1, 1, 0, 0, 0},
+                                                           {1, 1, 1, 1, 1, 1, 1, 0, 0, 0},
+                                                           {1, 1, 1, 1, 1, 1, 1, 1, 1, 0}};
     for (int m = 0; m < STUDY_NMODELS; m++) {
         b->model[m].name = names[m];
         b->model[m].right = malloc(10);
@@ -213,10 +217,16 @@ static void sections(void)
     b->hyp_only_b = 5;
     b->model[STUDY_HYPOTHESIS].fit = (model_fit){0.9, 25, 0.5, true, 5};
     b->hyp_vs_majority = (interval){0.5, 0.2, 0.8, pvalue_from_p(1)};
+    b->aware_b = 2;
+    b->aware_vs_hyp = (interval){0.2, 0, 0.5, pvalue_from_p(1)};
+    b->share_ok = true;
+    b->share = 0.5 / 0.7;
+    b->share_low = 0.4;
+    b->share_high = 1;
     verdicts vs;
     verdicts_init(&vs, 0.05);
     CHECK(section_baselines.verdicts(&s, b, &vs, &err) == 0);
-    CHECK(vs.n == 2);
+    CHECK(vs.n == 4);
     CHECK_STR(vs.v[0].check, "hypothesis_only");
     CHECK_NEAR(vs.v[0].p.p, 1.0 / 32, 1e-15);
     CHECK(vs.v[0].direction_ok);
@@ -233,10 +243,18 @@ static void sections(void)
     CHECK(strstr(vs.v[0].detail, " train_accuracy=0.900000 epoch=25 lr=0.5 "
                                  "settings=chosen_on_training_rows mde=0.500689 ") != NULL);
     CHECK_STR(vs.v[1].check, "premise_and_hypothesis");
-    CHECK_NEAR(vs.v[1].p.p, 1.0, 1e-15);   /* no discordant pair */
-    CHECK(strncmp(vs.v[1].detail, "test=mcnemar_exact_two_sided n=10 both_right=7 "
-                                  "only_pair_right=0 only_hypothesis_right=0 neither_right=3 ",
-                  105) == 0);
+    CHECK_NEAR(vs.v[1].p.p, 0.5, 1e-15);
+    CHECK(vs.v[1].direction_ok);
+    const char *d1 = "test=mcnemar_exact_two_sided model=pair-features n=10 both_right=7 "
+                     "only_pair_right=2 only_hypothesis_right=0 neither_right=1 ";
+    CHECK(strncmp(vs.v[1].detail, d1, strlen(d1)) == 0);
+    CHECK(strstr(vs.v[1].detail, " bag_of_both_accuracy=0.700000") != NULL);
+    CHECK_STR(vs.v[2].check, "bag_of_both");
+    CHECK(!vs.v[2].tested);
+    CHECK_STR(vs.v[3].check, "hypothesis_share");
+    CHECK(!vs.v[3].tested);
+    CHECK_NEAR(vs.v[3].value, 0.5 / 0.7, 1e-15);
+    CHECK(strstr(vs.v[3].sentence, "the hypothesis alone gets 71% (95% interval 40% to 100%)"));
     verdicts_free(&vs);
 
     /* AFLite: the difficult partition against the full set is

@@ -1,0 +1,100 @@
+#include <config.h>
+#include "model/pairfeat.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/alloc.h"
+
+/* The tokens of a space-separated text: starts and lengths. */
+typedef struct tokens {
+    const char **at;
+    size_t *len, n;
+} tokens;
+
+static int split(const char *s, tokens *t)
+{
+    size_t cap = 1;
+    for (const char *p = s; *p; p++)
+        cap += *p == ' ';
+    t->at = malloc(cap * sizeof *t->at);
+    t->len = malloc(cap * sizeof *t->len);
+    t->n = 0;
+    if (!t->at || !t->len)
+        return -1;
+    for (const char *p = s; *p;) {
+        while (*p == ' ')
+            p++;
+        const char *e = p;
+        while (*e && *e != ' ')
+            e++;
+        if (e > p) {
+            t->at[t->n] = p;
+            t->len[t->n++] = (size_t)(e - p);
+        }
+        p = e;
+    }
+    return 0;
+}
+
+static int has(const tokens *t, const char *w, size_t len)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (t->len[i] == len && memcmp(t->at[i], w, len) == 0)
+            return 1;
+    return 0;
+}
+
+/* Appends "PREFIXword" (and a space before it unless first). */
+static int put(char **buf, size_t *cap, size_t *used, const char *prefix, const char *w,
+               size_t len)
+{
+    size_t need = *used + 1 + strlen(prefix) + len + 1;
+    if (ARRAY_RESERVE(*buf, *cap, need) < 0)
+        return -1;
+    *used += (size_t)sprintf(*buf + *used, "%s%s%.*s", *used ? " " : "", prefix, (int)len, w);
+    return 0;
+}
+
+int pair_features(const char *premise, const char *hypothesis, char **buf, size_t *cap)
+{
+    tokens p = {0}, h = {0};
+    size_t used = 0;
+    int rc = split(premise, &p) < 0 || split(hypothesis, &h) < 0 ? -1 : 0;
+    if (rc == 0 && ARRAY_RESERVE(*buf, *cap, 1) < 0)
+        rc = -1;
+    if (rc == 0)
+        (*buf)[0] = '\0';
+    for (size_t i = 0; rc == 0 && i < p.n; i++)
+        rc = put(buf, cap, &used, "p:", p.at[i], p.len[i]);
+    size_t shared = 0;
+    for (size_t j = 0; rc == 0 && j < h.n; j++) {
+        rc = put(buf, cap, &used, "h:", h.at[j], h.len[j]);
+        if (has(&p, h.at[j], h.len[j]))
+            shared++;
+        else if (rc == 0)
+            rc = put(buf, cap, &used, "new:", h.at[j], h.len[j]);
+    }
+    for (size_t i = 0; rc == 0 && i < p.n; i++)
+        for (size_t j = 0; rc == 0 && j < h.n; j++) {
+            char pre[512];
+            int k = snprintf(pre, sizeof pre, "x:%.*s|", (int)p.len[i], p.at[i]);
+            rc = k < 0 || (size_t)k >= sizeof pre ? 0   /* a token that long: left out */
+                                                   : put(buf, cap, &used, pre, h.at[j],
+                                                         h.len[j]);
+        }
+    if (rc == 0) {
+        char extra[64];
+        long d = (long)p.n - (long)h.n;
+        d = d < -5 ? -5 : d > 20 ? 20 : d;
+        int k = snprintf(extra, sizeof extra, "ov:%zu%s ld:%ld", h.n ? 10 * shared / h.n : 0,
+                         h.n && shared == h.n ? " allov" : "", d);
+        rc = put(buf, cap, &used, "", extra, (size_t)k);
+    }
+    free(p.at);
+    free(p.len);
+    free(h.at);
+    free(h.len);
+    return rc;
+}

@@ -34,7 +34,8 @@ CLI_GROUP_BY_HELP
 "                           bag of words, the MedNLI paper's); or pair-features\n"
 "                           (side-marked words, premise-by-hypothesis word\n"
 "                           pairs, overlap and length difference: a model\n"
-"                           that can relate the two) [hypothesis]\n"
+"                           that can relate the two); or premise, alone (a\n"
+"                           check) [hypothesis]\n"
 "      --partition NAME=IDFILE  also score the rows whose id is in IDFILE (one\n"
 "                           id per line, or a NumPy .npy array of strings),\n"
 "                           with the change from the full split; repeatable.\n"
@@ -175,8 +176,8 @@ static void parse_args(int argc, char **argv, options *o)
         case OPT_GROUP_BY: c->group = cli_group_by(optarg); o->group_given = true; break;
         case OPT_INPUT:
             if (baseline_input_parse(optarg, &c->input) < 0)
-                cli_usage_error("invalid input '%s' (hypothesis, pair or pair-features)",
-                                optarg);
+                cli_usage_error("invalid input '%s' (hypothesis, pair, pair-features or "
+                                "premise)", optarg);
             break;
         case OPT_PARTITION: parse_partition(o, optarg); break;
         case OPT_MODEL:

@@ -132,7 +132,8 @@ static void parse_args(int argc, char **argv, config *cfg)
         case OPT_FOLDS: o->folds = (size_t)cli_long("--folds", optarg, 2, 1000); break;
         case OPT_GROUP_BY: o->group = cli_group_by(optarg); break;
         case OPT_INPUT:
-            if (baseline_input_parse(optarg, &o->input) < 0 || o->input == INPUT_PAIR_FEATURES)
+            if (baseline_input_parse(optarg, &o->input) < 0 ||
+                (o->input != INPUT_HYPOTHESIS && o->input != INPUT_PAIR))
                 cli_usage_error("invalid input '%s' (hypothesis or pair)", optarg);
             break;
         case OPT_SEED:

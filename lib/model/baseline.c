@@ -22,6 +22,8 @@ int baseline_input_parse(const char *name, baseline_input *in)
         *in = INPUT_PAIR;
     else if (strcmp(name, "pair-features") == 0)
         *in = INPUT_PAIR_FEATURES;
+    else if (strcmp(name, "premise") == 0)
+        *in = INPUT_PREMISE;
     else
         return -1;
     return 0;
@@ -29,7 +31,10 @@ int baseline_input_parse(const char *name, baseline_input *in)
 
 const char *baseline_input_name(baseline_input in)
 {
-    return in == INPUT_PAIR ? "pair" : in == INPUT_PAIR_FEATURES ? "pair-features" : "hypothesis";
+    return in == INPUT_PAIR            ? "pair"
+           : in == INPUT_PAIR_FEATURES ? "pair-features"
+           : in == INPUT_PREMISE       ? "premise"
+                                       : "hypothesis";
 }
 
 void predictions_free(predictions *p)
@@ -142,7 +147,7 @@ static int example_text(const example *e, baseline_input in, char **text, size_t
     if (in == INPUT_PAIR)
         snprintf(*text, *cap, "%s " PAIR_SEPARATOR " %s", e->premise, e->hypothesis);
     else
-        snprintf(*text, *cap, "%s", e->hypothesis);
+        snprintf(*text, *cap, "%s", in == INPUT_PREMISE ? e->premise : e->hypothesis);
     return 0;
 }
 

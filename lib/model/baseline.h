@@ -15,8 +15,10 @@
 
 /* What a model reads: the hypothesis; the premise and hypothesis as one
    bag of words (the MedNLI paper's baseline); or the pair's features
-   (model/pairfeat.h), which a linear model can use to relate them. */
-typedef enum { INPUT_HYPOTHESIS, INPUT_PAIR, INPUT_PAIR_FEATURES } baseline_input;
+   (model/pairfeat.h), which a linear model can use to relate them; or
+   the premise alone (a check: grouped by premise, it has nothing to
+   learn). */
+typedef enum { INPUT_HYPOTHESIS, INPUT_PAIR, INPUT_PAIR_FEATURES, INPUT_PREMISE } baseline_input;
 
 /* Joins premise and hypothesis in pair mode, so that the model can tell
    which side a word came from only by position. */

@@ -203,6 +203,8 @@ static int compare_models(study *s, baselines_state *b, tells_error *err)
                              STUDY_BOOTSTRAP, seed, 0.95, &b->pair_vs_hyp, err) < 0 ||
         paired_diff_interval(m[STUDY_AWARE].right, m[STUDY_HYPOTHESIS].right, s->neval,
                              STUDY_BOOTSTRAP, seed, 0.95, &b->aware_vs_hyp, err) < 0 ||
+        paired_diff_interval(m[STUDY_PREMISE].right, m[STUDY_MAJORITY].right, s->neval,
+                             STUDY_BOOTSTRAP, seed, 0.95, &b->premise_vs_majority, err) < 0 ||
         share_interval(s, b, err) < 0)
         return -1;
     /* Each model's accuracy with its own interval (against no model). */
@@ -224,13 +226,15 @@ static int run(study *s, void *state, tells_error *err)
     b->model[STUDY_HYPOTHESIS].name = "hypothesis";
     b->model[STUDY_PAIR].name = "pair";
     b->model[STUDY_AWARE].name = "pair-features";
+    b->model[STUDY_PREMISE].name = "premise";
     if (s->cv && strcmp(s->train, "all") == 0 && study_all(s, err) < 0)
         return -1;
     const dataset *d = comparison_data(s);
     if (run_hypothesis(s, b, d, err) < 0 ||
         run_pair(s, b, d, INPUT_PAIR, STUDY_PAIR, "pair-baseline.tsv", err) < 0 ||
         run_pair(s, b, d, INPUT_PAIR_FEATURES, STUDY_AWARE, "pair-features-baseline.tsv",
-                 err) < 0)
+                 err) < 0 ||
+        run_pair(s, b, d, INPUT_PREMISE, STUDY_PREMISE, "premise-baseline.tsv", err) < 0)
         return -1;
     return compare_models(s, b, err);
 }
@@ -338,6 +342,27 @@ static int add_descriptive(study *s, const baselines_state *b, verdicts *vs, tel
              "to %s): it cannot tell which words came from the premise, so it does not "
              "answer whether the premise helps; the row above does.",
              w.a, w.b, w.d, w.lo, w.hi);
+    if (!(v = verdicts_add(vs, err, "premise_only")))
+        return -1;
+    v->value = m[STUDY_PREMISE].accuracy;
+    v->reference = m[STUDY_MAJORITY].accuracy;
+    v->effect = b->premise_vs_majority.estimate;
+    v->ci_low = b->premise_vs_majority.low;
+    v->ci_high = b->premise_vs_majority.high;
+    snprintf(v->detail, sizeof v->detail,
+             "test=none model=premise n=%zu train_accuracy=%.6f epoch=%d lr=%g group_by=%s",
+             s->neval, m[STUDY_PREMISE].fit.train_accuracy, m[STUDY_PREMISE].fit.epoch,
+             m[STUDY_PREMISE].fit.lr, fold_grouping_name(s->cfg->group));
+    diff_words_of(v, &w);
+    snprintf(v->sentence, sizeof v->sentence,
+             "A check: the same model reading only the premise gets %s right against %s for "
+             "the majority class (%s points, 95%% interval %s to %s). %s",
+             w.a, w.b, w.d, w.lo, w.hi,
+             v->ci_low > 0.02 ? "Well above it: premises tell the label, which a premise's "
+                                "hypotheses sharing its fold should not allow; look for "
+                                "labels tied to the premise (or to near-copies of it)."
+                              : "Near it, as it should be when a premise's hypotheses, "
+                                "of different labels, share a fold.");
     if (!(v = verdicts_add(vs, err, "hypothesis_share")))
         return -1;
     v->value = b->share;
@@ -427,7 +452,7 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
 /* ---- figures and page ---- */
 
 static const char *const model_shown[STUDY_NMODELS] = {
-    "majority class", "hypothesis only", "bag of both", "premise-aware"};
+    "majority class", "hypothesis only", "bag of both", "premise-aware", "premise only"};
 
 static int models_data(FILE *fp, const void *state, const void *unused)
 {
@@ -505,7 +530,7 @@ static void add_page(study *s, void *state, page *pg)
     static const char *const shown[STUDY_NMODELS] = {
         "majority class", "fastText, hypothesis only",
         "fastText, one bag of premise and hypothesis words (the MedNLI paper's)",
-        "fastText, premise-aware (the pair's features)"};
+        "fastText, premise-aware (the pair's features)", "fastText, premise only"};
     for (int k = 0; k < STUDY_NMODELS; k++)
         fprintf(fp, "<tr><td>%s</td><td class=\"n\">%.3f</td><td class=\"n\">%.3f to %.3f</td>"
                     "</tr>\n",
@@ -514,8 +539,10 @@ static void add_page(study *s, void *state, page *pg)
     page_figure(pg, "baselines", "Accuracy of each model on the evaluated examples, with "
                                  "95% bootstrap intervals (<code>baseline.tsv</code>, "
                                  "<code>pair-baseline.tsv</code>, "
-                                 "<code>pair-features-baseline.tsv</code>).");
+                                 "<code>pair-features-baseline.tsv</code>, "
+                                 "<code>premise-baseline.tsv</code>).");
     study_sentence(s, pg, "bag_of_both");
+    study_sentence(s, pg, "premise_only");
     study_sentence(s, pg, "hypothesis_share");
     page_figure(pg, "confusion", "The hypothesis-only model's confusion matrix: rows gold, "
                                  "columns predicted, shaded by the share of the gold class.");
@@ -551,6 +578,11 @@ static const study_check checks[] = {
      .definition = "not tested: the MedNLI study's premise+hypothesis fastText (one bag of "
                    "the words of both) against the hypothesis-only model, effect and "
                    "paired-bootstrap interval",
+     .list = CHECK_LIST_NONE},
+    {.name = "premise_only",
+     .definition = "not tested, a check: the same model on the premise alone against the "
+                   "majority class, effect and paired-bootstrap interval; near 0 when a "
+                   "premise's hypotheses share a fold",
      .list = CHECK_LIST_NONE},
     {.name = "hypothesis_share",
      .definition = "not tested: (hypothesis-only - majority) / (premise-aware - majority) "

@@ -9,13 +9,15 @@
 
 /* The models, scored on the same evaluated rows: the majority class,
    fastText on the hypothesis, on one bag of the words of both (the MedNLI
-   paper's) and on the pair's features (model/pairfeat.h: premise-aware). */
+   paper's), on the pair's features (model/pairfeat.h: premise-aware), and
+   on the premise alone (a check of the folds). */
 typedef enum {
-    STUDY_MAJORITY, STUDY_HYPOTHESIS, STUDY_PAIR, STUDY_AWARE, STUDY_NMODELS
+    STUDY_MAJORITY, STUDY_HYPOTHESIS, STUDY_PAIR, STUDY_AWARE, STUDY_PREMISE, STUDY_NMODELS
 } study_model_id;
 
 typedef struct study_model {
-    const char *name;          /* "majority", "hypothesis", "pair", "pair-features" */
+    const char *name;          /* "majority", "hypothesis", "pair", "pair-features",
+                                  "premise" */
     unsigned char *right;      /* per evaluated row (study.eval_row) */
     double accuracy;
     interval ci;               /* of the accuracy itself (vs 0) */
@@ -24,7 +26,7 @@ typedef struct study_model {
 
 typedef struct baselines_state {
     study_model model[STUDY_NMODELS];
-    interval hyp_vs_majority, pair_vs_hyp, aware_vs_hyp;
+    interval hyp_vs_majority, pair_vs_hyp, aware_vs_hyp, premise_vs_majority;
     unsigned long hyp_only_b, hyp_only_c, pair_b, pair_c;   /* discordant pairs */
     unsigned long aware_b, aware_c;
     /* (hypothesis - majority) / (premise-aware - majority): how much of

@@ -31,7 +31,7 @@ static void table(void)
                        "scores, which no section before it provides");
     /* Every check is listed once, in the order of summary.tsv. */
     const char *want[] = {"hypothesis_only", "premise_and_hypothesis", "bag_of_both",
-                          "hypothesis_share", "token:W:CLASS",
+                          "premise_only", "hypothesis_share", "token:W:CLASS",
                           "length", "heuristic:NAME", "aflite", "audit:BATCH:CHECK",
                           "v_information", "cartography", "logodds"};
     size_t n = 0;
@@ -203,11 +203,12 @@ static void sections(void)
     for (size_t i = 0; i < 10; i++)
         s.eval_row[i] = 3 * i;   /* class e, the majority's answer */
     static const char *const names[STUDY_NMODELS] = {"majority", "hypothesis", "pair",
-                                                      "pair-features"};
+                                                      "pair-features", "premise"};
     static const unsigned char right[STUDY_NMODELS][10] = {{1, 1, 0, 0, 0, 0, 0, 0, 0, 0},
                                                            {1, 1, 1, 1, 1, 1, 1, 0, 0, 0},
                                                            {1, 1, 1, 1, 1, 1, 1, 0, 0, 0},
-                                                           {1, 1, 1, 1, 1, 1, 1, 1, 1, 0}};
+                                                           {1, 1, 1, 1, 1, 1, 1, 1, 1, 0},
+                                                           {1, 1, 0, 0, 0, 0, 0, 0, 0, 0}};
     for (int m = 0; m < STUDY_NMODELS; m++) {
         b->model[m].name = names[m];
         b->model[m].right = malloc(10);
@@ -226,7 +227,7 @@ static void sections(void)
     verdicts vs;
     verdicts_init(&vs, 0.05);
     CHECK(section_baselines.verdicts(&s, b, &vs, &err) == 0);
-    CHECK(vs.n == 4);
+    CHECK(vs.n == 5);
     CHECK_STR(vs.v[0].check, "hypothesis_only");
     CHECK_NEAR(vs.v[0].p.p, 1.0 / 32, 1e-15);
     CHECK(vs.v[0].direction_ok);
@@ -251,10 +252,13 @@ static void sections(void)
     CHECK(strstr(vs.v[1].detail, " bag_of_both_accuracy=0.700000") != NULL);
     CHECK_STR(vs.v[2].check, "bag_of_both");
     CHECK(!vs.v[2].tested);
-    CHECK_STR(vs.v[3].check, "hypothesis_share");
-    CHECK(!vs.v[3].tested);
-    CHECK_NEAR(vs.v[3].value, 0.5 / 0.7, 1e-15);
-    CHECK(strstr(vs.v[3].sentence, "the hypothesis alone gets 71% (95% interval 40% to 100%)"));
+    CHECK_STR(vs.v[3].check, "premise_only");
+    CHECK(!vs.v[3].tested && vs.v[3].value == 0.2 && vs.v[3].reference == 0.2);
+    CHECK(strstr(vs.v[3].sentence, "Near it, as it should be") != NULL);
+    CHECK_STR(vs.v[4].check, "hypothesis_share");
+    CHECK(!vs.v[4].tested);
+    CHECK_NEAR(vs.v[4].value, 0.5 / 0.7, 1e-15);
+    CHECK(strstr(vs.v[4].sentence, "the hypothesis alone gets 71% (95% interval 40% to 100%)"));
     verdicts_free(&vs);
 
     /* AFLite: the difficult partition against the full set is

@@ -77,11 +77,21 @@ what="numbers: predictability with the saved model"
 if command -v fasttext >/dev/null 2>&1; then
     tail -n +2 "$tmp/clean.tsv" | cut -f 5 | fasttext predict "$tmp/ref.bin" - |
         sed 's/^__label__//' >"$tmp/pred"
-    want=$(tail -n +2 "$tmp/clean.tsv" | cut -f 3 | paste - "$tmp/pred" |
-        awk '$1 == $2 { k++ } END { printf "%.6f", k / NR }')
+    # Held out: the batch's hypotheses that the reference has word for
+    # word are left out (the model was trained on them).
+    want=$(tail -n +2 "$tmp/clean.tsv" | cut -f 3,5 | paste - "$tmp/pred" |
+        awk -F '\t' 'NR == FNR { if (FNR > 1) ref[$5] = 1; next }
+            !($2 in ref) { n++; if ($1 == $3) k++ } END { printf "%.6f", k / n }' "$tmp/ref.tsv" -)
     got=$(awk -F '\t' -v g="$tmp/clean.tsv" '$1 == g && $2 == "predictability" { print $3 }' "$tmp/summary.tsv")
     [ "$got" = "$want" ] || fail "$what: $got, expected $want"
 fi
+# Like for like: the batch's model trained on as many reference rows as
+# each cross-validation fold's (all but the first fold's), not on all.
+nref=$(($(wc -l <"$tmp/ref.tsv") - 1))
+rows=$(awk -F '\t' -v g="$tmp/clean.tsv" '$1 == g && $2 == "predictability"' "$tmp/summary.tsv" |
+    sed -n 's/.* training_rows=\([0-9]*\) .*/\1/p')
+[ -n "$rows" ] && [ "$rows" -lt "$nref" ] && [ "$rows" -ge $((nref * 4 / 5 - 3)) ] ||
+    fail "$what: trained on '$rows' of $nref reference rows"
 
 what="flags: worst first, the planted token on its examples"
 head -n 1 "$tmp/flags.tsv" | grep -qx 'group	id	gold	p_gold	flags' || fail "$what: header"

@@ -143,7 +143,7 @@ static int read_sidecar(audit_reference *ref, const char *model, tells_error *er
     char *line;
     size_t len;
     int rc, seen = 0;
-    uint64_t examples = 0, cv_n = 0;
+    uint64_t examples = 0, cv_n = 0, model_n = 0;
     while ((rc = line_reader_next(&r, &line, &len, err)) == 1) {
         if ((rc = text_line_check(line, len, r.name, r.lineno, err)) < 0)
             break;
@@ -166,8 +166,10 @@ static int read_sidecar(audit_reference *ref, const char *model, tells_error *er
             break;
         }
         /* Counts are integers that fit in a size_t, shares from 0 to 1. */
-        if (strcmp(key, "cv_n") == 0 || strcmp(key, "examples") == 0) {
-            int nrc = number_u64(sp + 1, NULL, SIZE_MAX, key[0] == 'c' ? &cv_n : &examples);
+        if (strcmp(key, "cv_n") == 0 || strcmp(key, "examples") == 0 ||
+            strcmp(key, "model_n") == 0) {
+            int nrc = number_u64(sp + 1, NULL, SIZE_MAX,
+                                 key[0] == 'c' ? &cv_n : key[0] == 'm' ? &model_n : &examples);
             if (nrc < 0) {
                 rc = nrc == -2 ? tells_error_set(err, r.name, r.lineno, "'%s' %s is larger "
                                                  "than %zu", key, sp + 1, (size_t)SIZE_MAX)
@@ -202,6 +204,8 @@ static int read_sidecar(audit_reference *ref, const char *model, tells_error *er
         rc = tells_error_set(err, r.name, 0, "cv_n %" PRIu64 " is not from 1 to the %"
                              PRIu64 " examples", cv_n, examples);
     ref->cv_n = (size_t)cv_n;
+    /* Optional (files of tells before 2026-11-28 lack it): 0, unknown. */
+    ref->model_n = model_n <= examples ? (size_t)model_n : 0;
     line_reader_close(&r);
     free(path);
     return rc < 0 ? -1 : 0;
@@ -247,8 +251,16 @@ static int train_reference(audit_reference *ref, const audit_options *o, tells_e
         ref->cv_gold_prob = au_mean_gold_prob(d, &cv, &correct);
         ref->cv_accuracy = (double)correct / (double)cv.n;
         ref->cv_n = cv.n;
+        /* The model of the batch: trained on the rows of every fold but
+           the first (as the first fold's model was), not on all of them,
+           which would give the batch's side 1/(K - 1) more training. */
+        size_t m = 0;
+        for (size_t i = 0; i < cv.n; i++)
+            if (cv.fold[i] != 0)
+                rows[m++] = cv.row[i];
         predictions_free(&cv);
-        ref->model = fasttext_train_rows(d, rows, d->n, INPUT_HYPOTHESIS, &o->ft, err);
+        ref->model_n = m;
+        ref->model = fasttext_train_rows(d, rows, m, INPUT_HYPOTHESIS, &o->ft, err);
         if (!ref->model)
             rc = -1;
     }
@@ -361,8 +373,8 @@ int audit_save_model(const audit_reference *ref, const char *path, tells_error *
     if (rc == 0) {
         /* %.17g round-trips a double in the C locale. */
         fprintf(rfp, "tells-audit-reference 1\nexamples %zu\ncv_n %zu\n"
-                "cv_accuracy %.17g\ncv_gold_prob %.17g\n", ref->data.n, ref->cv_n,
-                ref->cv_accuracy, ref->cv_gold_prob);
+                "cv_accuracy %.17g\ncv_gold_prob %.17g\nmodel_n %zu\n", ref->data.n, ref->cv_n,
+                ref->cv_accuracy, ref->cv_gold_prob, ref->model_n);
         rc = out_set_commit(&outs, err);
     } else
         out_set_abort(&outs);

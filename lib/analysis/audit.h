@@ -43,6 +43,11 @@ typedef struct audit_reference {
     ft_model *model;
     double cv_accuracy, cv_gold_prob;
     size_t cv_n;
+    /* The reference rows the model was trained on: those of every
+       cross-validation fold but the first, as many as each fold's model
+       had, so that the batch and the reference are scored by models
+       trained on as much (0 when loaded from a file). */
+    size_t model_n;
     vocab *tells;              /* top-PMI tokens */
     u64map exact, near;        /* hypothesis hashes -> reference row + 1 */
     double *heur;              /* [heuristic * labels + label]: pairs that

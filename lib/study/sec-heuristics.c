@@ -31,14 +31,14 @@ static int run(study *s, void *state, tells_error *err)
     }
     if (out_commit(&po, err) < 0)
         return -1;
-    heur_table t = {&h->hs, &h->tally, EXPECT_UNIFORM, 2};
+    heur_table t = {&h->hs, &h->tally, EXPECT_UNIFORM, 2, s->cfg->seed};
     if (study_write(s, "heur.tsv", heur_table_write, &t, err) < 0)
         return -1;
     h->heur = array_new(h->hs.n, sizeof *h->heur);
     if (!h->heur)
         return tells_error_nomem(err, NULL, 0);
     for (size_t i = 0; i < h->hs.n; i++)
-        if (heur_test(&h->tally, i, EXPECT_UNIFORM, &h->heur[i], err) < 0)
+        if (heur_test(&h->tally, i, EXPECT_UNIFORM, s->cfg->seed, &h->heur[i], err) < 0)
             return -1;
     return 0;
 }
@@ -77,15 +77,19 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
         v->tested = true;
         v->p = hr->test.p;
         snprintf(v->detail, sizeof v->detail,
-                 "test=chi2_uniform chi2=%.6f df=%g top_class=%s top_share=%.6f",
+                 "test=%s_uniform chi2=%.6f df=%g top_class=%s top_share=%.6f",
+                 hr->method == GOF_EXACT         ? "exact_multinomial"
+                 : hr->method == GOF_MONTE_CARLO ? "monte_carlo_multinomial"
+                                                 : "chi2",
                  hr->test.statistic, hr->test.df, top, hr->top_share);
         char p[64];
         study_pvalue(p, sizeof p, v->p);
         snprintf(v->sentence, sizeof v->sentence,
                  "The %s heuristic holds for %llu pairs, %.0f%% of them %s (%.0f%% if it "
-                 "said nothing of the label): chi-squared p = %s.",
+                 "said nothing of the label): %s p = %s.",
                  name, (unsigned long long)hr->n, 100 * hr->top_share, top,
-                 100 * v->reference, p);
+                 100 * v->reference,
+                 hr->method == GOF_CHI2 ? "chi-squared" : "exact multinomial", p);
     }
     return 0;
 }
@@ -173,8 +177,9 @@ static void add_page(study *s, void *state, page *pg)
 static const study_check checks[] = {
     {.name = "heuristic:NAME",
      .definition = "value: the pairs the heuristic holds for; reference: 1/classes; "
-                   "effect: the largest class's share minus it; p: chi-squared goodness "
-                   "of fit against uniform classes (too few pairs: untested)",
+                   "effect: the largest class's share minus it; p: goodness of fit against "
+                   "uniform classes, chi-squared, or the exact multinomial test when a class "
+                   "expects fewer than 5 pairs (no pair: untested)",
      .yes = "The heuristic tells the class.", .no = "Not significant.",
      .list = CHECK_LIST_ALL},
 };

@@ -82,6 +82,64 @@ static void test_gof(void)
     CHECK_REL(r.p.log_p, -1004.0267419589522);
 }
 
+/* Small expected counts (tests/data/heur-ref.tsv, by
+   tests/ref/make-heur-ref.py: brute force in fractions). Three pairs in
+   one of three even classes: chi-squared 6, p = e^-3 = 0.0498; exact, the
+   three outcomes as unlikely, 3/27. */
+static void test_gof_small(void)
+{
+    static const uint64_t three[3] = {3, 0, 0}, mixed[3] = {5, 1, 0};
+    static const double even[3] = {1.0 / 3, 1.0 / 3, 1.0 / 3};
+    tells_error err;
+    tells_error_clear(&err);
+    gof_result g;
+    CHECK(gof_test(three, even, 3, 1, &g, &err) == 0);
+    CHECK(g.method == GOF_EXACT);
+    CHECK_NEAR(g.test.statistic, 6.0, 1e-12);
+    CHECK_REL(g.test.p.p, 1.0 / 9);
+    CHECK_STR(gof_method_name(g.method), "exact");
+    test_result chi;
+    double o3[3] = {3, 0, 0};
+    CHECK(chisq_gof(o3, even, 3, &chi, &err) == 0);
+    CHECK_REL(chi.p.p, exp(-3.0));
+    pvalue p;
+    CHECK(multinomial_exact(mixed, even, 3, &p, &err) == 0);
+    CHECK_REL(p.p, 0.053497942386831275);
+    /* 5 expected in each of three: chi-squared, 4.8 with 2 df. */
+    static const uint64_t fifteen[3] = {9, 3, 3};
+    CHECK(gof_test(fifteen, even, 3, 1, &g, &err) == 0);
+    CHECK(g.method == GOF_CHI2);
+    CHECK_NEAR(g.test.statistic, 4.8, 1e-12);
+    CHECK_REL(g.test.p.p, exp(-2.4));
+    CHECK_STR(gof_method_name(g.method), "chi2");
+    /* A cell with no share and pairs: a data error. */
+    static const double half[3] = {0.5, 0.5, 0};
+    CHECK(multinomial_exact(three + 0, half, 3, &p, &err) == 0);
+    static const uint64_t in_empty[3] = {1, 0, 2};
+    CHECK(multinomial_exact(in_empty, half, 3, &p, &err) == -1);
+    CHECK_STR(err.msg, "2 observations in a cell expected to be empty");
+
+    /* The outcomes counted: C(n + k - 1, k - 1). */
+    CHECK(multinomial_outcomes(3, 3) == 10.0);
+    CHECK_REL(multinomial_outcomes(40, 12), 47626016970.0);
+    /* Monte Carlo: seeded, so the same p twice; within 0.005 of the
+       exact 1/9 (its standard error at 100,000 draws: 0.001). */
+    pvalue a, b;
+    CHECK(multinomial_monte_carlo(three, even, 3, 100000, 7, &a, &err) == 0);
+    CHECK(multinomial_monte_carlo(three, even, 3, 100000, 7, &b, &err) == 0);
+    CHECK(a.p == b.p && fabs(a.p - 1.0 / 9) < 0.005);
+    CHECK(multinomial_monte_carlo(mixed, even, 3, 100000, 7, &a, &err) == 0);
+    CHECK(fabs(a.p - 0.053497942386831275) < 0.005);
+    /* Twelve even classes, 40 pairs: too many outcomes to enumerate. */
+    uint64_t twelve[12] = {8, 4, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2};
+    double share12[12];
+    for (int c = 0; c < 12; c++)
+        share12[c] = 1.0 / 12;
+    CHECK(gof_test(twelve, share12, 12, 3, &g, &err) == 0);
+    CHECK(g.method == GOF_MONTE_CARLO && g.test.p.p > 0.1 && g.test.p.p <= 1);
+    CHECK_STR(gof_method_name(g.method), "monte-carlo");
+}
+
 static void test_homogeneity(void)
 {
     test_result r;
@@ -709,6 +767,7 @@ static void test_kruskal(void)
 int main(void)
 {
     test_gof();
+    test_gof_small();
     test_homogeneity();
     test_proportion();
     test_competency_hand();

@@ -14,6 +14,7 @@
 #include "study/core.h"
 #include "study/sec-aflite.h"
 #include "study/sec-baselines.h"
+#include "study/sec-heuristics.h"
 #include "study/sec-tokens.h"
 
 extern const study_section section_prepare, section_lengths, section_logodds;
@@ -226,11 +227,67 @@ static void sections(void)
     }
 }
 
+/* The heuristics against the corpus's class shares: 30 examples of a, 10
+   of b; the marker heuristic holds for 9 of a's and 3 of b's, just the
+   corpus's shares. b expects 3 pairs, under 5: the exact test, the
+   two-sided binomial, p = 1 (against even classes, chi-squared would
+   have said 3 with p 0.083). */
+static void heuristics_section(void)
+{
+    char corpus[256];
+    snprintf(corpus, sizeof corpus, "%s/corpus.tsv", dir);
+    FILE *fp = fopen(corpus, "w");
+    CHECK(fp != NULL);
+    if (!fp)
+        return;
+    fputs("id\tsplit\tlabel\tpremise\thypothesis\n", fp);
+    for (int i = 0; i < 40; i++)
+        fprintf(fp, "h%d\tall\t%s\tp\t%s\n", i, i < 30 ? "a" : "b",
+                i < 9 || (i >= 30 && i < 33) ? "zzmark" : "other");
+    fclose(fp);
+    study s;
+    study_config cfg;
+    open_study(&s, &cfg, corpus);
+    char *defs[] = {(char *)data_path("heur-marker.heur")};
+    cfg.heur = (heur_sources){.mesh = data_path("heur-tree.txt"), .definitions = defs,
+                              .ndefinitions = 1, .general = true};
+    tells_error err;
+    tells_error_clear(&err);
+    CHECK(run(&s, &section_prepare, &err) == 0);
+    CHECK(run(&s, &section_heuristics, &err) == 0);
+    if (err.msg[0])
+        fprintf(stderr, "  %s\n", err.msg);
+    CHECK(verdicts_of(&s, &section_heuristics, &err) == 0);
+    const verdict *v = verdicts_find(&s.v, "heuristic:marker");
+    CHECK(v != NULL);
+    if (v) {
+        CHECK(v->tested && v->value == 12);
+        CHECK_NEAR(v->reference, 0.75, 1e-12);
+        CHECK_NEAR(v->effect, 0.0, 1e-12);
+        CHECK_NEAR(v->p.p, 1.0, 1e-12);
+        CHECK_STR(v->detail, "test=exact_multinomial_class_prior chi2=0.000000 df=1 "
+                             "top_class=a top_share=0.750000");
+        CHECK_STR(v->sentence, "The marker heuristic holds for 12 pairs, 75% of them a (75% "
+                               "of the corpus, if it said nothing of the label): exact "
+                               "multinomial p = 1.");
+    }
+    study *heap = malloc(sizeof s);
+    memcpy(heap, &s, sizeof s);
+    study_result_free(heap);
+    char path[300];
+    const char *made[] = {"corpus.tsv", "prepared.tsv", "heur.tsv", "heur-pairs.tsv"};
+    for (size_t i = 0; i < sizeof made / sizeof *made; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, made[i]);
+        CHECK(unlink(path) == 0);
+    }
+}
+
 int main(void)
 {
     CHECK(mkdtemp(dir) != NULL);
     table();
     sections();
+    heuristics_section();
     CHECK(rmdir(dir) == 0);
     CHECK_DONE();
 }

@@ -168,7 +168,7 @@ static void evaluate(const heuristic_set *hs)
             if (ev.holds[h])
                 heur_eval_write_witness(fp, &ev, h);
     }
-    heur_table table = {hs, &tally, EXPECT_CLASS_PRIOR, 2};
+    heur_table table = {hs, &tally, EXPECT_CLASS_PRIOR, 2, 1};
     if (heur_table_write(fp, &table, &err) < 0)
         fuzz_fail("heur_table_write", err.msg);
     fuzz_sink_close(&sink);

@@ -62,6 +62,8 @@ static void usage(void)
 "  -s, --split NAME         only rows of split NAME; repeatable [all rows]\n"
 "      --expected WHAT      uniform: every class equally likely; class-prior:\n"
 "                           as the classes' shares of all rows read [uniform]\n"
+"      --seed N             seed of the exact test's draws when it has too many\n"
+"                           outcomes to enumerate [1]\n"
 "  -p, --pairs FILE         also write every pair that satisfies a heuristic,\n"
 "                           with the concepts and cues that made it, atomically\n"
 "      --digits N           significant digits of p-values [2]\n"
@@ -73,11 +75,14 @@ static void usage(void)
 "serves), else the folder make install filled:\n"
 "  %s\n"
 "\n"
-"Output: TSV with header heuristic, n, chi2, df, p_value, top_class,\n"
+"Output: TSV with header heuristic, n, chi2, df, p_value, test, top_class,\n"
 "top_share, then one column per class (byte order) with the number of\n"
 "satisfying pairs of that class. n is their sum; chi2 is Pearson's\n"
 "goodness-of-fit statistic against the expected shares over every class\n"
 "read, df the classes less one; top_share is the top class's count over n.\n"
+"test says what gave p_value: chi2 (every expected count at least 5), exact\n"
+"(the exact multinomial test, every outcome enumerated) or monte-carlo (the\n"
+"exact test from 100,000 draws seeded with --seed, past 1,000,000 outcomes).\n"
 "A heuristic no pair satisfies has '-' for the test and the top class.\n"
 "--pairs writes id, split, label, heuristic, premise_concepts,\n"
 "hypothesis_concepts, cues.\n"
@@ -96,7 +101,9 @@ static void usage(void)
            BUILTIN_FILE, CLI_PKGDATADIR);
 }
 
-enum { OPT_SYNONYMS = 256, OPT_NO_BUILTIN, OPT_DIRECTION, OPT_EXPECTED, OPT_DIGITS };
+enum {
+    OPT_SYNONYMS = 256, OPT_NO_BUILTIN, OPT_DIRECTION, OPT_EXPECTED, OPT_SEED, OPT_DIGITS
+};
 
 static const struct option long_options[] = {
     {"mesh", required_argument, NULL, 'm'},
@@ -107,6 +114,7 @@ static const struct option long_options[] = {
     {"hypernym-direction", required_argument, NULL, OPT_DIRECTION},
     {"split", required_argument, NULL, 's'},
     {"expected", required_argument, NULL, OPT_EXPECTED},
+    {"seed", required_argument, NULL, OPT_SEED},
     {"pairs", required_argument, NULL, 'p'},
     {"digits", required_argument, NULL, OPT_DIGITS},
     {"output", required_argument, NULL, 'o'},
@@ -123,6 +131,7 @@ typedef struct config {
     size_t nsynonyms, nheur_files, nsplits;
     bool builtin, general;
     heur_expect expect;
+    unsigned long seed;
     int digits;
     char **files;
     int nfiles;
@@ -132,7 +141,7 @@ typedef struct config {
 static void parse_args(int argc, char **argv, config *cfg)
 {
     *cfg = (config){.link = {.stem = -1}, .builtin = true, .general = true,
-                    .expect = EXPECT_UNIFORM, .digits = 2};
+                    .expect = EXPECT_UNIFORM, .seed = 1, .digits = 2};
     if (!(cfg->values = calloc(3 * (size_t)argc, sizeof *cfg->values)))
         cli_die("out of memory");
     cfg->synonyms = cfg->values;
@@ -161,6 +170,9 @@ static void parse_args(int argc, char **argv, config *cfg)
             if (heur_expect_parse(optarg, &cfg->expect) < 0)
                 cli_usage_error("invalid --expected '%s' (uniform or class-prior)",
                                 optarg);
+            break;
+        case OPT_SEED:
+            cfg->seed = (unsigned long)cli_long("--seed", optarg, 0, 2147483647);
             break;
         case 'p': cfg->pairs = optarg; break;
         case OPT_DIGITS: cfg->digits = (int)cli_long("--digits", optarg, 1, 17); break;
@@ -215,7 +227,7 @@ static int heur(const config *cfg, tells_error *err)
         pairs_open = false;
     }
     heur_table table = {.hs = &hs, .tally = &tally, .expect = cfg->expect,
-                        .digits = cfg->digits};
+                        .digits = cfg->digits, .seed = cfg->seed};
     if (rc == 0)
         rc = out_write(cfg->output, heur_table_write, &table, err);
     if (pairs_open)

@@ -36,6 +36,8 @@ static void usage(void)
 "                         pairs tested [0.01]\n"
 "      --class-prior      z: expect each class's share of the examples, not\n"
 "                         1/classes\n"
+"      --exact            z: p-values from the exact binomial tail, not the\n"
+"                         normal approximation\n"
 "      --prior FILE       logodds: the prior counts a_w of a background corpus:\n"
 "                         a counts file (--emit-counts) or token<TAB>count\n"
 "                         lines [the corpus's own counts]\n"
@@ -61,9 +63,11 @@ static void usage(void)
 "\n"
 "--measure z: for a token in n examples, p_hat of them of class c, p0 = 1 /\n"
 "classes (or the class's share), z = (p_hat - p0) / sqrt(p0 (1 - p0) / n),\n"
-"p = P(Z >= z); significant when p <= alpha / m, m the token-class pairs\n"
-"tested. Columns class, token, n, p_hat, z, p_value, significant (yes or\n"
-"no); tokens by z descending; p_value with 3 significant digits.\n"
+"p = P(Z >= z) (--exact: P(X >= p_hat n) for X ~ Binomial(n, p0), the same\n"
+"one-sided test without the approximation); significant when p <= alpha / m,\n"
+"m the token-class pairs tested. Columns class, token, n, p_hat, z, p_value,\n"
+"significant (yes or no); tokens by z descending; p_value with 3 significant\n"
+"digits.\n"
 "\n"
 "--measure logodds (Monroe, Colaresi and Quinn 2008, section 3.5), each\n"
 "class c against the other classes pooled (r): y_w^c the count of w in c,\n"
@@ -98,12 +102,13 @@ static void usage(void)
 "  for s in shard.*; do tells-pmi --no-header --emit-counts -o $s.counts $s; done\n"
 "  tells-pmi --from-counts shard.*.counts\n"
 "  tells-pmi --measure z --top 5 prepared.tsv   # Gardner et al.'s test\n"
+"  tells-pmi --measure z --exact --top 5 prepared.tsv\n"
 "  tells-pmi --measure logodds --top 10 prepared.tsv\n");
 }
 
 enum {
     OPT_NO_HEADER = 256, OPT_EMIT, OPT_FROM, OPT_MEASURE, OPT_ALPHA, OPT_CLASS_PRIOR,
-    OPT_PRIOR, OPT_PRIOR_SCALE
+    OPT_EXACT, OPT_PRIOR, OPT_PRIOR_SCALE
 };
 
 static const struct option long_options[] = {
@@ -111,6 +116,7 @@ static const struct option long_options[] = {
     {"measure", required_argument, NULL, OPT_MEASURE},
     {"alpha", required_argument, NULL, OPT_ALPHA},
     {"class-prior", no_argument, NULL, OPT_CLASS_PRIOR},
+    {"exact", no_argument, NULL, OPT_EXACT},
     {"prior", required_argument, NULL, OPT_PRIOR},
     {"prior-scale", required_argument, NULL, OPT_PRIOR_SCALE},
     {"binary", no_argument, NULL, 'b'},
@@ -139,8 +145,8 @@ static void check_options(const pmi_job *job)
 {
     if (job->emit_counts && job->from_counts)
         cli_usage_error("--emit-counts and --from-counts cannot be combined");
-    if (job->measure != MEASURE_Z && (job->alpha > 0 || job->class_prior))
-        cli_usage_error("--alpha and --class-prior go with --measure z");
+    if (job->measure != MEASURE_Z && (job->alpha > 0 || job->class_prior || job->exact))
+        cli_usage_error("--alpha, --class-prior and --exact go with --measure z");
     if (job->measure != MEASURE_LOGODDS && (job->prior || job->prior_scale > 0))
         cli_usage_error("--prior and --prior-scale go with --measure logodds");
     if (job->measure == MEASURE_PMI_PUBLISHED && job->opt.binary)
@@ -178,6 +184,7 @@ static void parse_args(int argc, char **argv, config *cfg)
             job->alpha = cli_double_range("--alpha", optarg, 0, 1, CLI_OPEN);
             break;
         case OPT_CLASS_PRIOR: job->class_prior = true; break;
+        case OPT_EXACT: job->exact = true; break;
         case OPT_PRIOR: job->prior = optarg; break;
         case OPT_PRIOR_SCALE:
             job->prior_scale = cli_double_range("--prior-scale", optarg, 0, INFINITY,

@@ -113,11 +113,11 @@ hsig() { awk -F '\t' -v c="$1" '$2 == c { print $9 }' "$tmp/hsummary.tsv"; }
 # The counts are tells-heur's: its n over the rows, and the class share
 # (both link MeSH 2024 entry terms on stems by default).
 for f in ref hypernym; do tells-heur "$tmp/$f.tsv" >"$tmp/heur.$f"; done
-awk -F '\t' 'FILENAME ~ /heur\.ref$/ { if (FNR > 1) { rn[$1] = $2; rt[$1] = $6; for (i = 8; i <= NF; i++) rc[$1, i] = $i }
-                                       else for (i = 8; i <= NF; i++) cls[i] = $i; next }
-    FILENAME ~ /heur\./ { if (FNR > 1) { bn[$1] = $2; bt[$1] = $6; for (i = 8; i <= NF; i++) bc[$1, i] = $i }; next }
+awk -F '\t' 'FILENAME ~ /heur\.ref$/ { if (FNR > 1) { rn[$1] = $2; rt[$1] = $7; for (i = 9; i <= NF; i++) rc[$1, i] = $i }
+                                       else for (i = 9; i <= NF; i++) cls[i] = $i; next }
+    FILENAME ~ /heur\./ { if (FNR > 1) { bn[$1] = $2; bt[$1] = $7; for (i = 9; i <= NF; i++) bc[$1, i] = $i }; next }
     FNR > 1 && $2 ~ /^heuristic:/ { h = substr($2, 11); seen++
-        for (i = 8; i in cls; i++) if (cls[i] == bt[h]) k = i
+        for (i = 9; i in cls; i++) if (cls[i] == bt[h]) k = i
         want = sprintf("%.6f\t%.6f", bn[h] / 510, rn[h] / 4500)
         detail = sprintf("class=%s batch_share=%.6f reference_share=%.6f batch_pairs=%d reference_pairs=%d",
                          bt[h], bc[h, k] / bn[h], rc[h, k] / rn[h], bn[h], rn[h])

@@ -3,7 +3,8 @@
 # (NumPy, from the definitions) to 1e-6, from the cartography code's JSON
 # lines and from tells predictions TSVs; its own training deterministic,
 # with the synthetic corpus's planted examples mostly easy-to-learn; the
-# region files as tells-baseline partitions; bad dynamics.
+# regions a partition, whatever the order of the rows; the region files
+# as tells-baseline partitions; bad dynamics.
 . "${top_srcdir:-.}/tests/init.sh"
 dyn=$data/carto
 
@@ -31,16 +32,37 @@ for format in jsonl tsv; do
         fail "$what: header"
     [ "$(wc -l <"$tmp/out")" = 151 ] || fail "$what: $(wc -l <"$tmp/out") lines"
     compare "$tmp/out" >"$tmp/diff" || fail "$what differs from the reference: $(head -n 3 "$tmp/diff")"
+    # Every example in exactly one region (the code's selection left 28
+    # of these 150 in none).
+    tail -n +2 "$tmp/out" | cut -f 1 | sort >"$tmp/all.ids"
+    sort "$tmp/easy.ids" "$tmp/ambiguous.ids" "$tmp/hard.ids" | cmp -s - "$tmp/all.ids" ||
+        fail "$what: the regions do not partition the examples"
     for r in easy ambiguous hard; do
         cmp -s "$tmp/$r.ids" "$data/carto-$r.ids" || fail "$what: $r region differs"
         (cd "$tmp" && sha256sum -c --quiet "$r.ids.sha256") || fail "$what: $r checksum"
     done
 done
 
-what="--fraction"
-run tells-carto --fraction 0.1 --easy "$tmp/easy10.ids" "$dyn"/epoch-?.tsv
+what="the regions whatever the order of the rows"
+for e in 0 1 2 3 4; do
+    { head -n 1 "$dyn/epoch-$e.tsv"; tail -n +2 "$dyn/epoch-$e.tsv" | sort -r; } >"$tmp/rev-$e.tsv"
+done
+run tells-carto --easy "$tmp/easy-rev.ids" --ambiguous "$tmp/ambiguous-rev.ids" \
+    --hard "$tmp/hard-rev.ids" "$tmp"/rev-?.tsv
 expect 0 ""
-[ "$(wc -l <"$tmp/easy10.ids")" = 16 ] || fail "$what: $(wc -l <"$tmp/easy10.ids") ids, expected 16"
+for r in easy ambiguous hard; do
+    sort "$data/carto-$r.ids" >"$tmp/$r-sorted"
+    sort "$tmp/$r-rev.ids" | cmp -s - "$tmp/$r-sorted" || fail "$what: $r region differs"
+done
+
+what="--fraction"
+run tells-carto --fraction 0.1 --easy "$tmp/easy10.ids" --ambiguous "$tmp/amb10.ids" \
+    --hard "$tmp/hard10.ids" "$dyn"/epoch-?.tsv
+expect 0 ""
+# floor(0.1 150) + 1 = 16 ambiguous; the other 134 halved by confidence.
+[ "$(wc -l <"$tmp/amb10.ids")" = 16 ] || fail "$what: $(wc -l <"$tmp/amb10.ids") ambiguous, expected 16"
+[ "$(wc -l <"$tmp/easy10.ids")" = 67 ] || fail "$what: $(wc -l <"$tmp/easy10.ids") easy, expected 67"
+[ "$(wc -l <"$tmp/hard10.ids")" = 67 ] || fail "$what: $(wc -l <"$tmp/hard10.ids") hard, expected 67"
 
 what="its own training on the synthetic corpus"
 syn=$corpora/synthetic

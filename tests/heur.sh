@@ -27,10 +27,10 @@ cp "$tmp/out" "$tmp/synth.out"
 awk -F'\t' -v key="$corpora/synthetic/KEY.tsv" '
     BEGIN { while ((getline l < key) > 0) { split(l, f, "\t")
                 if (f[1] == "heuristic") { cls[f[2]] = f[3]; planted[f[2]] = f[5] } } }
-    NR == 1 { for (i = 8; i <= NF; i++) col[$i] = i; next }
+    NR == 1 { for (i = 9; i <= NF; i++) col[$i] = i; next }
     $1 in cls { seen++
         split($5, m, "e-"); if (!(m[2] + 0 > 10 || $5 == 0)) print $1 ": p " $5
-        if ($6 != cls[$1]) print $1 ": top class " $6 ", planted " cls[$1]
+        if ($7 != cls[$1]) print $1 ": top class " $7 ", planted " cls[$1]
         n = $(col[cls[$1]]); if (n < planted[$1]) print $1 ": " n " < planted " planted[$1]
         if ($1 != "probable-cause" && n != planted[$1]) print $1 ": " n " != " planted[$1] }
     END { if (seen != 3) print "found " seen " of 3 planted heuristics" }
@@ -73,14 +73,14 @@ expect_out "$tmp/devtest"
 what="--hypernym-direction specific (not planted)"
 run tells-heur --mesh "$mesh" --hypernym-direction specific "$tmp/synth.tsv"
 expect 0 ""
-[ "$(sed -n 2p "$tmp/out")" = "hypernym	0	-	-	-	-	-	0	0	0" ] ||
+[ "$(sed -n 2p "$tmp/out")" = "hypernym	0	-	-	-	-	-	-	0	0	0" ] ||
     fail "$what: $(sed -n 2p "$tmp/out")"
 
 # --- controls: nothing planted, nothing found ---
 what="control heuristic (premise only)"
 run tells-heur --mesh "$mesh" -H "$data/heur-control.heur" "$tmp/synth.tsv"
 expect 0 ""
-[ "$(tail -n 1 "$tmp/out" | cut -f1-7)" = "symptom-in-premise	4488	0.000000	2	1	contradiction	0.333333" ] ||
+[ "$(tail -n 1 "$tmp/out" | cut -f1-8)" = "symptom-in-premise	4488	0.000000	2	1	chi2	contradiction	0.333333" ] ||
     fail "$what: $(tail -n 1 "$tmp/out")"
 what="tells-synth --no-artifacts"
 tells-synth --no-artifacts -o "$tmp/na" >/dev/null
@@ -129,8 +129,9 @@ expect 0 ""
 # --- the statistic against SciPy and mpmath (tests/data/heur-ref.tsv) ---
 # Each case becomes a corpus whose hypotheses hold the marker token as often
 # as the counts say; the table is compared at 1e-9 relative (chi2 has 6
-# decimals, so also 1e-6 absolute), p or, where SciPy gives 0, log p.
-tail -n +2 "$data/heur-ref.tsv" | while IFS='	' read -r name counts rows chi2 p logp; do
+# decimals, so also 1e-6 absolute), p or, where SciPy gives 0, log p, and
+# the test that gave p (exact where a class expects fewer than 5 pairs).
+tail -n +2 "$data/heur-ref.tsv" | while IFS='	' read -r name counts rows chi2 test p logp; do
     what="reference $name"
     awk -v counts="$counts" -v rows="$rows" 'BEGIN {
         print "id\tsplit\tlabel\tpremise\thypothesis"
@@ -145,16 +146,37 @@ tail -n +2 "$data/heur-ref.tsv" | while IFS='	' read -r name counts rows chi2 p 
     run tells-heur --mesh "$data/heur-tree.txt" --no-builtin -H "$data/heur-marker.heur" \
         --expected $expected --digits 17 "$tmp/ref.tsv"
     expect 0 ""
-    tail -n 1 "$tmp/out" | awk -F'\t' -v chi2="$chi2" -v p="$p" -v logp="$logp" -v name="$name" '
+    tail -n 1 "$tmp/out" | awk -F'\t' -v chi2="$chi2" -v p="$p" -v logp="$logp" -v name="$name" \
+        -v test="$test" '
         function rel(a, b) { return b == 0 ? (a < 0 ? -a : a) : ((a - b) < 0 ? b - a : a - b) / (b < 0 ? -b : b) }
         { d = $3 - chi2; d = d < 0 ? -d : d
           if (d > 1e-6 && rel($3, chi2) > 1e-9) print name ": chi2 " $3 " want " chi2
+          if ($6 != test) print name ": test " $6 " want " test
           if (p + 0 > 0) { if (rel($5 + 0, p) > 1e-9) print name ": p " $5 " want " p }
           else { split($5, m, "e"); got = log(m[1]) + m[2] * log(10)
                  if (rel(got, logp) > 1e-9) print name ": log p " got " want " logp } }
     ' >"$tmp/bad"
     [ -s "$tmp/bad" ] && fail "$(cat "$tmp/bad")"
 done
+
+# Twelve even classes and 40 pairs, a class expecting 3.3 of them: the
+# exact test, but C(51, 11) outcomes, so 100,000 draws seeded with --seed:
+# the same seed, the same p.
+what="the exact test by Monte Carlo"
+awk 'BEGIN { print "id\tsplit\tlabel\tpremise\thypothesis"
+    k = split("8,4,3,3,3,3,3,3,3,3,2,2", c, ",")
+    for (i = 1; i <= k; i++) for (j = 0; j <= c[i]; j++)
+        printf "%s-%d\ts\tc%02d\tp\t%s\n", i, j, i, j < c[i] ? "zzmark" : "other" }' >"$tmp/mc.tsv"
+run tells-heur --mesh "$data/heur-tree.txt" --no-builtin -H "$data/heur-marker.heur" --seed 5 \
+    "$tmp/mc.tsv"
+expect 0 ""
+cp "$tmp/out" "$tmp/mc.out"
+[ "$(tail -n 1 "$tmp/out" | cut -f 1,2,4,6,7)" = "marker	40	11	monte-carlo	c01" ] ||
+    fail "$what: $(tail -n 1 "$tmp/out")"
+run tells-heur --mesh "$data/heur-tree.txt" --no-builtin -H "$data/heur-marker.heur" --seed 5 \
+    "$tmp/mc.tsv"
+expect 0 ""
+expect_out "$tmp/mc.out"
 
 # --- the data folder ---
 what="TELLS_DATA names the folder"

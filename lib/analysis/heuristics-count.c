@@ -150,13 +150,13 @@ int heur_expect_parse(const char *s, heur_expect *e)
     return 0;
 }
 
-int heur_test(const heur_tally *t, size_t h, heur_expect e, heur_result *r,
-              tells_error *err)
+int heur_test(const heur_tally *t, size_t h, heur_expect e, unsigned long seed,
+              heur_result *r, tells_error *err)
 {
     memset(r, 0, sizeof *r);
     size_t k = vocab_size(t->classes);
     size_t *order = vocab_sorted_ids(t->classes);
-    double *obs = array_new(k, sizeof *obs);
+    uint64_t *obs = array_new(k, sizeof *obs);
     double *share = array_new(k, sizeof *share);
     if (!order || !obs || !share) {
         free(order);
@@ -169,13 +169,14 @@ int heur_test(const heur_tally *t, size_t h, heur_expect e, heur_result *r,
         total += t->rows[order[i]];
     for (size_t i = 0; i < k; i++) {
         uint64_t n = t->count[order[i] * t->nheur + h];
-        obs[i] = (double)n;
+        obs[i] = n;
         share[i] = e == EXPECT_UNIFORM ? 1.0 / (double)k
                                        : (double)t->rows[order[i]] / (double)total;
         r->n += n;
         if (i == 0 || n > top) {
             top = n;
             r->top = order[i];
+            r->top_expected = share[i];
         }
     }
     if (r->n > 0)
@@ -183,7 +184,12 @@ int heur_test(const heur_tally *t, size_t h, heur_expect e, heur_result *r,
     r->tested = r->n > 0 && k >= 2;
     /* A class's pairs are among its rows, so no class with pairs has no
        expected share: the test cannot fail. */
-    int rc = r->tested ? chisq_gof(obs, share, k, &r->test, err) : 0;
+    gof_result g;
+    int rc = r->tested ? gof_test(obs, share, k, seed, &g, err) : 0;
+    if (r->tested && rc == 0) {
+        r->test = g.test;
+        r->method = g.method;
+    }
     free(order);
     free(obs);
     free(share);
@@ -198,22 +204,23 @@ int heur_table_write(FILE *fp, void *table, tells_error *err)
     size_t *order = vocab_sorted_ids(t->classes);
     if (!order)
         return tells_error_nomem(err, NULL, 0);
-    fputs("heuristic\tn\tchi2\tdf\tp_value\ttop_class\ttop_share", fp);
+    fputs("heuristic\tn\tchi2\tdf\tp_value\ttest\ttop_class\ttop_share", fp);
     for (size_t i = 0; i < k; i++)
         fprintf(fp, "\t%s", vocab_str(t->classes, order[i]));
     fputc('\n', fp);
     int rc = 0;
     for (size_t h = 0; h < t->nheur && rc == 0; h++) {
         heur_result r;
-        if ((rc = heur_test(t, h, tb->expect, &r, err)) < 0)
+        if ((rc = heur_test(t, h, tb->expect, tb->seed, &r, err)) < 0)
             break;
         fprintf(fp, "%s\t%" PRIu64, tb->hs->v[h].name, r.n);
         if (r.tested) {
             char p[64];
             pvalue_format(r.test.p, tb->digits, p, sizeof p);
-            fprintf(fp, "\t%.6f\t%.0f\t%s", r.test.statistic, r.test.df, p);
+            fprintf(fp, "\t%.6f\t%.0f\t%s\t%s", r.test.statistic, r.test.df, p,
+                    gof_method_name(r.method));
         } else {
-            fputs("\t-\t-\t-", fp);
+            fputs("\t-\t-\t-\t-", fp);
         }
         if (r.n > 0)
             fprintf(fp, "\t%s\t%.6f", vocab_str(t->classes, r.top), r.top_share);

@@ -30,6 +30,7 @@
 
 #include "base/error.h"
 #include "base/vocab.h"
+#include "stats/chisq.h"
 #include "stats/stattest.h"
 #include "text/concepts.h"
 
@@ -213,17 +214,21 @@ int heur_expect_parse(const char *s, heur_expect *e);
 typedef struct heur_result {
     uint64_t n;              /* satisfying pairs */
     bool tested;             /* n > 0 and two classes or more */
-    test_result test;        /* chi-squared goodness of fit */
+    test_result test;        /* Pearson's chi2 and df; p from method */
+    gof_method method;       /* chi-squared, or exact for small expected counts */
     size_t top;              /* class id of the largest count (first in
                                 byte order on ties) */
     double top_share;
+    double top_expected;     /* the top class's expected share */
 } heur_result;
 
 /* The goodness-of-fit test of heuristic h's class counts against a
    uniform share over every class read, or the classes' shares of all
-   pairs. */
-int heur_test(const heur_tally *t, size_t h, heur_expect e, heur_result *r,
-              tells_error *err);
+   pairs (gof_test: chi-squared, or the exact multinomial test when an
+   expected count is under 5, drawn with seed when it has too many
+   outcomes to enumerate). */
+int heur_test(const heur_tally *t, size_t h, heur_expect e, unsigned long seed,
+              heur_result *r, tells_error *err);
 
 /* What heur_table_write writes. */
 typedef struct heur_table {
@@ -231,10 +236,12 @@ typedef struct heur_table {
     const heur_tally *tally;
     heur_expect expect;
     int digits;              /* significant digits of p-values */
+    unsigned long seed;      /* of the Monte Carlo exact tests */
 } heur_table;
 
-/* An out_writer for a heur_table: "heuristic n chi2 df p_value top_class
-   top_share" and one count column per class, classes in byte order. */
+/* An out_writer for a heur_table: "heuristic n chi2 df p_value test
+   top_class top_share" and one count column per class, classes in byte
+   order; test is gof_method_name's. */
 int heur_table_write(FILE *fp, void *table, tells_error *err);
 
 #endif

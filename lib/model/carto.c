@@ -504,41 +504,74 @@ int carto_write_table(FILE *fp, const carto_dynamics *d, const carto_stats *s)
 
 typedef struct region_sort {
     const double *key;
-    bool descending;
+    const vocab *ids;
 } region_sort;
 
+/* key descending, ties by id in byte order (ids are distinct): an order
+   that does not depend on the order of the rows. */
 static int cmp_region(const void *a, const void *b, void *arg)
 {
     const region_sort *rs = arg;
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
     double kx = rs->key[x], ky = rs->key[y];
     if (kx != ky)
-        return (kx > ky) == rs->descending ? -1 : 1;
-    return x < y ? -1 : x > y;
+        return kx > ky ? -1 : 1;
+    return strcmp(vocab_str(rs->ids, x), vocab_str(rs->ids, y));
+}
+
+size_t carto_region_size(double fraction, size_t n)
+{
+    double take = floor(fraction * (double)n) + 1;
+    return take >= (double)n ? n : (size_t)take;
+}
+
+int carto_regions(const carto_dynamics *d, const carto_stats *s, double fraction,
+                  carto_region *region, tells_error *err)
+{
+    size_t n = d->n;
+    size_t *order = array_new(n, sizeof *order);
+    if (!order)
+        return tells_error_nomem(err, NULL, 0);
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    region_sort rs = {s->variability, d->ids};
+    qsort_r(order, n, sizeof *order, cmp_region, &rs);
+    size_t amb = carto_region_size(fraction, n);
+    for (size_t j = 0; j < n; j++)
+        region[order[j]] = j < amb ? CARTO_AMBIGUOUS : CARTO_HARD;
+    /* The others by confidence: the upper half (the larger when odd)
+       easy-to-learn, the rest hard-to-learn. */
+    size_t rest = 0;
+    for (size_t i = 0; i < n; i++)
+        if (region[i] != CARTO_AMBIGUOUS)
+            order[rest++] = i;
+    rs.key = s->confidence;
+    qsort_r(order, rest, sizeof *order, cmp_region, &rs);
+    for (size_t j = 0; j < (rest + 1) / 2; j++)
+        region[order[j]] = CARTO_EASY;
+    free(order);
+    return 0;
 }
 
 size_t carto_select(const carto_dynamics *d, const carto_stats *s, carto_region region,
                     double fraction, unsigned char *in, tells_error *err)
 {
-    size_t n = d->n;
-    size_t *order = array_new(n, sizeof *order);
-    if (!order) {
+    carto_region *of = array_new(d->n, sizeof *of);
+    if (!of) {
         tells_error_nomem(err, NULL, 0);
         return (size_t)-1;
     }
-    for (size_t i = 0; i < n; i++)
-        order[i] = i;
-    region_sort rs = {region == CARTO_AMBIGUOUS ? s->variability : s->confidence,
-                      region != CARTO_HARD};
-    qsort_r(order, n, sizeof *order, cmp_region, &rs);
-    size_t take = (size_t)(fraction * (double)n) + 1;
-    if (take > n)
-        take = n;
-    memset(in, 0, n);
-    for (size_t j = 0; j < take; j++)
-        in[order[j]] = 1;
-    free(order);
-    return take;
+    if (carto_regions(d, s, fraction, of, err) < 0) {
+        free(of);
+        return (size_t)-1;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < d->n; i++) {
+        in[i] = of[i] == region;
+        k += in[i];
+    }
+    free(of);
+    return k;
 }
 
 int carto_write_ids(const char *path, const carto_dynamics *d, const carto_stats *s,

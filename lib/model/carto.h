@@ -22,11 +22,15 @@
    The cartography code stores correctness as the count sum c_e (its plot
    divides by the largest count) and forgetfulness as 1000 for an example
    never right; tells follows the definitions above.
-   Regions, as the code selects them (train_dy_filtering.py): sort by
-   the metric (stable: ties keep the input order) and take the first
-   floor(fraction N) + 1 examples (its head(n=num_samples+1)): easy-to-
-   learn by confidence descending, ambiguous by variability descending,
-   hard-to-learn by confidence ascending. */
+   Regions partition the examples, each in exactly one (the cartography
+   code's selection, train_dy_filtering.py, takes the first
+   floor(fraction N) + 1 examples by each metric separately, so that its
+   regions overlap and miss some examples): with
+   m = min(N, floor(fraction N) + 1), ambiguous = the m examples of the
+   highest variability; of the others, easy-to-learn = the half of the
+   highest confidence (the larger half when they are odd), hard-to-learn
+   = the rest. Ties go by id in byte order, so the regions do not depend
+   on the order of the rows. */
 #ifndef TELLS_CARTO_H
 #define TELLS_CARTO_H
 
@@ -78,6 +82,11 @@ int carto_write_table(FILE *fp, const carto_dynamics *d, const carto_stats *s);
 
 typedef enum { CARTO_EASY, CARTO_AMBIGUOUS, CARTO_HARD } carto_region;
 
+/* The size of the ambiguous region: min(n, floor(fraction n) + 1). */
+size_t carto_region_size(double fraction, size_t n);
+/* region[i] (d->n entries): example i's region, as above. */
+int carto_regions(const carto_dynamics *d, const carto_stats *s, double fraction,
+                  carto_region *region, tells_error *err);
 /* in[i] (n entries) marks the region's examples; returns how many. */
 size_t carto_select(const carto_dynamics *d, const carto_stats *s, carto_region region,
                     double fraction, unsigned char *in, tells_error *err);

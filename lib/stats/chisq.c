@@ -1,7 +1,15 @@
 #include <config.h>
 #include "stats/chisq.h"
 
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/alloc.h"
 
 int chisq_gof(const double *observed, const double *expected_share, size_t n,
               test_result *r, tells_error *err)
@@ -69,4 +77,196 @@ void proportion_greater(double x1, double n1, double x2, double n2, test_result 
     }
     r->statistic = (x1 / n1 - x2 / n2) / se;
     r->p = stat_norm_sf(r->statistic);
+}
+
+/* ---- goodness of fit with small expected counts ---- */
+
+const char *gof_method_name(gof_method m)
+{
+    switch (m) {
+    case GOF_EXACT: return "exact";
+    case GOF_MONTE_CARLO: return "monte-carlo";
+    default: return "chi2";
+    }
+}
+
+/* What the exact test needs: the cells with a share above 0, the log of
+   their shares, log x! for x up to n, and log P(observed) with the
+   tolerance of scipy.stats.binomtest (a probability within 1e-7 of the
+   observed one, relatively, counts as no more probable). */
+typedef struct multinomial {
+    size_t k;
+    uint64_t n;
+    uint64_t *obs;            /* [k] */
+    double *log_s;            /* [k] */
+    double *lnfact;           /* [n + 1] */
+    double log_pobs, bound;
+    double sum;               /* of P(x) / P(observed) over the outcomes counted */
+} multinomial;
+
+static void multinomial_free(multinomial *m)
+{
+    free(m->obs);
+    free(m->log_s);
+    free(m->lnfact);
+}
+
+static double multinomial_log_p(const multinomial *m, const uint64_t *x)
+{
+    double lp = m->lnfact[m->n];
+    for (size_t c = 0; c < m->k; c++)
+        lp += (double)x[c] * m->log_s[c] - m->lnfact[x[c]];
+    return lp;
+}
+
+static int multinomial_init(multinomial *m, const uint64_t *observed, const double *share,
+                            size_t k, tells_error *err)
+{
+    memset(m, 0, sizeof *m);
+    for (size_t c = 0; c < k; c++)
+        m->n += observed[c];
+    m->obs = array_new(k, sizeof *m->obs);
+    m->log_s = array_new(k, sizeof *m->log_s);
+    m->lnfact = array_new(m->n + 1, sizeof *m->lnfact);
+    if (!m->obs || !m->log_s || !m->lnfact) {
+        multinomial_free(m);
+        return tells_error_nomem(err, NULL, 0);
+    }
+    for (size_t c = 0; c < k; c++) {
+        if (share[c] > 0) {
+            m->obs[m->k] = observed[c];
+            m->log_s[m->k++] = log(share[c]);
+        } else if (observed[c] > 0) {
+            multinomial_free(m);
+            return tells_error_set(err, NULL, 0, "%" PRIu64 " observations in a cell "
+                                   "expected to be empty", observed[c]);
+        }
+    }
+    for (uint64_t i = 0; i <= m->n; i++)
+        m->lnfact[i] = lgamma((double)i + 1.0);
+    m->log_pobs = multinomial_log_p(m, m->obs);
+    m->bound = m->log_pobs + log1p(1e-7);
+    return 0;
+}
+
+/* Every outcome of the cells from cell on with left observations, lp the
+   log probability of those before it (with log n!). */
+static void enumerate_cells(multinomial *m, size_t cell, uint64_t left, double lp)
+{
+    if (cell + 1 == m->k) {
+        lp += (double)left * m->log_s[cell] - m->lnfact[left];
+        if (lp <= m->bound)
+            m->sum += exp(lp - m->log_pobs);
+        return;
+    }
+    for (uint64_t x = 0; x <= left; x++)
+        enumerate_cells(m, cell + 1, left - x,
+                        lp + (double)x * m->log_s[cell] - m->lnfact[x]);
+}
+
+double multinomial_outcomes(uint64_t n, size_t k)
+{
+    if (k == 0)
+        return n == 0 ? 1 : 0;
+    /* C(n + k - 1, k - 1) */
+    return round(exp(lgamma((double)n + (double)k) - lgamma((double)k) -
+                     lgamma((double)n + 1.0)));
+}
+
+int multinomial_exact(const uint64_t *observed, const double *share, size_t k,
+                      pvalue *p, tells_error *err)
+{
+    multinomial m;
+    if (multinomial_init(&m, observed, share, k, err) < 0)
+        return -1;
+    if (m.k <= 1) {
+        *p = pvalue_from_p(1.0);
+    } else {
+        enumerate_cells(&m, 0, m.n, m.lnfact[m.n]);
+        double log_p = m.log_pobs + log(m.sum);
+        *p = log_p >= 0 ? pvalue_from_p(1.0) : pvalue_from_log(log_p);
+    }
+    multinomial_free(&m);
+    return 0;
+}
+
+int multinomial_monte_carlo(const uint64_t *observed, const double *share, size_t k,
+                            size_t draws, unsigned long seed, pvalue *p, tells_error *err)
+{
+    multinomial m;
+    if (multinomial_init(&m, observed, share, k, err) < 0)
+        return -1;
+    size_t cells = m.k;
+    uint64_t n = m.n;
+    if (cells <= 1 || n > UINT_MAX) {
+        multinomial_free(&m);
+        *p = pvalue_from_p(1.0);
+        return cells <= 1 ? 0 : tells_error_set(err, NULL, 0, "%" PRIu64 " observations: "
+                                                "too many to draw", n);
+    }
+    double *prob = array_new(m.k, sizeof *prob);
+    unsigned *draw = array_new(m.k, sizeof *draw);
+    uint64_t *x = array_new(m.k, sizeof *x);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!prob || !draw || !x || !rng) {
+        free(prob);
+        free(draw);
+        free(x);
+        if (rng)
+            gsl_rng_free(rng);
+        multinomial_free(&m);
+        return tells_error_nomem(err, NULL, 0);
+    }
+    gsl_rng_set(rng, seed);
+    for (size_t c = 0; c < m.k; c++)
+        prob[c] = exp(m.log_s[c]);
+    size_t as_extreme = 0;
+    for (size_t b = 0; b < draws; b++) {
+        gsl_ran_multinomial(rng, m.k, (unsigned)m.n, prob, draw);
+        for (size_t c = 0; c < m.k; c++)
+            x[c] = draw[c];
+        as_extreme += multinomial_log_p(&m, x) <= m.bound;
+    }
+    *p = pvalue_from_p((double)(as_extreme + 1) / (double)(draws + 1));
+    free(prob);
+    free(draw);
+    free(x);
+    gsl_rng_free(rng);
+    multinomial_free(&m);
+    return 0;
+}
+
+int gof_test(const uint64_t *observed, const double *share, size_t k, unsigned long seed,
+             gof_result *r, tells_error *err)
+{
+    double *obs = array_new(k, sizeof *obs);
+    if (!obs)
+        return tells_error_nomem(err, NULL, 0);
+    uint64_t n = 0;
+    for (size_t c = 0; c < k; c++) {
+        obs[c] = (double)observed[c];
+        n += observed[c];
+    }
+    int rc = chisq_gof(obs, share, k, &r->test, err);
+    free(obs);
+    if (rc < 0)
+        return -1;
+    r->method = GOF_CHI2;
+    /* An expected count of 5 computed as 4.9999999999999991 is 5. */
+    size_t cells = 0;
+    bool small = false;
+    for (size_t c = 0; c < k; c++)
+        if (share[c] > 0) {
+            cells++;
+            small |= (double)n * share[c] < GOF_MIN_EXPECTED * (1 - 1e-12);
+        }
+    if (!small || cells < 2)
+        return 0;
+    if (multinomial_outcomes(n, cells) <= GOF_EXACT_MAX_OUTCOMES) {
+        r->method = GOF_EXACT;
+        return multinomial_exact(observed, share, k, &r->test.p, err);
+    }
+    r->method = GOF_MONTE_CARLO;
+    return multinomial_monte_carlo(observed, share, k, GOF_MONTE_CARLO_DRAWS, seed,
+                                   &r->test.p, err);
 }

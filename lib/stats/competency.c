@@ -14,6 +14,7 @@ void competency_options_default(competency_options *o)
     o->min_count = 1;
     o->alpha = 0.01;
     o->top = 0;
+    o->exact = false;
 }
 
 void competency_free(competency_table *t)
@@ -40,6 +41,7 @@ static int by_class_z(const void *a, const void *b, void *arg)
 typedef struct comp_state {
     const uint64_t *n;        /* [token]: examples holding it */
     double threshold;
+    bool exact;               /* binomial tails */
     size_t c;                 /* the class at hand */
     double p0;
     competency_row *buf;      /* its rows so far */
@@ -59,7 +61,7 @@ static void comp_row(const comp_state *st, size_t t, uint64_t docs, competency_r
         r->p = pvalue_from_p(1.0);
     } else {
         r->z = (r->p_hat - r->p0) / sqrt(r->p0 * (1 - r->p0) / (double)r->n);
-        r->p = stat_norm_sf(r->z);
+        r->p = st->exact ? stat_binom_sf(docs, r->n, r->p0) : stat_norm_sf(r->z);
     }
     r->significant = r->p.p >= PVALUE_TINY ? r->p.p <= st->threshold
                                            : r->p.log_p <= log(st->threshold);
@@ -97,7 +99,7 @@ int competency_compute(const token_counts *tc, const competency_options *o,
     counts_cell *cells = NULL;
     size_t *first = NULL;
     zero_order by_n = {0}, by_name = {0};
-    comp_state st = {.n = n};
+    comp_state st = {.n = n, .exact = o->exact};
     size_t ntested = 0, cap = 0;
     int rc = order && n && tested && mark && docs &&
              counts_cells(tc, false, NULL, NULL, &cells, &first) == 0 ? 0 : -1;
@@ -110,8 +112,8 @@ int competency_compute(const token_counts *tc, const competency_options *o,
     out->threshold = out->tested ? o->alpha / (double)out->tested : o->alpha;
     st.threshold = out->threshold;
     /* An absent token has p_hat 0 and z = -p0 / sqrt(p0 (1 - p0) / n), so
-       p >= 1/2: never significant below a threshold of 1/2, and ranked by
-       n (or all at z = 0 when p0 is 0 or 1). */
+       p >= 1/2 (exact: p = 1): never significant below a threshold of
+       1/2, and ranked by n (or all at z = 0 when p0 is 0 or 1). */
     bool sparse = o->top && o->top < ntested && out->threshold < 0.5;
     if (rc == 0 && sparse &&
         (zero_order_make(&by_n, tc->tokens, tested, ntested, n) < 0 ||

@@ -8,7 +8,11 @@
    one-sided (the token favours c), p = P(Z >= z), and a token-class
    pair is significant when p <= alpha / m, m the pairs tested
    (Bonferroni), as the paper's figure draws its boundary. Counts are
-   the examples holding a token (token_counts.docs). */
+   the examples holding a token (token_counts.docs). With exact, p is
+   the exact binomial tail of the same one-sided test instead: with k
+   = p_hat n the examples of class c, p = P(X >= k) for X ~ Binomial(n,
+   p0), which the normal approximation underestimates for small n or
+   p0 near 0 or 1; z is still computed, and still orders the rows. */
 #ifndef TELLS_COMPETENCY_H
 #define TELLS_COMPETENCY_H
 
@@ -25,6 +29,7 @@ typedef struct competency_options {
     uint64_t min_count;   /* test tokens in at least this many examples [1] */
     double alpha;         /* family-wise level before Bonferroni [0.01] */
     size_t top;           /* rows kept per class, the first by z; 0 = all [0] */
+    bool exact;           /* p from the binomial tail, not the normal [false] */
 } competency_options;
 
 void competency_options_default(competency_options *o);

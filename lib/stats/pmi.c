@@ -401,6 +401,7 @@ int pmi_run(const pmi_job *job, char *const *paths, size_t npaths, const char *o
         co.min_count = job->opt.min_count ? job->opt.min_count : 1;
         co.alpha = job->alpha > 0 ? job->alpha : co.alpha;
         co.class_prior = job->class_prior;
+        co.exact = job->exact;
         co.top = job->top;
         rc = competency_compute(&tc, &co, &o.z, err);
     } else if (rc == 0 && !job->emit_counts && job->measure == MEASURE_LOGODDS) {

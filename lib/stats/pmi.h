@@ -86,6 +86,7 @@ typedef struct pmi_job {
     pmi_options opt;      /* opt.min_count is z's too */
     double alpha;         /* z: the family-wise level [0.01] */
     bool class_prior;     /* z: p0 = each class's share, not 1/classes */
+    bool exact;           /* z: p from the exact binomial tail */
     size_t top;           /* rows per class, 0 = all */
     bool no_header;       /* the inputs are headerless prepared TSV */
     bool from_counts;     /* the inputs are counts files: sum them */

@@ -250,6 +250,20 @@ pvalue stat_binom_half_cdf(unsigned long k, unsigned long n)
                                              0.5, -M_LN2, -M_LN2));
 }
 
+pvalue stat_binom_sf(unsigned long k, unsigned long n, double p)
+{
+    if (k == 0)
+        return pvalue_from_p(1.0);
+    if (k > n)
+        return pvalue_from_log(-INFINITY);
+    double q = gsl_cdf_binomial_Q((unsigned)(k - 1), p, (unsigned)n);
+    if (q >= PVALUE_TINY)
+        return pvalue_from_p(q);
+    /* P(X >= k) = I_p(k, n - k + 1) */
+    return pvalue_from_log(stat_log_beta_inc((double)k, (double)(n - k) + 1.0, p, log(p),
+                                             log1p(-p)));
+}
+
 int alternative_parse(const char *s, alternative *a)
 {
     for (int i = ALT_TWO_SIDED; i <= ALT_LESS; i++)

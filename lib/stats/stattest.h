@@ -41,6 +41,10 @@ pvalue stat_norm_sf(double z);
 pvalue stat_t_sf(double t, double df);
 /* P(X <= k) for X ~ Binomial(n, 1/2). */
 pvalue stat_binom_half_cdf(unsigned long k, unsigned long n);
+/* P(X >= k) for X ~ Binomial(n, p), 0 < p < 1 and n < 2^32 (GSL's
+   counts): scipy.stats.binomtest(k, n, p, alternative="greater").
+   Below PVALUE_TINY, from I_p(k, n - k + 1) in logs. */
+pvalue stat_binom_sf(unsigned long k, unsigned long n, double p);
 /* log Q(a, x), the regularised upper incomplete gamma function, by its
    continued fraction (for x > a + 1; else from GSL). */
 double stat_log_gamma_q(double a, double x);

@@ -31,14 +31,17 @@ static int run(study *s, void *state, tells_error *err)
     }
     if (out_commit(&po, err) < 0)
         return -1;
-    heur_table t = {&h->hs, &h->tally, EXPECT_UNIFORM, 2};
+    /* The null of "does the heuristic shift the label distribution": the
+       corpus's own class shares, whatever --class-prior says (it is the
+       competency test's). */
+    heur_table t = {&h->hs, &h->tally, EXPECT_CLASS_PRIOR, 2, s->cfg->seed};
     if (study_write(s, "heur.tsv", heur_table_write, &t, err) < 0)
         return -1;
     h->heur = array_new(h->hs.n, sizeof *h->heur);
     if (!h->heur)
         return tells_error_nomem(err, NULL, 0);
     for (size_t i = 0; i < h->hs.n; i++)
-        if (heur_test(&h->tally, i, EXPECT_UNIFORM, &h->heur[i], err) < 0)
+        if (heur_test(&h->tally, i, EXPECT_CLASS_PRIOR, s->cfg->seed, &h->heur[i], err) < 0)
             return -1;
     return 0;
 }
@@ -50,6 +53,21 @@ static void free_state(void *state)
         heuristic_set_free(&h->hs);
     heur_tally_free(&h->tally);
     free(h->heur);
+}
+
+/* The test of a heuristic's row: in detail, and in its sentence. */
+static const char *test_detail(gof_method m)
+{
+    return m == GOF_EXACT         ? "exact_multinomial_class_prior"
+           : m == GOF_MONTE_CARLO ? "monte_carlo_multinomial_class_prior"
+                                  : "chi2_class_prior";
+}
+
+static const char *test_words(gof_method m)
+{
+    return m == GOF_EXACT         ? "exact multinomial"
+           : m == GOF_MONTE_CARLO ? "exact multinomial (Monte Carlo)"
+                                  : "chi-squared";
 }
 
 static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
@@ -64,7 +82,6 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
             return -1;
         v->value = (double)hr->n;
         const char *top = hr->n ? vocab_str(h->tally.classes, hr->top) : "-";
-        size_t K = vocab_size(h->tally.classes);
         if (!hr->tested) {
             snprintf(v->detail, sizeof v->detail, "pairs=%llu", (unsigned long long)hr->n);
             snprintf(v->sentence, sizeof v->sentence,
@@ -72,20 +89,21 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
                      (unsigned long long)hr->n);
             continue;
         }
-        v->reference = 1.0 / (double)K;
+        v->reference = hr->top_expected;
         v->effect = hr->top_share - v->reference;
         v->tested = true;
         v->p = hr->test.p;
         snprintf(v->detail, sizeof v->detail,
-                 "test=chi2_uniform chi2=%.6f df=%g top_class=%s top_share=%.6f",
-                 hr->test.statistic, hr->test.df, top, hr->top_share);
+                 "test=%s chi2=%.6f df=%g top_class=%s top_share=%.6f",
+                 test_detail(hr->method), hr->test.statistic, hr->test.df, top,
+                 hr->top_share);
         char p[64];
         study_pvalue(p, sizeof p, v->p);
         snprintf(v->sentence, sizeof v->sentence,
-                 "The %s heuristic holds for %llu pairs, %.0f%% of them %s (%.0f%% if it "
-                 "said nothing of the label): chi-squared p = %s.",
+                 "The %s heuristic holds for %llu pairs, %.0f%% of them %s (%.0f%% of the "
+                 "corpus, if it said nothing of the label): %s p = %s.",
                  name, (unsigned long long)hr->n, 100 * hr->top_share, top,
-                 100 * v->reference, p);
+                 100 * v->reference, test_words(hr->method), p);
     }
     return 0;
 }
@@ -149,8 +167,13 @@ static void add_page(study *s, void *state, page *pg)
         fputs("<p>No heuristic was defined.</p>\n", fp);
         return;
     }
+    fputs("<p>Does a heuristic shift the label distribution? Its pairs' classes against "
+          "the corpus's class shares: chi-squared, or the exact multinomial test when a "
+          "class expects fewer than 5 of them (<code>heur.tsv</code>'s "
+          "<code>test</code>).</p>\n",
+          fp);
     fputs("<table>\n<tr><th>heuristic</th><th>pairs</th><th>most in</th><th>share</th>"
-          "<th>p</th></tr>\n",
+          "<th>in the corpus</th><th>p</th><th>test</th></tr>\n",
           fp);
     for (size_t i = 0; i < h->hs.n; i++) {
         const heur_result *hr = &h->heur[i];
@@ -160,9 +183,11 @@ static void add_page(study *s, void *state, page *pg)
         if (hr->tested) {
             page_cell_text(fp, vocab_str(h->tally.classes, hr->top));
             page_cell_num(fp, hr->top_share, 3);
+            page_cell_num(fp, hr->top_expected, 3);
             page_cell_p(fp, hr->test.p);
+            page_cell_text(fp, gof_method_name(hr->method));
         } else
-            fputs("<td>-</td><td>-</td><td>-</td>", fp);
+            fputs("<td>-</td><td>-</td><td>-</td><td>-</td><td>-</td>", fp);
         fputs("</tr>\n", fp);
     }
     fputs("</table>\n", fp);
@@ -172,17 +197,21 @@ static void add_page(study *s, void *state, page *pg)
 
 static const study_check checks[] = {
     {.name = "heuristic:NAME",
-     .definition = "value: the pairs the heuristic holds for; reference: 1/classes; "
-                   "effect: the largest class's share minus it; p: chi-squared goodness "
-                   "of fit against uniform classes (too few pairs: untested)",
+     .definition = "value: the pairs the heuristic holds for; reference: the corpus's "
+                   "share of the class most of them are in; effect: that class's share of "
+                   "the pairs minus it; p: goodness of fit of the pairs' classes to the "
+                   "corpus's class shares (whatever --class-prior), chi-squared, or the "
+                   "exact multinomial test when a class expects fewer than 5 pairs "
+                   "(enumerated, or 100,000 draws seeded with --seed past 1,000,000 "
+                   "outcomes); no pair: untested",
      .yes = "The heuristic tells the class.", .no = "Not significant.",
      .list = CHECK_LIST_ALL},
 };
 
 const study_section section_heuristics = {
     .name = "heuristics",
-    .writes = "heur.tsv and heur-pairs.tsv (tells-heur with the built-in definitions and -H "
-              "files)",
+    .writes = "heur.tsv and heur-pairs.tsv (tells-heur --expected class-prior with the "
+              "built-in definitions and -H files)",
     .needs = RES_CORPUS,
     .provides = RES_HEURISTICS,
     .state_size = sizeof(heuristics_state),

@@ -516,9 +516,10 @@ static void carto_page(const study *s, const measures_state *m, page *pg)
                     "epochs; after each epoch, every example's probability of its gold label. "
                     "Confidence is its mean, variability its standard deviation, correctness "
                     "the share of epochs it was predicted right (Swayamdipta et al. 2020). The "
-                    "regions take a third of the examples each: the most confident "
-                    "(easy-to-learn), the most variable (ambiguous), the least confident "
-                    "(hard-to-learn) (<code>carto.tsv</code>, <code>carto-*.ids</code>).</p>\n",
+                    "regions take a third of the examples each, every example in one: the "
+                    "most variable (ambiguous), then of the others the more confident half "
+                    "(easy-to-learn) and the less confident (hard-to-learn) "
+                    "(<code>carto.tsv</code>, <code>carto-*.ids</code>).</p>\n",
             m->carto.epochs);
     page_figure(pg, "datamap", "The data map: variability against confidence, coloured by "
                                "correctness; at most 25,000 examples.");

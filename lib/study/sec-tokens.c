@@ -3,6 +3,7 @@
    significant token-class pairs are rows of summary.tsv. */
 #include <config.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,7 @@ static int run(study *s, void *state, tells_error *err)
     co.class_prior = s->cfg->class_prior;
     co.min_count = TOKEN_MIN_COUNT;
     co.alpha = s->cfg->token_alpha;
+    co.exact = true;   /* the exact binomial tail, not the normal approximation */
     if (competency_compute(&t->tokens, &co, &t->comp, err) < 0)
         return -1;
     if (study_write(s, "pmi.tsv", write_pmi, t, err) < 0)
@@ -86,14 +88,16 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
         v->family_size = t->tested;
         v->q = pvalue_scale(row->p, (double)t->tested);
         v->significant = v->direction_ok;
+        long long k = llround(row->p_hat * (double)row->n);
         snprintf(v->detail, sizeof v->detail,
-                 "test=competency_z n=%llu z=%.6f bonferroni_m=%zu threshold=%.3g",
-                 (unsigned long long)row->n, row->z, t->tested, t->threshold);
+                 "test=competency_exact_binomial n=%llu k=%lld z=%.6f bonferroni_m=%zu "
+                 "threshold=%.3g",
+                 (unsigned long long)row->n, k, row->z, t->tested, t->threshold);
         char p[64];
         study_pvalue(p, sizeof p, v->p);
         snprintf(v->sentence, sizeof v->sentence,
                  "'%s' is in %llu hypotheses, %.0f%% of them %s (%.0f%% expected): z = %.1f, "
-                 "p = %s.", tok, (unsigned long long)row->n, 100 * row->p_hat, cls,
+                 "exact binomial p = %s.", tok, (unsigned long long)row->n, 100 * row->p_hat, cls,
                  100 * row->p0, row->z, p);
     }
     return 0;
@@ -312,13 +316,18 @@ static void add_page(study *s, void *state, page *pg)
     fputs("</table>\n<p>The competency test (Gardner et al. 2021): for a token in n "
           "hypotheses, a share p&#770; of them in a class, z = (p&#770; &minus; p0) / "
           "&radic;(p0 (1 &minus; p0) / n) against p0 the share it would have if it said "
-          "nothing of the label; above the line, a token favours the class significantly "
-          "(<code>competency.tsv</code>).</p>\n",
+          "nothing of the label. Its p-value is the exact binomial tail, the chance of "
+          "that many of the n hypotheses or more in the class if each were in it with "
+          "probability p0, not the normal approximation's; a token favours the class "
+          "significantly when it is at most the level over the pairs tested "
+          "(Bonferroni; <code>competency.tsv</code>).</p>\n",
           fp);
     page_figure(pg, "competency", "Share of the hypotheses holding a token that are of the "
                                   "class, against how many hold it (log scale): coloured "
                                   "points are significant, grey ones not; the solid line is "
-                                  "the significance boundary, the dashed one p0.");
+                                  "the normal approximation's significance boundary (the "
+                                  "exact test decides, so a point near it may fall either "
+                                  "side), the dashed one p0.");
     fputs("<table>\n<tr><th>class</th><th>token</th><th>n</th><th>p&#770;</th><th>z</th>"
           "<th>p</th></tr>\n",
           fp);
@@ -332,9 +341,11 @@ static const study_check checks[] = {
                    "et al. 2021, over the tokens of 5 hypotheses or more: value p_hat, "
                    "the share of the n hypotheses with W that are of CLASS; reference p0 "
                    "= 1/classes (the class's share with --class-prior); z = (p_hat - p0) "
-                   "/ sqrt(p0 (1 - p0) / n), significant when P(Z >= z) <= --token-alpha "
-                   "/ m, m the pairs tested (Bonferroni); q: min(1, m p), the "
-                   "screen's own family, apart from the primary checks'",
+                   "/ sqrt(p0 (1 - p0) / n); p: the exact binomial tail P(X >= k), X ~ "
+                   "Binomial(n, p0), k = p_hat n (tells-pmi --exact), not the normal "
+                   "P(Z >= z); significant when p <= --token-alpha / m, m the pairs tested "
+                   "(Bonferroni); q: min(1, m p), the screen's own family, apart from the "
+                   "primary checks'",
      .list = CHECK_LIST_NONE, .own_table = "tokens"},
 };
 
@@ -342,7 +353,7 @@ const study_section section_tokens = {
     .name = "tokens",
     .writes = "pmi.tsv: the 15 tokens of each class with the highest PMI (tells-pmi -k 100); "
               "competency.tsv: the competency test of every token in 5 hypotheses or more "
-              "(tells-pmi --measure z --all -m 5)",
+              "(tells-pmi --measure z --exact --all -m 5)",
     .needs = RES_CORPUS,
     .provides = RES_TOKENS,
     .state_size = sizeof(tokens_state),

@@ -17,8 +17,9 @@ Sources of the values:
 - normal tails (proportion test, competency): scipy.stats.norm.sf, and
   scipy.special.log_ndtr(-z) for log p; the critical z:
   scipy.stats.norm.isf.
-- McNemar one-sided exact: scipy.stats.binomtest(b, b + c, 0.5,
-  alternative='greater').
+- McNemar one-sided exact, and the competency test's exact tails:
+  scipy.stats.binomtest(k, n, p, alternative='greater'); tails below the
+  smallest double summed exactly with fractions.
 - Kruskal-Wallis: scipy.stats.kruskal (tie-corrected).
 - Bootstrap intervals (lib/stats/interval.c, lib/model/pvi.c) and the
   folds of cross-fitting (lib/model/folds.c's deal): a replica of GSL's gsl_rng_mt19937
@@ -29,6 +30,7 @@ Sources of the values:
 """
 import hashlib
 import math
+from fractions import Fraction
 
 import numpy as np
 import scipy
@@ -134,6 +136,17 @@ l10 = lp / math.log(10)
 e = math.floor(l10)
 print("comp_tiny.p3", "%.2fe%d" % (10 ** (l10 - e), e))
 out("comp.crit_0.025", stats.norm.isf(0.025))
+# exact tails (tells-pmi --exact): P(X >= k), X ~ Binomial(n, p0)
+for name, k, n, p0 in [("a.x", 4, 5, 0.5), ("a.w", 1, 1, 0.5), ("a.y", 2, 4, 0.5),
+                       ("a.z", 1, 3, 0.5), ("b.z", 2, 3, 0.5), ("b.w", 0, 1, 0.5),
+                       ("b.x", 1, 5, 0.5), ("prior.a.x", 4, 5, 0.6),
+                       ("prior.b.z", 2, 3, 0.4), ("s40", 40, 40, 0.5)]:
+    out("exact." + name + ".p", stats.binomtest(k, n, p0, alternative="greater").pvalue)
+# far tails, exactly with fractions: log P(X >= k) for X ~ Binomial(n, p)
+for name, k, n, p in [("1500_2000_1_10", 1500, 2000, Fraction(1, 10)),
+                      ("2000_2000_1_3", 2000, 2000, Fraction(1, 3))]:
+    tail = sum(math.comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(k, n + 1))
+    out("exact_tiny." + name + ".log_p", math.log(tail.numerator) - math.log(tail.denominator))
 
 # ---- interval ----
 out("mcn.8_2", stats.binomtest(8, 10, 0.5, alternative="greater").pvalue)

@@ -248,37 +248,57 @@ static void test_heuristics(void)
 }
 
 /* tests/data/heur-ref.tsv, by tests/ref/make-heur-ref.py: SciPy's
-   chisquare (chi2, p; p 0 where it underflows) and log p from mpmath. */
+   chisquare (chi2, p; p 0 where it underflows) and log p from mpmath;
+   where a class expects fewer than 5 pairs, the exact multinomial test's
+   p by brute force in fractions (exact). */
 static const struct {
     const char *name;
     unsigned counts[4], rows[4];   /* rows all 0: uniform */
     size_t k;
-    double chi2, p, log_p;
+    double chi2;
+    bool exact;
+    double p, log_p;
 } refs[] = {
     {"synthetic-hypernym", {41, 400, 31}, {0}, 3,
-     561.74152542372883, 1.0456290158875585e-122, -280.87076271186441},
+     561.74152542372883, false, 1.0456290158875585e-122, -280.87076271186441},
     {"synthetic-probable-cause", {90, 31, 510}, {0}, 3,
-     648.68779714738503, 1.3779536529571571e-141, -324.34389857369255},
+     648.68779714738503, false, 1.3779536529571571e-141, -324.34389857369255},
     {"synthetic-everything-fine", {857, 119, 144}, {0}, 3,
-     940.74821428571443, 5.2374614294840441e-205, -470.37410714285714},
+     940.74821428571443, false, 5.2374614294840441e-205, -470.37410714285714},
     {"snli-everything-fine", {23, 2, 7}, {0}, 3,
-     22.562500000000004, 1.2607105177048491e-05, -11.28125},
+     22.562500000000004, false, 1.2607105177048491e-05, -11.28125},
     {"snli-prior", {23, 2, 7}, {3278, 3329, 3235}, 3,
-     22.662247516928776, 1.1993763417727636e-05, -11.331123758464387},
+     22.662247516928776, false, 1.1993763417727636e-05, -11.331123758464387},
     {"synthetic-prior", {857, 119, 144}, {1500, 1500, 1500}, 3,
-     940.74821428571443, 5.2374614294840441e-205, -470.37410714285714},
+     940.74821428571443, false, 5.2374614294840441e-205, -470.37410714285714},
     {"unbalanced-prior", {40, 25, 35, 0}, {1000, 300, 500, 20}, 4,
-     11.626666666666669, 0.0087778561494207957, -4.7355230754761655},
+     11.626666666666669, true, 0.010620838429012656, -4.5449373181666304},
     {"near-uniform", {100, 101, 99}, {0}, 3,
-     0.02, 0.990049833749168, -0.01},
+     0.02, false, 0.990049833749168, -0.01},
     {"two-classes", {60, 40}, {0}, 2,
-     4, 0.04550026389635857, -3.0900371531220866},
+     4, false, 0.04550026389635857, -3.0900371531220866},
     {"tiny-p", {3000, 10, 10}, {0}, 3,
-     5920.5960264900668, 0, -2960.2980132450331},
+     5920.5960264900668, false, 0, -2960.2980132450331},
     {"tiny-p-four", {5000, 20, 30, 40}, {0}, 4,
-     14558.644400785855, 0, -7274.7549529583965},
+     14558.644400785855, false, 0, -7274.7549529583965},
     {"tiny-p-prior", {4000, 5, 5}, {5000, 4000, 4000}, 3,
-     6364.1053615960091, 0, -3182.052680798005},
+     6364.1053615960091, false, 0, -3182.052680798005},
+    {"three-in-one", {3, 0, 0}, {0}, 3,
+     6, true, 0.1111111111111111, -2.1972245773362194},
+    {"one-pair", {0, 1, 0}, {0}, 3,
+     2.0000000000000004, true, 1, 0.0},
+    {"four-of-four", {4, 0}, {0}, 2,
+     4, true, 0.125, -2.0794415416798359},
+    {"small-mixed", {5, 1, 0}, {0}, 3,
+     7, true, 0.053497942386831275, -2.9281120858790117},
+    {"small-prior", {7, 3}, {30, 70}, 2,
+     7.6190476190476186, true, 0.0105920784, -4.5476488780021891},
+    {"small-prior-three", {1, 4, 2}, {50, 30, 20}, 3,
+     3.7619047619047619, true, 0.10435, -2.2600046454589273},
+    {"snli-prior-small", {6, 0, 1}, {3278, 3329, 3235}, 3,
+     8.8757439649652543, true, 0.010442557954154575, -4.5618657117730963},
+    {"snli-2017-probable-cause", {0, 3, 1}, {0}, 3,
+     3.5000000000000004, true, 0.33333333333333331, -1.0986122886681097},
 };
 
 static double rel_err(double got, double want)
@@ -305,8 +325,9 @@ static void test_chi2(void)
             }
         }
         heur_result r;
-        CHECK(heur_test(&t, 0, prior ? EXPECT_CLASS_PRIOR : EXPECT_UNIFORM, &r, &err) == 0);
+        CHECK(heur_test(&t, 0, prior ? EXPECT_CLASS_PRIOR : EXPECT_UNIFORM, 1, &r, &err) == 0);
         CHECK(r.tested && r.test.df == (double)(refs[i].k - 1));
+        CHECK(r.method == (refs[i].exact ? GOF_EXACT : GOF_CHI2));
         double e1 = rel_err(r.test.statistic, refs[i].chi2);
         double e3 = rel_err(r.test.p.log_p, refs[i].log_p);
         double e2 = refs[i].p > 0 ? rel_err(r.test.p.p, refs[i].p) : 0;

@@ -247,11 +247,13 @@ static void test_count(void)
     /* Four rows of train and test, in three classes. */
     CHECK(vocab_size(t.classes) == 3);
     char *table = table_of(&hs, &t, EXPECT_UNIFORM);
-    CHECK_STR(table, "heuristic\tn\tchi2\tdf\tp_value\ttop_class\ttop_share\t"
+    /* One pair each, 1/3 expected in each class: the exact test, every
+       outcome as likely (p 1; chi-squared said 0.37). */
+    CHECK_STR(table, "heuristic\tn\tchi2\tdf\tp_value\ttest\ttop_class\ttop_share\t"
               "contradiction\tentailment\tneutral\n"
-              "hyper\t1\t2.000000\t2\t0.37\tentailment\t1.000000\t0\t1\t0\n"
-              "fine\t1\t2.000000\t2\t0.37\tcontradiction\t1.000000\t1\t0\t0\n"
-              "drug\t1\t2.000000\t2\t0.37\tneutral\t1.000000\t0\t0\t1\n");
+              "hyper\t1\t2.000000\t2\t1\texact\tentailment\t1.000000\t0\t1\t0\n"
+              "fine\t1\t2.000000\t2\t1\texact\tcontradiction\t1.000000\t1\t0\t0\n"
+              "drug\t1\t2.000000\t2\t1\texact\tneutral\t1.000000\t0\t0\t1\n");
     free(table);
     heur_tally_free(&t);
 

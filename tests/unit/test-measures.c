@@ -157,16 +157,73 @@ static void test_carto(void)
        0.6: right, wrong, right, right. */
     CHECK_NEAR(s.correctness[2], 0.75, 1e-12);
     CHECK(s.forgetfulness[2] == 1);
-    /* floor(0.33 * 3) + 1 = 1 example per region: the most confident is
-       example 1 (0.75), the least example 0 (0.525 against 0.525 for
-       example 2: a tie, the first in input order). */
+    /* The regions partition the examples. floor(0.33 * 3) + 1 = 1
+       example is ambiguous: the most variable, example 0 (0.2 to 0.9);
+       of the other two, the more confident (example 1, 0.75) is easy to
+       learn and example 2 (0.525) hard. The code's selection took
+       example 0 as ambiguous and as hard (the least confident: 0.525
+       for both 0 and 2, a tie, the first in input order) and left
+       example 2 in no region. */
     unsigned char in[3];
+    CHECK(carto_select(&d, &s, CARTO_AMBIGUOUS, 0.33, in, NULL) == 1);
+    CHECK(in[0] && !in[1] && !in[2]);
     CHECK(carto_select(&d, &s, CARTO_EASY, 0.33, in, NULL) == 1);
     CHECK(in[1] && !in[0] && !in[2]);
     CHECK(carto_select(&d, &s, CARTO_HARD, 0.33, in, NULL) == 1);
-    CHECK(in[0] && !in[1] && !in[2]);
+    CHECK(in[2] && !in[0] && !in[1]);
     carto_stats_free(&s);
     carto_dynamics_free(&d);
+}
+
+/* Examples with equal statistics: the regions go by id, whatever the
+   order of the rows. Six examples over two epochs (binary fractions, so
+   that the ties are exact), read in two orders. b, d and f are equally
+   variable (0.375) for two ambiguous places: b and d, by id; of the
+   others, e (0.75) and then a, c and f equally confident (0.4375) for
+   the last easy place: a. The code's selection broke ties by the order
+   of the rows. */
+static void test_carto_ties(void)
+{
+    static const char *const ids[6] = {"c", "a", "b", "f", "e", "d"};
+    static const double p[6][2] = {{0.4375, 0.4375}, {0.4375, 0.4375}, {0.125, 0.875},
+                                   {0.0625, 0.8125}, {0.75, 0.75}, {0.125, 0.875}};
+    static const size_t orders[2][6] = {{0, 1, 2, 3, 4, 5}, {5, 4, 3, 2, 1, 0}};
+    static const carto_region want[6] = {CARTO_HARD, CARTO_EASY, CARTO_AMBIGUOUS,
+                                         CARTO_HARD, CARTO_EASY, CARTO_AMBIGUOUS};
+    char path[] = "/tmp/test-measures.XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0)
+        return;
+    close(fd);
+    for (int o = 0; o < 2; o++) {
+        carto_dynamics d;
+        CHECK(carto_dynamics_init(&d, NULL) == 0);
+        for (int e = 0; e < 2; e++) {
+            FILE *fp = fopen(path, "w");
+            CHECK(fp != NULL);
+            if (!fp)
+                break;
+            fputs("id\tgold\tp_x\tp_y\n", fp);
+            for (int i = 0; i < 6; i++) {
+                size_t r = orders[o][i];
+                fprintf(fp, "%s\tx\t%.17g\t%.17g\n", ids[r], p[r][e], 1 - p[r][e]);
+            }
+            fclose(fp);
+            CHECK(carto_read_epoch(&d, path, NULL) == 0);
+        }
+        carto_stats s;
+        CHECK(carto_compute(&d, &s, NULL) == 0);
+        for (int r = 0; r < 3; r++) {
+            unsigned char in[6];
+            CHECK(carto_select(&d, &s, (carto_region)r, 0.33, in, NULL) == 2);
+            for (size_t i = 0; i < 6; i++)
+                CHECK(in[i] == (want[orders[o][i]] == (carto_region)r));
+        }
+        carto_stats_free(&s);
+        carto_dynamics_free(&d);
+    }
+    remove(path);
 }
 
 int main(void)
@@ -174,5 +231,6 @@ int main(void)
     test_logodds();
     test_published();
     test_carto();
+    test_carto_ties();
     CHECK_DONE();
 }

@@ -14,6 +14,7 @@
 #include "study/core.h"
 #include "study/sec-aflite.h"
 #include "study/sec-baselines.h"
+#include "study/sec-heuristics.h"
 #include "study/sec-tokens.h"
 
 extern const study_section section_prepare, section_lengths, section_logodds;
@@ -129,7 +130,8 @@ static void sections(void)
     CHECK_STR(s.train, "all");
 
     /* tokens: the six tokens of one class are its shortcuts. z = (1 -
-       1/3) / sqrt(1/3 2/3 / 10) = sqrt(20) for each. */
+       1/3) / sqrt(1/3 2/3 / 10) = sqrt(20) for each; p, the exact
+       binomial tail, (1/3)^10 (the normal approximation's 3.9e-6). */
     CHECK(run(&s, &section_tokens, &err) == 0);
     CHECK(verdicts_of(&s, &section_tokens, &err) == 0);
     CHECK(s.v.n == 6);
@@ -138,9 +140,11 @@ static void sections(void)
     if (v) {
         CHECK_NEAR(v->value, 1.0, 1e-12);
         CHECK_NEAR(v->reference, 1.0 / 3, 1e-12);
-        CHECK(strstr(v->detail, "z=4.472136 bonferroni_m=24") != NULL);
-        CHECK(strncmp(v->sentence, "'sleeping' is in 10 hypotheses, 100% of them c (33% "
-                                   "expected): z = 4.5, p = ", 74) == 0);
+        CHECK(strstr(v->detail, "test=competency_exact_binomial n=10 k=10 z=4.472136 "
+                                "bonferroni_m=24") != NULL);
+        CHECK_NEAR(v->p.p, pow(3.0, -10), 1e-15);
+        CHECK_STR(v->sentence, "'sleeping' is in 10 hypotheses, 100% of them c (33% "
+                               "expected): z = 4.5, exact binomial p = 1.7e-05.");
     }
     CHECK(verdicts_find(&s.v, "token:a:e") == NULL);
     /* The screen is its own family, the 24 pairs tested: q = 24 p,
@@ -312,11 +316,67 @@ static void sections(void)
     }
 }
 
+/* The heuristics against the corpus's class shares: 30 examples of a, 10
+   of b; the marker heuristic holds for 9 of a's and 3 of b's, just the
+   corpus's shares. b expects 3 pairs, under 5: the exact test, the
+   two-sided binomial, p = 1 (against even classes, chi-squared would
+   have said 3 with p 0.083). */
+static void heuristics_section(void)
+{
+    char corpus[256];
+    snprintf(corpus, sizeof corpus, "%s/corpus.tsv", dir);
+    FILE *fp = fopen(corpus, "w");
+    CHECK(fp != NULL);
+    if (!fp)
+        return;
+    fputs("id\tsplit\tlabel\tpremise\thypothesis\n", fp);
+    for (int i = 0; i < 40; i++)
+        fprintf(fp, "h%d\tall\t%s\tp\t%s\n", i, i < 30 ? "a" : "b",
+                i < 9 || (i >= 30 && i < 33) ? "zzmark" : "other");
+    fclose(fp);
+    study s;
+    study_config cfg;
+    open_study(&s, &cfg, corpus);
+    char *defs[] = {(char *)data_path("heur-marker.heur")};
+    cfg.heur = (heur_sources){.mesh = data_path("heur-tree.txt"), .definitions = defs,
+                              .ndefinitions = 1, .general = true};
+    tells_error err;
+    tells_error_clear(&err);
+    CHECK(run(&s, &section_prepare, &err) == 0);
+    CHECK(run(&s, &section_heuristics, &err) == 0);
+    if (err.msg[0])
+        fprintf(stderr, "  %s\n", err.msg);
+    CHECK(verdicts_of(&s, &section_heuristics, &err) == 0);
+    const verdict *v = verdicts_find(&s.v, "heuristic:marker");
+    CHECK(v != NULL);
+    if (v) {
+        CHECK(v->tested && v->value == 12);
+        CHECK_NEAR(v->reference, 0.75, 1e-12);
+        CHECK_NEAR(v->effect, 0.0, 1e-12);
+        CHECK_NEAR(v->p.p, 1.0, 1e-12);
+        CHECK_STR(v->detail, "test=exact_multinomial_class_prior chi2=0.000000 df=1 "
+                             "top_class=a top_share=0.750000");
+        CHECK_STR(v->sentence, "The marker heuristic holds for 12 pairs, 75% of them a (75% "
+                               "of the corpus, if it said nothing of the label): exact "
+                               "multinomial p = 1.");
+    }
+    study *heap = malloc(sizeof s);
+    memcpy(heap, &s, sizeof s);
+    study_result_free(heap);
+    char path[300];
+    const char *made[] = {"corpus.tsv", "prepared.tsv", "heur.tsv", "heur-pairs.tsv"};
+    for (size_t i = 0; i < sizeof made / sizeof *made; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, made[i]);
+        CHECK(unlink(path) == 0);
+    }
+}
+
 int main(void)
 {
     CHECK(mkdtemp(dir) != NULL);
     table();
     sections();
+    heuristics_section();
     CHECK(rmdir(dir) == 0);
     CHECK_DONE();
 }

@@ -82,6 +82,64 @@ static void test_gof(void)
     CHECK_REL(r.p.log_p, -1004.0267419589522);
 }
 
+/* Small expected counts (tests/data/heur-ref.tsv, by
+   tests/ref/make-heur-ref.py: brute force in fractions). Three pairs in
+   one of three even classes: chi-squared 6, p = e^-3 = 0.0498; exact, the
+   three outcomes as unlikely, 3/27. */
+static void test_gof_small(void)
+{
+    static const uint64_t three[3] = {3, 0, 0}, mixed[3] = {5, 1, 0};
+    static const double even[3] = {1.0 / 3, 1.0 / 3, 1.0 / 3};
+    tells_error err;
+    tells_error_clear(&err);
+    gof_result g;
+    CHECK(gof_test(three, even, 3, 1, &g, &err) == 0);
+    CHECK(g.method == GOF_EXACT);
+    CHECK_NEAR(g.test.statistic, 6.0, 1e-12);
+    CHECK_REL(g.test.p.p, 1.0 / 9);
+    CHECK_STR(gof_method_name(g.method), "exact");
+    test_result chi;
+    double o3[3] = {3, 0, 0};
+    CHECK(chisq_gof(o3, even, 3, &chi, &err) == 0);
+    CHECK_REL(chi.p.p, exp(-3.0));
+    pvalue p;
+    CHECK(multinomial_exact(mixed, even, 3, &p, &err) == 0);
+    CHECK_REL(p.p, 0.053497942386831275);
+    /* 5 expected in each of three: chi-squared, 4.8 with 2 df. */
+    static const uint64_t fifteen[3] = {9, 3, 3};
+    CHECK(gof_test(fifteen, even, 3, 1, &g, &err) == 0);
+    CHECK(g.method == GOF_CHI2);
+    CHECK_NEAR(g.test.statistic, 4.8, 1e-12);
+    CHECK_REL(g.test.p.p, exp(-2.4));
+    CHECK_STR(gof_method_name(g.method), "chi2");
+    /* A cell with no share and pairs: a data error. */
+    static const double half[3] = {0.5, 0.5, 0};
+    CHECK(multinomial_exact(three + 0, half, 3, &p, &err) == 0);
+    static const uint64_t in_empty[3] = {1, 0, 2};
+    CHECK(multinomial_exact(in_empty, half, 3, &p, &err) == -1);
+    CHECK_STR(err.msg, "2 observations in a cell expected to be empty");
+
+    /* The outcomes counted: C(n + k - 1, k - 1). */
+    CHECK(multinomial_outcomes(3, 3) == 10.0);
+    CHECK_REL(multinomial_outcomes(40, 12), 47626016970.0);
+    /* Monte Carlo: seeded, so the same p twice; within 0.005 of the
+       exact 1/9 (its standard error at 100,000 draws: 0.001). */
+    pvalue a, b;
+    CHECK(multinomial_monte_carlo(three, even, 3, 100000, 7, &a, &err) == 0);
+    CHECK(multinomial_monte_carlo(three, even, 3, 100000, 7, &b, &err) == 0);
+    CHECK(a.p == b.p && fabs(a.p - 1.0 / 9) < 0.005);
+    CHECK(multinomial_monte_carlo(mixed, even, 3, 100000, 7, &a, &err) == 0);
+    CHECK(fabs(a.p - 0.053497942386831275) < 0.005);
+    /* Twelve even classes, 40 pairs: too many outcomes to enumerate. */
+    uint64_t twelve[12] = {8, 4, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2};
+    double share12[12];
+    for (int c = 0; c < 12; c++)
+        share12[c] = 1.0 / 12;
+    CHECK(gof_test(twelve, share12, 12, 3, &g, &err) == 0);
+    CHECK(g.method == GOF_MONTE_CARLO && g.test.p.p > 0.1 && g.test.p.p <= 1);
+    CHECK_STR(gof_method_name(g.method), "monte-carlo");
+}
+
 static void test_homogeneity(void)
 {
     test_result r;
@@ -417,6 +475,77 @@ static void test_competency_significant(void)
     counts_free(&tc);
 }
 
+/* The exact binomial tails (exact.*, exact_tiny.*: scipy.stats.binomtest
+   with alternative "greater", and sums of fractions where it underflows):
+   P(X >= k), X ~ Binomial(n, p0), k the examples of the class. */
+static void test_competency_exact(void)
+{
+    token_counts tc;
+    hand_corpus(&tc);
+    competency_options o;
+    competency_options_default(&o);
+    CHECK(!o.exact);
+    o.exact = true;
+    competency_table t;
+    tells_error err;
+    tells_error_clear(&err);
+    CHECK(competency_compute(&tc, &o, &t, &err) == 0);
+    CHECK(t.n == 8 && t.tested == 8 && t.significant == 0);
+    double s5 = sqrt(5.0), s3 = sqrt(3.0);
+    /* z as before; p: x in 4 of 5 a examples, 6/32; ... */
+    check_row(&t, &tc, "a", "x", 5, 0.8, 3 / s5, 0.1875);
+    check_row(&t, &tc, "a", "w", 1, 1.0, 1.0, 0.5);
+    check_row(&t, &tc, "a", "y", 4, 0.5, 0.0, 0.6875);
+    check_row(&t, &tc, "a", "z", 3, 1.0 / 3, -1 / s3, 0.875);
+    check_row(&t, &tc, "b", "z", 3, 2.0 / 3, 1 / s3, 0.5);
+    check_row(&t, &tc, "b", "y", 4, 0.5, 0.0, 0.6875);
+    check_row(&t, &tc, "b", "w", 1, 0.0, -1.0, 1.0);
+    check_row(&t, &tc, "b", "x", 5, 0.2, -3 / s5, 0.96875);
+    char order[256];
+    rows_order(&t, &tc, order, sizeof order);
+    CHECK_STR(order, "a:x a:w a:y a:z b:z b:y b:w b:x");
+    competency_free(&t);
+    /* With a top: the same rows. With the class prior (p0 = 0.6 and 0.4). */
+    o.top = 1;
+    CHECK(competency_compute(&tc, &o, &t, &err) == 0);
+    CHECK(t.n == 2);
+    CHECK_REL(t.rows[0].p.p, 0.1875);
+    CHECK_REL(t.rows[1].p.p, 0.5);
+    competency_free(&t);
+    o.top = 0;
+    o.class_prior = true;
+    CHECK(competency_compute(&tc, &o, &t, &err) == 0);
+    const competency_row *r = find_row(&t, &tc, "a", "x");
+    CHECK(r && fabs(r->p.p - 0.33695999999999993) <= REL * 0.337);
+    r = find_row(&t, &tc, "b", "z");
+    CHECK(r && fabs(r->p.p - 0.35200000000000004) <= REL * 0.352);
+    competency_free(&t);
+    counts_free(&tc);
+
+    /* s in all of a's 40 examples: 2^-40 = 9.09e-13 (exact.s40.p), where
+       the normal approximation gives 1.27e-10. */
+    CHECK(counts_init(&tc, FIELD_HYPOTHESIS) == 0);
+    for (int i = 0; i < 40; i++) {
+        add(&tc, "a", "s");
+        add(&tc, "b", "t");
+    }
+    o.class_prior = false;
+    CHECK(competency_compute(&tc, &o, &t, &err) == 0);
+    CHECK(t.significant == 2);
+    r = find_row(&t, &tc, "a", "s");
+    CHECK(r && r->significant && fabs(r->p.p - 9.0949470177292824e-13) <= REL * 9.09e-13);
+    competency_free(&t);
+    counts_free(&tc);
+
+    /* Tails below the smallest double, from their log: 2000 of 2000 at
+       p0 = 1/3, and 1500 of 2000 at 1/10. */
+    pvalue p = stat_binom_sf(2000, 2000, 1.0 / 3);
+    CHECK(p.p == 0 && fabs(p.log_p - -2197.2245773362192) <= 1e-9 * 2197.2);
+    p = stat_binom_sf(1500, 2000, 0.1);
+    CHECK(p.p == 0 && fabs(p.log_p - -2385.7324794147125) <= 1e-9 * 2385.7);
+    CHECK(stat_binom_sf(0, 7, 0.3).p == 1.0);
+}
+
 static void test_competency_errors(void)
 {
     token_counts tc;
@@ -661,10 +790,12 @@ static void test_kruskal(void)
 int main(void)
 {
     test_gof();
+    test_gof_small();
     test_homogeneity();
     test_proportion();
     test_competency_hand();
     test_competency_significant();
+    test_competency_exact();
     test_competency_errors();
     test_mcnemar_greater();
     test_mcnemar_two_sided_mde();

@@ -127,8 +127,8 @@ static void usage(void)
 CLI_GROUP_BY_HELP
 "      --epoch N            fastText's epochs for the baselines and PVI; with\n"
 "                           --lr, fixes them [chosen among 5, 10 and 25\n"
-"                           epochs with learning rates 0.1, 0.25 and 0.5 on a\n"
-"                           held-out fifth of the training rows]\n"
+"                           epochs with learning rates 0.1, 0.25 and 0.5 by\n"
+"                           log loss on a held-out fifth of the training rows]\n"
 "      --lr X               fastText's learning rate [chosen with --epoch]\n"
 "      --alpha Q            false discovery rate of the verdicts [0.05]\n"
 "      --token-alpha A      the competency test's level, Bonferroni [0.01]\n"

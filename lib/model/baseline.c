@@ -318,23 +318,31 @@ static const struct {
     double lr;
 } TUNE_GRID[] = {{5, 0.1}, {10, 0.25}, {25, 0.5}};
 
-/* The share of rows m gets right. */
+/* The share of rows m gets right, and (loss not NULL) its mean log loss
+   on them, -ln p(gold), the gold label's probability floored at 1e-12. */
 static int rows_accuracy(ft_model *m, const dataset *d, const size_t *rows, size_t n,
-                         baseline_input in, double *acc, tells_error *err)
+                         baseline_input in, double *acc, double *loss, tells_error *err)
 {
     predictions p;
     if (fasttext_predict_rows(m, d, rows, n, in, &p, err) < 0)
         return -1;
     size_t right = 0;
-    for (size_t i = 0; i < p.n; i++)
-        right += p.pred[i] == d->ex[p.row[i]].label;
+    double sum = 0;
+    for (size_t i = 0; i < p.n; i++) {
+        size_t gold = d->ex[p.row[i]].label;
+        right += p.pred[i] == gold;
+        double q = p.prob[i * p.nlabels + gold];
+        sum -= log(q > 1e-12 ? q : 1e-12);
+    }
     *acc = n ? (double)right / (double)n : NAN;
+    if (loss)
+        *loss = n ? sum / (double)n : NAN;
     predictions_free(&p);
     return 0;
 }
 
-/* c->tune: the epochs and learning rate of TUNE_GRID most accurate on a
-   fifth of the training rows (by c->group) when trained on the rest; the
+/* c->tune: the epochs and learning rate of TUNE_GRID of the least log
+   loss on a fifth of the training rows (by c->group) when trained on the rest; the
    configured ones when the rows make fewer than 5 groups. */
 static int tune(const dataset *d, const size_t *train, size_t ntrain, const baseline_config *c,
                 ft_train_args *best, bool *tuned, tells_error *err)
@@ -355,17 +363,19 @@ static int tune(const dataset *d, const size_t *train, size_t ntrain, const base
         else
             in[nin++] = train[i];
     }
-    double top = -1;
+    /* By log loss, not accuracy: the probabilities serve too (PVI), and
+       the most accurate setting is often an overconfident one. */
+    double top = INFINITY;
     for (size_t g = 0; rc == 0 && g < sizeof TUNE_GRID / sizeof *TUNE_GRID; g++) {
         ft_train_args a = c->ft;
         a.epoch = TUNE_GRID[g].epoch;
         a.lr = TUNE_GRID[g].lr;
         ft_model *m = fasttext_train_rows(d, in, nin, c->input, &a, err);
-        double acc;
-        rc = m ? rows_accuracy(m, d, val, nval, c->input, &acc, err) : -1;
+        double acc, loss;
+        rc = m ? rows_accuracy(m, d, val, nval, c->input, &acc, &loss, err) : -1;
         ft_free(m);
-        if (rc == 0 && acc > top) {
-            top = acc;
+        if (rc == 0 && loss < top) {
+            top = loss;
             *best = a;
             *tuned = true;
         }
@@ -384,7 +394,7 @@ ft_model *baseline_train(const dataset *d, const size_t *train, size_t ntrain,
     if (c->tune && tune(d, train, ntrain, c, &args, &fit->tuned, err) < 0)
         return NULL;
     ft_model *m = fasttext_train_rows(d, train, ntrain, c->input, &args, err);
-    if (m && rows_accuracy(m, d, train, ntrain, c->input, &fit->train_accuracy, err) < 0) {
+    if (m && rows_accuracy(m, d, train, ntrain, c->input, &fit->train_accuracy, NULL, err) < 0) {
         ft_free(m);
         return NULL;
     }

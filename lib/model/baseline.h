@@ -92,7 +92,7 @@ typedef struct baseline_config {
     ft_train_args ft;
     /* Choose fastText's epochs and learning rate among BASELINE_TUNE_GRID
        on an inner split of the training rows (a fifth held out, by
-       `group`), the most accurate there, the first of equal ones; then
+       `group`), the least log loss there, the first of equal ones; then
        train on all of them with it. */
     bool tune;
     fold_grouping group;

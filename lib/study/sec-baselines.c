@@ -555,8 +555,8 @@ static const study_check checks[] = {
                    "examples; effect: the difference, with a 95% paired-bootstrap "
                    "interval (2,000 resamples, seeded with --seed); p: McNemar's exact "
                    "test, one-sided (the model right more often). fastText's epochs "
-                   "and learning rate are chosen on a held-out fifth of the training "
-                   "rows (or fixed by --epoch, --lr); detail gives the model's training "
+                   "and learning rate are chosen by log loss on a held-out fifth of the "
+                   "training rows (or fixed by --epoch, --lr); detail gives the model's training "
                    "accuracy and mde, the smallest gain the test finds with 80% power "
                    "(Connor 1987, at the observed disagreement)",
      .yes = "A shortcut.", .no = "Not significant.", .list = CHECK_LIST_ALL,

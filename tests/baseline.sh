@@ -176,7 +176,7 @@ expect 1 "tells-baseline: $tmp/no/such/dir/m.bin: cannot create: No such file or
 
 for args in "--partition easy|invalid partition 'easy' (expected NAME=IDFILE)" \
     "--model svm|invalid model 'svm' (majority, fasttext or both)" \
-    "--input premise|invalid input 'premise' (hypothesis or pair)" \
+    "--input premises|invalid input 'premises' (hypothesis, pair, pair-features or premise)" \
     "--folds 1|invalid value '1' for --folds (expected an integer from 2 to 1000)" \
     "--folds 3 --eval dev|--folds and --eval cannot be combined" \
     "--model majority --save-model m.bin|--save-model needs the fasttext model"; do

@@ -185,7 +185,7 @@ for f in empty blank header; do
     case $f in header) msg="no examples in the input" ;; *) msg=$nohead ;; esac
     for cmd in "tells-pmi" "tells-len" "tells-phrases" "tells-heur" "tells-split -s dev" \
         "tells-baseline" "tells-embed -v $vec" "tells-aflite -v $vec -m 1" \
-        "tells-audit --reference $tmp/ok.tsv --folds 2"; do
+        "tells-audit --reference $tmp/ok.tsv --folds 2 --group-by none"; do
         what="$cmd, $f"
         # shellcheck disable=SC2086
         run $cmd "$tmp/$f.tsv"
@@ -254,7 +254,7 @@ expect 1 "tells-stat: $tmp/d.n:1: duplicate column 'acc' (columns 1 and 2)"
 printf '%s\n1\ttrain\ta\tp\tx\n2\ttrain\tb\tp\ty\n1\tdev\ta\tp\tx\n' "$H" >"$tmp/dup.tsv"
 dupmsg="$tmp/dup.tsv:4: duplicate id '1' (first on line 2)"
 for cmd in "tells-baseline" "tells-embed -v $vec" "tells-aflite -v $vec -m 1" \
-    "tells-audit --reference $tmp/ok.tsv --folds 2" "tells-split --keep $tmp/b.ids" \
+    "tells-audit --reference $tmp/ok.tsv --folds 2 --group-by none" "tells-split --keep $tmp/b.ids" \
     "tells-split --drop $tmp/b.ids"; do
     what="$cmd, an id twice"
     # shellcheck disable=SC2086

@@ -27,6 +27,9 @@ static void usage(void)
 "Data and model:\n"
 "      --folds K            folds [5]\n"
 CLI_GROUP_BY_HELP
+"      --tune               choose g_x's epochs and learning rate in each fold\n"
+"                           by log loss on a held-out fifth of its training\n"
+"                           rows, as tells-study does\n"
 "      --input MODE         what g_x reads: hypothesis, or pair (premise\n"
 "                           __sep__ hypothesis) [hypothesis]\n"
 "      --word-ngrams N      fastText word n-grams [2]\n"
@@ -86,7 +89,7 @@ CLI_GROUP_BY_HELP
 }
 
 enum {
-    OPT_FOLDS = 256, OPT_GROUP_BY, OPT_INPUT,
+    OPT_FOLDS = 256, OPT_GROUP_BY, OPT_TUNE, OPT_INPUT,
     OPT_SEED, OPT_SUMMARY, OPT_BOOTSTRAP, OPT_LOW, OPT_HIGH, OPT_THRESHOLD,
     OPT_TOKENS, OPT_MIN_COUNT
 };
@@ -94,6 +97,7 @@ enum {
 static const struct option long_options[] = {
     {"folds", required_argument, NULL, OPT_FOLDS},
     {"group-by", required_argument, NULL, OPT_GROUP_BY},
+    {"tune", no_argument, NULL, OPT_TUNE},
     {"input", required_argument, NULL, OPT_INPUT},
     CLI_FASTTEXT_OPTIONS,
     {"seed", required_argument, NULL, OPT_SEED},
@@ -131,6 +135,7 @@ static void parse_args(int argc, char **argv, config *cfg)
         switch (c) {
         case OPT_FOLDS: o->folds = (size_t)cli_long("--folds", optarg, 2, 1000); break;
         case OPT_GROUP_BY: o->group = cli_group_by(optarg); break;
+        case OPT_TUNE: o->tune = true; break;
         case OPT_INPUT:
             if (baseline_input_parse(optarg, &o->input) < 0 ||
                 (o->input != INPUT_HYPOTHESIS && o->input != INPUT_PAIR))

@@ -366,7 +366,10 @@ int pvi_run(const dataset *d, const pvi_options *o, pvi_result *r, tells_error *
             break;
         }
         progress(o, "fold %zu of %zu: training fastText", k + 1, K);
-        ft_model *m = fasttext_train_rows(d, tr, ntr, o->input, &o->ft, err);
+        baseline_config bc = {.kind = MODEL_FASTTEXT, .input = o->input, .ft = o->ft,
+                              .tune = o->tune, .group = o->group};
+        model_fit fit;
+        ft_model *m = baseline_train(d, tr, ntr, &bc, &fit, err);
         if (!m) {
             rc = -1;
             break;

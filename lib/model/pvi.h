@@ -42,6 +42,9 @@ typedef struct pvi_options {
     unsigned long seed;        /* the folds' deal and the bootstrap */
     fold_grouping group;       /* the folds' groups [GROUP_BY_PREMISE] */
     bool tokens;               /* also the token drops */
+    bool tune;                 /* g_x's epochs and learning rate chosen on
+                                  each fold's training rows, as
+                                  baseline_config.tune (the study's) */
     size_t samples;            /* bootstrap resamples [PVI_BOOTSTRAP_SAMPLES] */
     double level;              /* of the interval [0.95] */
     void (*progress)(const char *msg, void *user);   /* may be NULL */

@@ -184,7 +184,7 @@ static int compare_partitions(const study *s, measures_state *m, tells_error *er
 }
 
 /* PVI's g_x is the cross-validated model of partitions.tsv: the same
-   folds and seed, so its probabilities serve (tells-pvi --seed SEED
+   folds, seed and settings, so its probabilities serve (tells-pvi --tune --seed SEED
    prepared.tsv trains the same models and writes pvi.tsv). 1 when the
    corpus cannot be measured (a class too rare for the folds: the report
    says so, the rest of the study stands). */

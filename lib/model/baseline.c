@@ -390,16 +390,20 @@ ft_model *baseline_train(const dataset *d, const size_t *train, size_t ntrain,
                          const baseline_config *c, model_fit *fit, tells_error *err)
 {
     ft_train_args args = c->ft;
-    *fit = (model_fit){.train_accuracy = NAN};
-    if (c->tune && tune(d, train, ntrain, c, &args, &fit->tuned, err) < 0)
+    model_fit f = {.train_accuracy = NAN};
+    if (c->tune && tune(d, train, ntrain, c, &args, &f.tuned, err) < 0)
         return NULL;
     ft_model *m = fasttext_train_rows(d, train, ntrain, c->input, &args, err);
-    if (m && rows_accuracy(m, d, train, ntrain, c->input, &fit->train_accuracy, NULL, err) < 0) {
+    /* The training rows predicted once more, only when the fit is asked. */
+    if (m && fit && rows_accuracy(m, d, train, ntrain, c->input, &f.train_accuracy, NULL,
+                                  err) < 0) {
         ft_free(m);
         return NULL;
     }
-    fit->epoch = args.epoch ? args.epoch : 5;
-    fit->lr = args.lr > 0 ? args.lr : 0.1;
+    f.epoch = args.epoch ? args.epoch : 5;
+    f.lr = args.lr > 0 ? args.lr : 0.1;
+    if (fit)
+        *fit = f;
     return m;
 }
 

@@ -100,9 +100,10 @@ typedef struct baseline_config {
     void *progress_user;
 } baseline_config;
 
-/* fastText trained on train rows as c says (tuned when c->tune), and
-   its fit: the share of those rows it gets right, the settings used.
-   NULL with err set on failure. */
+/* fastText trained on train rows as c says (tuned when c->tune), and,
+   when fit is not NULL, its fit: the share of those rows it gets right
+   (one more pass over them), the settings used. NULL with err set on
+   failure. */
 ft_model *baseline_train(const dataset *d, const size_t *train, size_t ntrain,
                          const baseline_config *c, model_fit *fit, tells_error *err);
 /* Trains on train rows and predicts eval rows. */

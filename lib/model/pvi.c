@@ -368,8 +368,7 @@ int pvi_run(const dataset *d, const pvi_options *o, pvi_result *r, tells_error *
         progress(o, "fold %zu of %zu: training fastText", k + 1, K);
         baseline_config bc = {.kind = MODEL_FASTTEXT, .input = o->input, .ft = o->ft,
                               .tune = o->tune, .group = o->group};
-        model_fit fit;
-        ft_model *m = baseline_train(d, tr, ntr, &bc, &fit, err);
+        ft_model *m = baseline_train(d, tr, ntr, &bc, NULL, err);
         if (!m) {
             rc = -1;
             break;

@@ -286,9 +286,11 @@ static void diff_words_of(const verdict *v, diff_words *w)
 }
 
 /* A difference of two models' accuracies, tested by exact McNemar. */
-static verdict *model_verdict(verdicts *vs, const char *check, const study_model *m,
-                              const study_model *ref, const interval *diff, unsigned long b,
-                              unsigned long c, tells_error *err)
+/* A row comparing two models' accuracies: value, reference, effect and
+   its interval; untested. */
+static verdict *compared_verdict(verdicts *vs, const char *check, const study_model *m,
+                                 const study_model *ref, const interval *diff,
+                                 tells_error *err)
 {
     verdict *v = verdicts_add(vs, err, "%s", check);
     if (!v)
@@ -298,6 +300,16 @@ static verdict *model_verdict(verdicts *vs, const char *check, const study_model
     v->effect = diff->estimate;
     v->ci_low = diff->low;
     v->ci_high = diff->high;
+    return v;
+}
+
+static verdict *model_verdict(verdicts *vs, const char *check, const study_model *m,
+                              const study_model *ref, const interval *diff, unsigned long b,
+                              unsigned long c, tells_error *err)
+{
+    verdict *v = compared_verdict(vs, check, m, ref, diff, err);
+    if (!v)
+        return NULL;
     v->tested = true;
     v->p = mcnemar_exact_greater(b, c);
     v->direction_ok = v->effect > 0;
@@ -321,14 +333,10 @@ static double hypothesis_mde(const study *s, const baselines_state *b)
 static int add_descriptive(study *s, const baselines_state *b, verdicts *vs, tells_error *err)
 {
     const study_model *m = b->model;
-    verdict *v = verdicts_add(vs, err, "bag_of_both");
+    verdict *v = compared_verdict(vs, "bag_of_both", &m[STUDY_PAIR], &m[STUDY_HYPOTHESIS],
+                                  &b->pair_vs_hyp, err);
     if (!v)
         return -1;
-    v->value = m[STUDY_PAIR].accuracy;
-    v->reference = m[STUDY_HYPOTHESIS].accuracy;
-    v->effect = b->pair_vs_hyp.estimate;
-    v->ci_low = b->pair_vs_hyp.low;
-    v->ci_high = b->pair_vs_hyp.high;
     snprintf(v->detail, sizeof v->detail,
              "test=none model=pair n=%zu only_pair_right=%lu only_hypothesis_right=%lu "
              "train_accuracy=%.6f epoch=%d lr=%g",
@@ -342,13 +350,9 @@ static int add_descriptive(study *s, const baselines_state *b, verdicts *vs, tel
              "to %s): it cannot tell which words came from the premise, so it does not "
              "answer whether the premise helps; the row above does.",
              w.a, w.b, w.d, w.lo, w.hi);
-    if (!(v = verdicts_add(vs, err, "premise_only")))
+    if (!(v = compared_verdict(vs, "premise_only", &m[STUDY_PREMISE], &m[STUDY_MAJORITY],
+                               &b->premise_vs_majority, err)))
         return -1;
-    v->value = m[STUDY_PREMISE].accuracy;
-    v->reference = m[STUDY_MAJORITY].accuracy;
-    v->effect = b->premise_vs_majority.estimate;
-    v->ci_low = b->premise_vs_majority.low;
-    v->ci_high = b->premise_vs_majority.high;
     snprintf(v->detail, sizeof v->detail,
              "test=none model=premise n=%zu train_accuracy=%.6f epoch=%d lr=%g group_by=%s",
              s->neval, m[STUDY_PREMISE].fit.train_accuracy, m[STUDY_PREMISE].fit.epoch,

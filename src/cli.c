@@ -5,6 +5,7 @@
 #include <float.h>
 #include <getopt.h>
 #include <limits.h>
+#include <malloc.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -59,6 +60,14 @@ void cli_init(char **argv, const char *program_name)
        is reported, not a core dump (the fuzzers keep the abort, to find
        such slips). */
     gsl_set_error_handler_off();
+    /* Every fastText model allocates and fills a 120 MB word index (its
+       Dictionary's 30 million slots) and frees it again; the study trains
+       a hundred of them. Taken from the heap and kept there rather than
+       mapped and unmapped each time, the pages are faulted in once: the
+       study's baselines take less than half the time (bench/study). Peak
+       memory is unchanged; it is returned when the program ends. */
+    mallopt(M_MMAP_MAX, 0);
+    mallopt(M_TRIM_THRESHOLD, INT_MAX);
 }
 const char *cli_program(void) { return program; }
 

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <fstream>
 #include <istream>
 #include <memory>
 #include <new>
@@ -18,6 +19,7 @@
 #include <sstream>
 #include <streambuf>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include <unistd.h>
@@ -251,6 +253,58 @@ int exception_error(tells_error *err, const char *file)
     }
 }
 
+// Hash buckets sized to the text: FT_ROWS_PER_NGRAM rows for each distinct
+// n-gram the training file holds (word n-grams of 2 to wordNgrams words
+// within a line, with fastText's end-of-line word; character n-grams of
+// minn to maxn bytes of each distinct word in "<" ">"), at least
+// FT_MIN_BUCKET and at most fastText's default. A function of the file's
+// bytes alone, so the same text gets the same model for a seed. Counting
+// stops once the cap is reached.
+enum { FT_ROWS_PER_NGRAM = 4, FT_MIN_BUCKET = 1000, FT_MAX_BUCKET = 2000000 };
+
+int auto_buckets(const char *path, const fasttext::Args &args)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw std::runtime_error(std::string(path) + ": cannot open: " + std::strerror(errno));
+    const size_t enough = FT_MAX_BUCKET / FT_ROWS_PER_NGRAM;
+    std::unordered_set<uint64_t> ngrams, words;
+    std::hash<std::string> hash;
+    std::string line, word;
+    std::vector<uint64_t> line_words;
+    const char *space = " \t\v\f\r";
+    while (ngrams.size() < enough && std::getline(in, line)) {
+        line_words.clear();
+        for (size_t p = line.find_first_not_of(space); p != std::string::npos;) {
+            size_t e = line.find_first_of(space, p);
+            word = line.substr(p, e == std::string::npos ? std::string::npos : e - p);
+            p = e == std::string::npos ? e : line.find_first_not_of(space, e);
+            if (word.compare(0, args.label.size(), args.label) == 0)
+                continue;
+            uint64_t h = hash(word);
+            line_words.push_back(h);
+            if (args.maxn > 0 && words.insert(h).second) {
+                std::string w = "<" + word + ">";
+                for (int n = args.minn; n <= args.maxn; n++)
+                    for (size_t i = 0; i + (size_t)n <= w.size(); i++)
+                        ngrams.insert(hash(w.substr(i, (size_t)n)) * 31 + (uint64_t)n);
+            }
+        }
+        line_words.push_back(hash(std::string("</s>")));
+        for (size_t i = 0; i < line_words.size(); i++) {
+            uint64_t h = line_words[i];
+            for (int n = 2; n <= args.wordNgrams && i + (size_t)n <= line_words.size(); n++) {
+                h = h * 116049371 + line_words[i + (size_t)n - 1];
+                ngrams.insert(h ^ 0x9e3779b97f4a7c15ULL);
+            }
+        }
+    }
+    if (in.bad())
+        throw std::runtime_error(std::string(path) + ": read error");
+    size_t want = ngrams.size() * FT_ROWS_PER_NGRAM;
+    return (int)std::min<size_t>(FT_MAX_BUCKET, std::max<size_t>(FT_MIN_BUCKET, want));
+}
+
 }  // namespace
 
 extern "C" ft_model *ft_train(const char *input_path, const ft_train_args *a,
@@ -281,6 +335,10 @@ extern "C" ft_model *ft_train(const char *input_path, const ft_train_args *a,
         add("-seed", std::to_string(a->seed));
         fasttext::Args args;
         args.parseArgs(argv);
+        // parseArgs leaves buckets only where they are used (word
+        // n-grams or subwords); then they are sized to the text.
+        if (a->bucket == 0 && args.bucket > 0)
+            args.bucket = auto_buckets(input_path, args);
         std::unique_ptr<ft_model> m(new ft_model);
         m->ft.train(args);
         index_labels(m.get());
@@ -384,6 +442,17 @@ extern "C" int ft_predict(ft_model *m, const char *text, float *probs, tells_err
     } catch (...) {
         return exception_error(err, nullptr);
     }
+}
+
+extern "C" int ft_nwords(const ft_model *m)
+{
+    return m->ft.getDictionary()->nwords();
+}
+
+extern "C" char *ft_word(const ft_model *m, int i)
+{
+    // getWord returns a copy: the caller gets its own.
+    return strdup(m->ft.getDictionary()->getWord(i).c_str());
 }
 
 extern "C" int ft_word_vector(ft_model *m, const char *word, float *out, tells_error *err)

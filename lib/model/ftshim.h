@@ -27,7 +27,10 @@ typedef struct ft_train_args {
     int threads;         /* 0 = default (12 in fastText; pass 1 to be
                             deterministic) */
     int seed;            /* fastText's -seed */
-    int bucket;          /* 0 = default (2,000,000 n-gram buckets) */
+    int bucket;          /* 0 = sized to the training text: 4 rows per
+                            distinct word or character n-gram, from 1,000
+                            to fastText's 2,000,000 (none when the mode
+                            uses no n-grams) */
 } ft_train_args;
 
 /* Trains on a complete file in fastText's format (supervised:
@@ -59,6 +62,10 @@ const char *ft_label(const ft_model *m, int i);
 /* Probability of every label (probs has ft_nlabels entries, indexed
    like ft_label) for one line of text. */
 int ft_predict(ft_model *m, const char *text, float *probs, tells_error *err);
+/* The words of the model's dictionary (labels excluded), in its order;
+   ft_word gives a copy (free it), NULL when out of memory. */
+int ft_nwords(const ft_model *m);
+char *ft_word(const ft_model *m, int i);
 /* A word's vector in out (ft_dimension numbers), as fastText computes
    it: the mean of the word's row and its character n-grams' rows, or of
    the n-grams alone for a word the model does not know. 1 when the word

@@ -46,6 +46,15 @@ static int has(const tokens *t, const char *w, size_t len)
     return 0;
 }
 
+/* The index of the first token equal to token i. */
+static size_t first_at(const tokens *t, size_t i)
+{
+    for (size_t k = 0; k < i; k++)
+        if (t->len[k] == t->len[i] && memcmp(t->at[k], t->at[i], t->len[i]) == 0)
+            return k;
+    return i;
+}
+
 /* Appends "PREFIXword" (and a space before it unless first). */
 static int put(char **buf, size_t *cap, size_t *used, const char *prefix, const char *w,
                size_t len)
@@ -76,14 +85,25 @@ int pair_features(const char *premise, const char *hypothesis, char **buf, size_
         else if (rc == 0)
             rc = put(buf, cap, &used, "new:", h.at[j], h.len[j]);
     }
-    for (size_t i = 0; rc == 0 && i < p.n; i++)
-        for (size_t j = 0; rc == 0 && j < h.n; j++) {
+    /* Cross pairs of the words that differ: each distinct token of P
+       that H lacks with each distinct token of H that P lacks, in text
+       order, at most PAIR_MAX_CROSS of them (a long premise would
+       otherwise give thousands per example). */
+    size_t ncross = 0;
+    for (size_t i = 0; rc == 0 && i < p.n && ncross < PAIR_MAX_CROSS; i++) {
+        if (has(&h, p.at[i], p.len[i]) || first_at(&p, i) != i)
+            continue;
+        for (size_t j = 0; rc == 0 && j < h.n && ncross < PAIR_MAX_CROSS; j++) {
+            if (has(&p, h.at[j], h.len[j]) || first_at(&h, j) != j)
+                continue;
             char pre[512];
             int k = snprintf(pre, sizeof pre, "x:%.*s|", (int)p.len[i], p.at[i]);
-            rc = k < 0 || (size_t)k >= sizeof pre ? 0   /* a token that long: left out */
-                                                   : put(buf, cap, &used, pre, h.at[j],
-                                                         h.len[j]);
+            if (k < 0 || (size_t)k >= sizeof pre)
+                break;   /* a token that long: left out */
+            rc = put(buf, cap, &used, pre, h.at[j], h.len[j]);
+            ncross++;
         }
+    }
     if (rc == 0) {
         char extra[64];
         long d = (long)p.n - (long)h.n;

@@ -6,7 +6,9 @@
    H, in this order:
      p:W      every token of P, and h:W every token of H (side-marked);
      new:W    every token of H that P does not have;
-     x:A|B    every token A of P with every token B of H (cross-unigrams);
+     x:A|B    each distinct token A of P that H lacks with each distinct
+              token B of H that P lacks (cross-unigrams of the words that
+              differ), in text order, at most PAIR_MAX_CROSS;
      ov:K     K = floor(10 x the share of H's tokens that P has), 0..10;
      allov    when P has every token of H;
      ld:D     |P| - |H| in tokens, clipped to -5 .. 20.
@@ -16,6 +18,8 @@
 #define TELLS_MODEL_PAIRFEAT_H
 
 #include <stddef.h>
+
+enum { PAIR_MAX_CROSS = 128 };
 
 /* The features of (premise, hypothesis) into *buf (grown as needed,
    *cap its size); -1 when out of memory. */

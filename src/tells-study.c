@@ -119,6 +119,10 @@ static void usage(void)
 "                           repeatable\n"
 "      --vectors FILE       word vectors for AFLite (fastText .bin, .vec or\n"
 "                           GloVe) [skipgram vectors trained on the corpus]\n"
+"      --keep-vectors[=FMT] keep the trained vectors: vec, the corpus's words\n"
+"                           as text (vectors.vec); bin, the fastText model\n"
+"                           (vectors.bin, 100 bytes a word or bucket) [not\n"
+"                           kept; vec when FMT is left out]\n"
 "  -H, --heuristics FILE    more heuristic definitions (tells-heur's); repeatable\n"
 "      --train NAME         the split to train on [train, when there is another]\n"
 "      --eval NAME          the split the verdicts score [test, else dev, else\n"
@@ -167,7 +171,7 @@ CLI_GROUP_BY_HELP
 }
 
 enum {
-    OPT_PHRASES = 256, OPT_MESH, OPT_BATCH, OPT_VECTORS, OPT_FOLDS, OPT_GROUP_BY, OPT_EPOCH, OPT_LR, OPT_ALPHA,
+    OPT_PHRASES = 256, OPT_MESH, OPT_BATCH, OPT_VECTORS, OPT_KEEP_VECTORS, OPT_FOLDS, OPT_GROUP_BY, OPT_EPOCH, OPT_LR, OPT_ALPHA,
     OPT_TOKEN_ALPHA, OPT_CLASS_PRIOR, OPT_THREADS, OPT_SEED, OPT_NO_FIGURES, OPT_GNUPLOT,
     OPT_TRAIN, OPT_EVAL, OPT_NAME, OPT_LIST_CHECKS
 };
@@ -179,6 +183,7 @@ static const struct option long_options[] = {
     CLI_LINKING_OPTIONS,
     {"batch", required_argument, NULL, OPT_BATCH},
     {"vectors", required_argument, NULL, OPT_VECTORS},
+    {"keep-vectors", optional_argument, NULL, OPT_KEEP_VECTORS},
     {"heuristics", required_argument, NULL, 'H'},
     {"train", required_argument, NULL, OPT_TRAIN},
     {"eval", required_argument, NULL, OPT_EVAL},
@@ -222,6 +227,12 @@ static bool study_option(int ch, options *o)
     case OPT_MESH: c->mesh_terms = optarg; break;
     case OPT_BATCH: o->batches[c->nbatches++] = optarg; break;
     case OPT_VECTORS: c->vectors = optarg; break;
+    case OPT_KEEP_VECTORS:
+        if (optarg && strcmp(optarg, "vec") != 0 && strcmp(optarg, "bin") != 0)
+            cli_usage_error("invalid value '%s' for --keep-vectors (expected vec or bin)",
+                            optarg);
+        c->keep_vectors = optarg ? optarg : "vec";
+        break;
     case 'H': o->definitions[c->heur.ndefinitions++] = optarg; break;
     case OPT_TRAIN: c->train = optarg; break;
     case OPT_EVAL: c->eval = optarg; break;
@@ -287,6 +298,9 @@ static void check_args(int argc, char **argv, options *o)
     cli_linking_check(&o->link);
     if (c->ninputs == 0 && !c->prepared && (c->train || c->eval || c->nbatches))
         cli_usage_error("--train, --eval and --batch need a corpus");
+    if (c->keep_vectors && c->vectors)
+        cli_usage_error("--keep-vectors keeps vectors the study trains; with --vectors it "
+                        "trains none");
     if (strcmp(c->name, "corpus") == 0)
         name_after_folder(o);
 }
@@ -626,12 +640,44 @@ static void options_free(options *o)
     free(o->output_buf);
 }
 
+/* The command line as a shell reads it back: each argument as it is when
+   it holds only characters the shell leaves alone, else in single quotes
+   (a quote inside as '\''). For run.json and the report. */
+static char *command_line(int argc, char **argv)
+{
+    size_t n = 1;
+    for (int i = 0; i < argc; i++)
+        n += 4 * strlen(argv[i]) + 3;
+    char *s = malloc(n), *p = s;
+    if (!s)
+        cli_die("out of memory");
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        bool plain = *a && strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                     "0123456789_./:=,+-@%") == strlen(a);
+        if (i)
+            *p++ = ' ';
+        if (plain) {
+            p += sprintf(p, "%s", a);
+            continue;
+        }
+        *p++ = '\'';
+        for (; *a; a++)
+            p += *a == '\'' ? sprintf(p, "'\\''") : sprintf(p, "%c", *a);
+        *p++ = '\'';
+    }
+    *p = '\0';
+    return s;
+}
+
 int main(int argc, char **argv)
 {
     cli_init(argv, "tells-study");
     cli_hint(TELLS_E_NOT_PREPARED, "--split NAME FILE for a corpus not yet prepared");
     options o = {.link.stem = -1};
     parse_args(argc, argv, &o);
+    char *command = command_line(argc, argv);
+    o.cfg.command = command;
     /* The heuristics' MeSH tree, entry terms and built-in definitions,
        as tells-heur chooses them (--mesh also merges terms into tokens). */
     o.link.mesh = o.cfg.mesh_terms;
@@ -641,6 +687,7 @@ int main(int argc, char **argv)
     tells_error_clear(&err);
     int rc = run(&o, &err);
     options_free(&o);
+    free(command);
     if (rc < 0)
         cli_fail(&err);
     return 0;

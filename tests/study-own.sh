@@ -56,8 +56,8 @@ tells-prep -q -o "$tmp/p.tsv" --split a "$tmp/mli/train.jsonl" --split b "$tmp/m
 run tells-study -q -o "$tmp/cv" --batch "$tmp/clean/test.jsonl" --folds 3 "$tmp/p.tsv"
 expect 0 ""
 grep -q 'evaluation=cross-validation' "$tmp/cv/summary.tsv" || fail "$what: not cross-validated"
-[ -s "$tmp/cv/all.tsv" ] && [ -s "$tmp/cv/audit.tsv" ] && [ -s "$tmp/cv/batch.tsv" ] ||
-    fail "$what: no all.tsv, audit.tsv or batch.tsv"
+[ ! -e "$tmp/cv/all.tsv" ] && [ -s "$tmp/cv/audit.tsv" ] && [ -s "$tmp/cv/batch.tsv" ] ||
+    fail "$what: all.tsv kept, or no audit.tsv or batch.tsv"
 grep -q '^audit:test.jsonl:predictability	' "$tmp/cv/summary.tsv" ||
     fail "$what: no audit row named by the batch file"
 cmp -s "$tmp/p.tsv" "$tmp/cv/prepared.tsv" || fail "$what: prepared.tsv is not the corpus"

@@ -12,6 +12,7 @@
 #include "base/fields.h"
 #include "base/lineio.h"
 #include "base/number.h"
+#include "base/outfile.h"
 #include "base/vocab.h"
 #include "model/baseline.h"
 
@@ -406,6 +407,70 @@ int embed_train_vectors(const dataset *d, const char *path, const ft_train_args 
     if (!m)
         return -1;
     int rc = fasttext_save(m, path, err);
+    ft_free(m);
+    return rc;
+}
+
+int embed_auto_epochs(const dataset *d)
+{
+    vocab *seen = vocab_new();
+    size_t tokens = 0;
+    for (size_t i = 0; seen && i < d->n; i++) {
+        const char *text[2] = {d->ex[i].premise, d->ex[i].hypothesis};
+        for (int s = 0; s < 2; s++) {
+            size_t before = vocab_size(seen);
+            if (vocab_intern(seen, text[s], strlen(text[s])) < 0)
+                break;
+            if (vocab_size(seen) == before)
+                continue;
+            for (const char *p = text[s]; *p;) {
+                while (*p == ' ')
+                    p++;
+                if (*p)
+                    tokens++;
+                while (*p && *p != ' ')
+                    p++;
+            }
+        }
+    }
+    vocab_free(seen);
+    size_t e = tokens ? (EMBED_TOKEN_PASSES + tokens - 1) / tokens : 20;
+    return e < 5 ? 5 : e > 20 ? 20 : (int)e;
+}
+
+static int write_vec(FILE *fp, void *ctx, tells_error *err)
+{
+    ft_model *m = ctx;
+    int n = ft_nwords(m), dim = ft_dimension(m);
+    float *v = malloc((size_t)dim * sizeof *v);
+    if (!v)
+        return tells_error_nomem(err, NULL, 0);
+    int rc = fprintf(fp, "%d %d\n", n, dim) < 0 ? -1 : 0;
+    for (int i = 0; rc == 0 && i < n; i++) {
+        char *word = ft_word(m, i);
+        if (!word) {
+            rc = tells_error_nomem(err, NULL, 0);
+            break;
+        }
+        if (ft_word_vector(m, word, v, err) < 0 || fputs(word, fp) == EOF)
+            rc = -1;
+        free(word);
+        for (int k = 0; rc == 0 && k < dim; k++)
+            if (fprintf(fp, " %.6f", (double)v[k]) < 0)
+                rc = -1;
+        if (rc == 0 && putc('\n', fp) == EOF)
+            rc = -1;
+    }
+    free(v);
+    return rc;
+}
+
+int embed_write_vec(const char *bin_path, const char *vec_path, tells_error *err)
+{
+    ft_model *m = ft_load(bin_path, err);
+    if (!m)
+        return -1;
+    int rc = out_write(vec_path, write_vec, m, err);
     ft_free(m);
     return rc;
 }

@@ -62,5 +62,15 @@ int embed_dataset(const dataset *d, const char *vectors_path, const embed_option
    atomically as a .bin at path. */
 int embed_train_vectors(const dataset *d, const char *path, const ft_train_args *args,
                         tells_error *err);
+/* The skipgram epochs for d's distinct texts: enough passes to see about
+   EMBED_TOKEN_PASSES tokens, from 5 (fastText's default) to 20. A small
+   corpus gets more passes, a large one fewer: the step's time grows with
+   the corpus only beyond 200,000 tokens. */
+enum { EMBED_TOKEN_PASSES = 2500000 };
+int embed_auto_epochs(const dataset *d);
+/* Writes the words of the fastText model at bin_path with their vectors
+   as a text .vec at vec_path (atomically): "N DIM", then a word and DIM
+   numbers (%.6f) a line, in the model's dictionary order. */
+int embed_write_vec(const char *bin_path, const char *vec_path, tells_error *err);
 
 #endif

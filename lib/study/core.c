@@ -3,12 +3,15 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "base/alloc.h"
 #include "base/lineio.h"
+#include "study/provenance.h"
 #include "study/report.h"
 
 void study_config_default(study_config *c)
@@ -177,6 +180,10 @@ int study_all(study *s, tells_error *err)
     int rc = all ? study_copy_lines(s->prepared, all, true, err) : -1;
     if (rc == 0)
         rc = dataset_load(&s->all, all, err);
+    /* Loaded, the copy has done its work: the folder keeps no second
+       prepared corpus. */
+    if (all && unlink(all) != 0 && errno != ENOENT && rc == 0)
+        rc = tells_error_io(err, all, 0, "cannot remove: %s", strerror(errno));
     free(all);
     s->all_loaded = rc == 0;
     return rc;
@@ -296,6 +303,8 @@ int study_run(const study_config *c, const char *dir, study_result **out, tells_
     if (!(s->state = calloc(s->nsections, sizeof *s->state)))
         return tells_error_nomem(err, NULL, 0);
     int rc = study_table_check(s->sections, s->nsections, err);
+    if (rc == 0)
+        rc = provenance_start(s, err);
     for (size_t i = 0; rc == 0 && i < s->nsections; i++) {
         const study_section *sec = s->sections[i];
         if (!(s->state[i] = calloc(1, sec->state_size ? sec->state_size : 1)))
@@ -307,6 +316,8 @@ int study_run(const study_config *c, const char *dir, study_result **out, tells_
         rc = timed(s, "verdicts", run_verdicts, NULL, err);
     if (rc == 0)
         rc = timed(s, "report", run_report, NULL, err);
+    if (rc == 0)
+        rc = provenance_write(s, err);
     return rc;
 }
 
@@ -328,6 +339,7 @@ void study_result_free(study_result *s)
     free(s->class_n);
     free(s->eval_row);
     verdicts_free(&s->v);
+    provenance_free(&s->run);
     free(s);
 }
 

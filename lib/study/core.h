@@ -23,6 +23,7 @@
 #include "base/outfile.h"
 #include "study/figure.h"
 #include "study/page.h"
+#include "study/provenance.h"
 #include "study/study.h"
 #include "study/verdicts.h"
 
@@ -72,6 +73,7 @@ struct study_result {
     dataset all;               /* all.tsv, once study_all made it */
     bool all_loaded;
     verdicts v;
+    run_record run;            /* how the study was made (run.json) */
     study_step step[STUDY_MAX_STEPS];
     size_t nsteps;
     /* The table, and each section's state in its order. */

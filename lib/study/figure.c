@@ -177,7 +177,7 @@ int figures_draw(const char *gnuplot, const figset *f, tells_error *err)
 {
     if (f->n == 0)
         return 0;
-    char **argv = array_new(f->n + 2, sizeof *argv);
+    char **argv = array_new(f->n + 4, sizeof *argv);
     char (*script)[80] = malloc(f->n * sizeof *script);
     char *log = malloc(strlen(f->dir) + 16);
     if (!argv || !script || !log) {
@@ -188,9 +188,12 @@ int figures_draw(const char *gnuplot, const figset *f, tells_error *err)
     }
     sprintf(log, "%s/gnuplot.log", f->dir);
     argv[0] = (char *)gnuplot;
+    /* Its version, first in the log, for run.json (study/provenance.c). */
+    argv[1] = "-e";
+    argv[2] = "print sprintf('gnuplot %.1f.%s', GPVAL_VERSION, GPVAL_PATCHLEVEL)";
     for (size_t i = 0; i < f->n; i++) {
         snprintf(script[i], sizeof script[i], "%s.gp", f->names[i]);
-        argv[i + 1] = script[i];
+        argv[i + 3] = script[i];
     }
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);

@@ -1,10 +1,12 @@
 #include <config.h>
+#include "study/provenance.h"
 #include "study/report.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 
 #include "study/core.h"
@@ -93,6 +95,35 @@ static void put_sentence(page *pg, const verdict *v, const study_check *c)
     fputs("</li>\n", fp);
 }
 
+/* The batches audited, each with its significant findings and warnings
+   (rows audit:NAME:CHECK), under the headline. */
+static void put_batches(const study *s, page *pg)
+{
+    if (s->cfg->nbatches == 0)
+        return;
+    FILE *fp = pg->fp;
+    fprintf(fp, "<p>New batch%s audited against the corpus:", s->cfg->nbatches == 1 ? "" : "es");
+    for (size_t b = 0; b < s->cfg->nbatches; b++) {
+        const char *given = s->cfg->batches[b], *slash = strrchr(given, '/');
+        const char *name = slash ? slash + 1 : given;
+        size_t nl = strlen(name), found = 0, warnings = 0;
+        for (size_t i = 0; i < s->v.n; i++) {
+            const verdict *v = &s->v.v[i];
+            if (strncmp(v->check, "audit:", 6) != 0 || strncmp(v->check + 6, name, nl) != 0 ||
+                v->check[6 + nl] != ':')
+                continue;
+            found += v->significant;
+            warnings += strcmp(v->check + 7 + nl, "shared_ids") == 0 && v->value > 0;
+        }
+        fputs(b ? "; " : " ", fp);
+        html_escape(fp, name);
+        fprintf(fp, ", %zu significant finding%s", found, found == 1 ? "" : "s");
+        if (warnings)
+            fputs(" and a warning: it repeats corpus rows", fp);
+    }
+    fputs(" (the <a href=\"#audit\">New batches</a> section).</p>\n", fp);
+}
+
 /* The headline: the first check that gives one, by its row. */
 static void put_headline(const study *s, page *pg)
 {
@@ -103,8 +134,9 @@ static void put_headline(const study *s, page *pg)
         bool found = s->v.v[i].significant;
         fprintf(pg->fp, "<p class=\"headline %s\">%s</p>\n", found ? "found" : "clear",
                 found ? c->headline_yes : c->headline_no);
-        return;
+        break;
     }
+    put_batches(s, pg);
 }
 
 static void put_verdicts(study *s, page *pg)
@@ -180,19 +212,28 @@ static void put_summary(const study *s, page *pg)
     fputs("</table>\n", fp);
 }
 
-static void put_steps(const study *s, page *pg)
+/* Every step's seconds, the report's figures (drawn before this page is
+   written, which is the only part of the report not counted) and the
+   total. */
+static void put_steps(const study *s, page *pg, double figures)
 {
     FILE *fp = pg->fp;
     fputs("<h2 id=\"steps\">Steps</h2>\n<table>\n<tr><th>step</th><th>seconds</th></tr>\n", fp);
-    for (size_t i = 0; i < s->nsteps; i++)
+    double total = 0;
+    for (size_t i = 0; i < s->nsteps; i++) {
         fprintf(fp, "<tr><td>%s</td><td class=\"n\">%.2f</td></tr>\n", s->step[i].name,
                 s->step[i].seconds);
-    fputs("</table>\n", fp);
+        total += s->step[i].seconds;
+    }
+    fprintf(fp, "<tr><td>report (figures)</td><td class=\"n\">%.2f</td></tr>\n"
+            "<tr><th>total</th><th class=\"n\">%.2f</th></tr>\n</table>\n",
+            figures, total + figures);
 }
 
 typedef struct page_job {
     study *s;
     page pg;
+    double figures_seconds;    /* writing and drawing the figures */
 } page_job;
 
 static int write_page(FILE *fp, void *ctx, tells_error *err)
@@ -208,7 +249,8 @@ static int write_page(FILE *fp, void *ctx, tells_error *err)
     for (size_t i = 0; i < s->nsections; i++)
         if (s->sections[i]->page)
             s->sections[i]->page(s, s->state[i], &j->pg);
-    put_steps(s, &j->pg);
+    put_steps(s, &j->pg, j->figures_seconds);
+    provenance_footer(s, fp);
     page_foot(fp);
     return 0;
 }
@@ -240,9 +282,13 @@ int study_report(study_result *s, const char *dir, tells_error *err)
         rc = tells_error_io(err, figdir, 0, "cannot create: %s", strerror(errno));
     } else {
         figset f = {.dir = figdir};
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         rc = write_figures(s, &f, err);
         if (rc == 0)
             rc = figures_draw(s->cfg->gnuplot, &f, err);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        j.figures_seconds = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
         j.pg.drawn = rc == 0;
     }
     if (rc == 0)

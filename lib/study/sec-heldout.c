@@ -1,16 +1,18 @@
-/* With splits named train and test: one hypothesis-only model, kept
-   (hypothesis.bin), scored on test in full and on each of AFLite's
-   partitions, as tells-run --eval scores it (heldout.tsv). */
+/* With splits named train and test: one hypothesis-only model, scored on
+   test in full and on each of AFLite's partitions, as tells-run --eval
+   scores it (heldout.tsv). The model is saved only for that and removed. */
 #include <config.h>
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/capability.h"
 #include "model/classifier.h"
 #include "study/sec-aflite.h"
+#include <unistd.h>
 
-enum { HELDOUT_BUCKET = 100000, PREDICT_BATCH = 512 };
+enum { PREDICT_BATCH = 512 };
 
 static int write_table(FILE *fp, void *ctx, tells_error *err)
 {
@@ -28,7 +30,6 @@ static int train_model(study *s, const char *model, tells_error *err)
     cc.eval = &test;
     cc.neval = 1;
     cc.folds = 0;
-    cc.ft.bucket = HELDOUT_BUCKET;
     cc.keep_model = true;
     comparison cmp = {0};
     if (comparison_run(&cmp, &s->data, &cc, err) < 0)
@@ -110,15 +111,17 @@ static int run(study *s, void *state, tells_error *err)
     heldout_free(&h);
     for (int p = 0; p < 2; p++)
         partition_free(&parts[p]);
+    if (model && unlink(model) != 0 && errno != ENOENT && rc == 0)
+        rc = tells_error_io(err, model, 0, "cannot remove: %s", strerror(errno));
     free(model);
     return rc;
 }
 
 const study_section section_heldout = {
     .name = "heldout",
-    .writes = "with splits named train and test: hypothesis.bin, hypothesis-baseline.tsv and "
-              "heldout.tsv, one hypothesis-only model (bucket 100,000) scored on test in full "
-              "and on each partition (tells-run --eval)",
+    .writes = "with splits named train and test: hypothesis-baseline.tsv and heldout.tsv, "
+              "one hypothesis-only model scored on test in full and on each partition "
+              "(tells-run --eval)",
     .needs = RES_CORPUS | RES_AFLITE,
     .provides = RES_HELDOUT,
     .run = run,

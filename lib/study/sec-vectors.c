@@ -8,12 +8,16 @@
 #include "model/embed.h"
 #include "study/sec-vectors.h"
 
-enum { VECTOR_DIM = 100, VECTOR_EPOCH = 20 };
+#include <errno.h>
+#include <unistd.h>
+
+enum { VECTOR_DIM = 100 };
 
 static int run(study *s, void *state, tells_error *err)
 {
     vectors_state *v = state;
     char *vectors = NULL;
+    bool trained = false;
     int rc = 0;
     if (s->cfg->vectors) {
         vectors = strdup(s->cfg->vectors);
@@ -22,14 +26,31 @@ static int run(study *s, void *state, tells_error *err)
     } else if (!(vectors = study_path(s, "vectors.bin", err))) {
         rc = -1;
     } else {
-        ft_train_args a = {.mode = "skipgram", .dim = VECTOR_DIM, .epoch = VECTOR_EPOCH,
-                           .threads = 1, .seed = (int)s->cfg->seed};
+        /* One thread: fastText's threads share the matrix without
+           locks, so two runs would differ. Buckets sized to the corpus's
+           character n-grams (model/ftshim.h), epochs to its tokens. */
+        ft_train_args a = {.mode = "skipgram", .dim = VECTOR_DIM,
+                           .epoch = embed_auto_epochs(&s->data), .threads = 1,
+                           .seed = (int)s->cfg->seed};
+        v->epochs = a.epoch;
         rc = embed_train_vectors(&s->data, vectors, &a, err);
+        trained = true;
     }
     embed_options eo = {.input = EMBED_HYPOTHESIS, .pair = EMBED_PAIR_SUM};
     embed_stats st;
     if (rc == 0)
         rc = embed_dataset(&s->data, vectors, &eo, &v->x, &st, err);
+    if (rc == 0 && trained && s->cfg->keep_vectors &&
+        strcmp(s->cfg->keep_vectors, "vec") == 0) {
+        char *vec = study_path(s, "vectors.vec", err);
+        rc = vec ? embed_write_vec(vectors, vec, err) : -1;
+        free(vec);
+    }
+    /* The model is 100 bytes a row for every word and bucket: not kept
+       unless asked for. */
+    if (trained && !(s->cfg->keep_vectors && strcmp(s->cfg->keep_vectors, "bin") == 0) &&
+        unlink(vectors) != 0 && errno != ENOENT && rc == 0)
+        rc = tells_error_io(err, vectors, 0, "cannot remove: %s", strerror(errno));
     free(vectors);
     if (rc == 0)
         rc = study_write(s, "hypothesis.npy", npy_write_matrix, &v->x, err);
@@ -44,8 +65,9 @@ static void free_state(void *state)
 
 const study_section section_vectors = {
     .name = "vectors",
-    .writes = "vectors.bin (fastText skipgram, dim 100, 20 epochs) unless --vectors, and "
-              "hypothesis.npy (tells-embed)",
+    .writes = "hypothesis.npy (tells-embed), from fastText skipgram vectors (dim 100, "
+              "5 to 20 epochs: about a million tokens seen) trained on the corpus unless "
+              "--vectors; kept only with --keep-vectors (vectors.vec or vectors.bin)",
     .needs = RES_CORPUS,
     .provides = RES_VECTORS,
     .state_size = sizeof(vectors_state),

@@ -7,6 +7,7 @@
 
 typedef struct vectors_state {
     npy_matrix x;              /* the averaged hypothesis vectors, a row per example */
+    int epochs;                /* the skipgram epochs trained; 0 with --vectors */
 } vectors_state;
 
 extern const study_section section_vectors;

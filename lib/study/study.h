@@ -51,6 +51,11 @@ typedef struct study_config {
     const char *mesh_terms;
     heur_sources heur;             /* the heuristics' MeSH tree and definitions */
     const char *vectors;           /* word vectors to use, or NULL to train them */
+    const char *command;           /* the command line, shell-quoted, for
+                                      run.json and the report; or NULL */
+    const char *keep_vectors;      /* the trained vectors kept as "vec" (the
+                                      corpus's words, text) or "bin" (the
+                                      fastText model); NULL: not kept */
     char *const *batches;          /* new annotation batches to audit */
     size_t nbatches;
     const char *train;             /* the split to train on [train, when there is

@@ -1,0 +1,82 @@
+#!/bin/sh
+# A study folder says how it was made and keeps only what it found:
+# run.json (command, folder, version, seed, threads, inputs with size and
+# SHA-256, times, steps, libraries), the same in the report's footer; the
+# recorded command run again gives the same summary.tsv, byte for byte.
+# No trained vectors and no second copy of the corpus unless asked for
+# (--keep-vectors, .vec or .bin).
+. "${top_srcdir:-.}/tests/init.sh"
+
+tells-synth --seed 5 --premises 200 -o "$tmp/c" >/dev/null
+cd "$tmp" || fail "cd $tmp"
+what="a study's run.json"
+run tells-study -q -o s1 --seed 7 --no-figures --split train c/train.jsonl --split test c/test.jsonl
+expect 0 ""
+[ -s s1/run.json ] || fail "$what: no run.json"
+python3 - "$tmp" <<'PY' || fail "$what: contents"
+import hashlib, json, os, sys
+tmp = sys.argv[1]
+r = json.load(open(os.path.join(tmp, "s1/run.json")))
+want = "tells-study -q -o s1 --seed 7 --no-figures --split train c/train.jsonl --split test c/test.jsonl"
+assert r["command"] == want, r["command"]
+assert os.path.realpath(r["cwd"]) == os.path.realpath(tmp), r["cwd"]
+assert r["seed"] == 7 and r["threads"] == 1, (r["seed"], r["threads"])
+assert r["tells"] and r["started"] <= r["ended"] and r["seconds"] >= 0
+for name in ("train", "test"):
+    i = [x for x in r["inputs"] if x["option"] == "split " + name][0]
+    data = open(os.path.join(tmp, "c", name + ".jsonl"), "rb").read()
+    assert i["path"] == "c/%s.jsonl" % name and i["bytes"] == len(data), i
+    assert i["sha256"] == hashlib.sha256(data).hexdigest(), i
+steps = [s["step"] for s in r["steps"]]
+assert steps[0] == "prepare" and steps[-1] == "report" and "vectors" in steps, steps
+assert all(s["seconds"] >= 0 for s in r["steps"])
+libs = r["libraries"]
+assert libs["fasttext"] and libs["openblas"] and libs["gsl"], libs
+assert libs["gnuplot"] is None, libs   # --no-figures: gnuplot never ran
+PY
+grep -q '<h2 id="provenance">How this study was made</h2>' s1/report.html ||
+    fail "$what: no provenance in the report's footer"
+grep -q "<code>tells-study -q -o s1 --seed 7 --no-figures --split train c/train.jsonl" s1/report.html ||
+    fail "$what: the footer does not give the command"
+grep -q "$(sha256sum c/train.jsonl | cut -c 1-64)" s1/report.html ||
+    fail "$what: the footer does not give the inputs' checksums"
+
+what="the folder keeps only what the study found"
+for f in vectors.bin vectors.vec all.tsv hypothesis.bin; do
+    [ -e "s1/$f" ] && fail "$what: $f kept"
+done
+[ -s s1/prepared.tsv ] && [ -s s1/hypothesis.npy ] || fail "$what: prepared.tsv or hypothesis.npy missing"
+
+what="the recorded command, run again"
+cp s1/summary.tsv first.tsv
+cmd=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["command"])' s1/run.json)
+run sh -c "$cmd"
+expect 0 ""
+cmp -s first.tsv s1/summary.tsv || { fail "$what: summary.tsv differs"; diff first.tsv s1/summary.tsv >&2; }
+
+what="--keep-vectors"
+run tells-study -q -o s2 --seed 7 --no-figures --keep-vectors --split train c/train.jsonl --split test c/test.jsonl
+expect 0 ""
+[ -e s2/vectors.bin ] && fail "$what: vectors.bin kept"
+head -n 1 s2/vectors.vec | grep -Eq '^[0-9]+ 100$' || fail "$what: vectors.vec header: $(head -n 1 s2/vectors.vec)"
+n=$(head -n 1 s2/vectors.vec | cut -d ' ' -f 1)
+[ "$(tail -n +2 s2/vectors.vec | wc -l)" -eq "$n" ] || fail "$what: vectors.vec does not have $n words"
+tail -n +2 s2/vectors.vec | awk 'NF != 101 { bad = 1 } END { exit bad }' || fail "$what: a row without 100 numbers"
+# The vectors and what is made of them do not depend on keeping them.
+cmp -s s1/hypothesis.npy s2/hypothesis.npy || fail "$what: hypothesis.npy changed"
+# The .vec reads back as --vectors: its words' vectors, the same averages
+# wherever every hypothesis word has one.
+run tells-embed -q -v s2/vectors.vec -o vec.npy s1/prepared.tsv
+expect 0 ""
+run tells-study -q -o s3 --no-figures --keep-vectors=bin --split train c/train.jsonl --split test c/test.jsonl
+expect 0 ""
+[ -s s3/vectors.bin ] && [ ! -e s3/vectors.vec ] || fail "--keep-vectors=bin: no vectors.bin, or a .vec"
+what="--keep-vectors with --vectors"
+run tells-study -q -o s4 --keep-vectors --vectors s3/vectors.bin c/train.jsonl
+expect 2 "tells-study: --keep-vectors keeps vectors the study trains; with --vectors it trains none
+Try 'tells-study --help' for more information."
+what="--keep-vectors=txt"
+run tells-study -q -o s4 --keep-vectors=txt --split train c/train.jsonl
+expect 2 "tells-study: invalid value 'txt' for --keep-vectors (expected vec or bin)
+Try 'tells-study --help' for more information."
+finish

@@ -3,6 +3,7 @@
 
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "base/lineio.h"
@@ -21,6 +22,8 @@ static void usage(void)
 "  -d, --drop IDFILE         drop rows whose id is in IDFILE\n"
 "  -s, --split NAMES         keep only rows of these splits (comma-separated)\n"
 "  -x, --exclude-split NAMES drop rows of these splits\n"
+"  -w, --within SPLIT        --keep and --drop apply to this split's rows;\n"
+"                            the other splits' rows pass [every row]\n"
 "      --missing FILE        write the ids of the id files that no row had\n"
 "      --strict              ids not found in the input are an error\n"
 "      --no-header           the input has no header line\n"
@@ -31,13 +34,17 @@ static void usage(void)
 "\n"
 "Ids of an id file that no input row has are counted on stderr (and with\n"
 "--strict make the run fail, leaving no -o output); an id listed twice in\n"
-"an id file counts once. An input without rows is an error, and so is,\n"
-"with --keep or --drop, an id on two rows of the input.\n"
+"an id file counts once. An input without rows is an error, and so are,\n"
+"with --keep or --drop, an id on two rows of the input, and a split named in\n"
+"--split, --exclude-split or --within that the input has no row of (the\n"
+"message names the splits it has).\n"
 "\n"
 "Exit status: 0 success, 1 bad data or runtime failure, 2 usage error.\n"
 "\n"
 "Examples:\n"
-"  tells-split --keep difficult.ids --split test prepared.tsv | tells-pmi\n");
+"  cd study/synthetic   # after tools/quickstart\n"
+"  tells-split --keep difficult.ids --split test prepared.tsv\n"
+"  tells-split --drop easy.ids --within train -o hard-train.tsv prepared.tsv\n");
 }
 
 enum { OPT_MISSING = 256, OPT_STRICT, OPT_NO_HEADER };
@@ -47,6 +54,7 @@ static const struct option long_options[] = {
     {"drop", required_argument, NULL, 'd'},
     {"split", required_argument, NULL, 's'},
     {"exclude-split", required_argument, NULL, 'x'},
+    {"within", required_argument, NULL, 'w'},
     {"missing", required_argument, NULL, OPT_MISSING},
     {"strict", no_argument, NULL, OPT_STRICT},
     {"no-header", no_argument, NULL, OPT_NO_HEADER},
@@ -70,7 +78,7 @@ static void parse_args(int argc, char **argv, config *cfg)
     tells_error err;
     tells_error_clear(&err);
     int c;
-    while ((c = getopt_long(argc, argv, "k:d:s:x:o:q", long_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "k:d:s:x:w:o:q", long_options, NULL)) != -1) {
         if (cli_common_option(c, usage, &cfg->v))
             continue;
         switch (c) {
@@ -78,9 +86,12 @@ static void parse_args(int argc, char **argv, config *cfg)
         case 'd': sel->drop_path = optarg; break;
         case 's':
         case 'x':
+        case 'w':
             if (split_list_check(optarg, &err) < 0)
                 cli_fail(&err);
-            *(c == 's' ? &sel->splits : &sel->exclude) = optarg;
+            if (c == 'w' && strchr(optarg, ','))
+                cli_usage_error("--within takes one split, not '%s'", optarg);
+            *(c == 's' ? &sel->splits : c == 'x' ? &sel->exclude : &sel->within) = optarg;
             break;
         case OPT_MISSING: cfg->missing_path = optarg; break;
         case OPT_STRICT: cfg->strict = true; break;
@@ -91,6 +102,8 @@ static void parse_args(int argc, char **argv, config *cfg)
     }
     if (argc - optind > 1)
         cli_usage_error("extra operand '%s'", argv[optind + 1]);
+    if (sel->within && !sel->keep_path && !sel->drop_path)
+        cli_usage_error("--within needs --keep or --drop");
     if (!sel->keep_path && !sel->drop_path && !sel->splits && !sel->exclude)
         cli_usage_error("nothing to select: give --keep, --drop, --split or "
                         "--exclude-split");

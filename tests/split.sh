@@ -54,7 +54,6 @@ check "-d" "2 4 6" -d "$tmp/three.ids" "$in"
 check "--split one" "2 5" --split dev "$in"
 check "--split two" "2 3 5 6" --split dev,test "$in"
 check "-s, list order does not matter" "2 3 5 6" -s test,dev "$in"
-check "--split with an unknown name" "1 4" --split train,nosuch "$in"
 check "--exclude-split one" "2 3 5 6" --exclude-split train "$in"
 check "-x two" "2 5" -x train,test "$in"
 check "--keep and --split" "1" --keep "$tmp/three.ids" --split train "$in"
@@ -66,7 +65,29 @@ check "--split and --exclude-split" "1 4" -s train,dev -x dev "$in"
 check "everything at once" "3" -k "$tmp/three.ids" -d "$tmp/nofinal.ids" \
     -s test,dev -x dev "$in"
 check "--split, all rows" "1 2 3 4 5 6" -s train,dev,test "$in"
-check "--split, no rows" "" -s nosuch "$in"
+check "--within: --drop in one split, the others kept" "1 2 4 5 6" --drop "$tmp/three.ids" \
+    --within test "$in"
+check "-w: --keep in one split" "1 2 3 5 6" --keep "$tmp/three.ids" -w train "$in"
+check "--within and --split" "1 2 5" --keep "$tmp/three.ids" --within train -s train,dev "$in"
+
+# A split the input does not have is an error, naming those it has, and
+# no -o output is left (it was an empty table: --help's own example ran
+# on a corpus without a test split).
+for args in "--split nosuch" "--split train,nosuch" "-x nosuch" "--within nosuch -k $tmp/three.ids"; do
+    what="$args: no such split"
+    # shellcheck disable=SC2086
+    run tells-split $args -o "$tmp/none.tsv" "$in"
+    expect 1 "tells-split: $in: no split named 'nosuch' (the input has dev, test, train)"
+    [ -e "$tmp/none.tsv" ] && fail "$what: $tmp/none.tsv written"
+done
+what="--within without an id file"
+run tells-split --within train "$in"
+expect 2 "tells-split: --within needs --keep or --drop
+Try 'tells-split --help' for more information."
+what="--within two splits"
+run tells-split --within train,dev -k "$tmp/three.ids" "$in"
+expect 2 "tells-split: --within takes one split, not 'train,dev'
+Try 'tells-split --help' for more information."
 check "--keep an empty id file" "" --keep "$tmp/empty.ids" "$in"
 check "--drop an empty id file" "1 2 3 4 5 6" --drop "$tmp/empty.ids" "$in"
 check "id file without a final newline" "4 6" -k "$tmp/nofinal.ids" "$in"

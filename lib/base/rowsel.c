@@ -15,6 +15,11 @@ int split_list_check(const char *list, tells_error *err)
 }
 
 /* Whether name is one of the comma-separated names in list. */
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 static bool in_list(const char *list, const char *name, size_t len)
 {
     for (const char *p = list; *p;) {
@@ -54,7 +59,8 @@ bool row_selection_wants(row_selection *s, const prepared_row *row)
     /* Match both id sets first, so every listed id is marked as seen. */
     bool keep = !s->keep.ids || id_set_match(&s->keep, id, idl);
     bool drop = s->drop.ids && id_set_match(&s->drop, id, idl);
-    if (!keep || drop)
+    bool by_id = !s->within || (strlen(s->within) == sl && memcmp(s->within, split, sl) == 0);
+    if (by_id && (!keep || drop))
         return false;
     if (s->splits && !in_list(s->splits, split, sl))
         return false;
@@ -83,6 +89,36 @@ static int check_unique(id_lines *seen, const prepared_row *row, const char *fil
     return 0;
 }
 
+/* Every split named in list that the input has no row of is an error,
+   naming the input's splits (sorted, they are few). */
+static int check_named(const char *list, const vocab *splits, const char *file,
+                       tells_error *err)
+{
+    for (const char *p = list; p && *p;) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        if (vocab_find(splits, p, n) < 0) {
+            size_t k = vocab_size(splits);
+            const char **name = malloc((k ? k : 1) * sizeof *name);
+            if (!name)
+                return tells_error_nomem(err, file, 0);
+            for (size_t i = 0; i < k; i++)
+                name[i] = vocab_str(splits, i);
+            qsort(name, k, sizeof *name, cmp_str);
+            char have[512] = "";
+            size_t used = 0;
+            for (size_t i = 0; i < k && used < sizeof have; i++)
+                used += (size_t)snprintf(have + used, sizeof have - used, "%s%s",
+                                         i ? ", " : "", name[i]);
+            free(name);
+            return tells_error_set(err, file, 0, "no split named '%.*s' (the input has %s)",
+                                   (int)n, p, have);
+        }
+        p = comma ? comma + 1 : NULL;
+    }
+    return 0;
+}
+
 int row_selection_copy(row_selection *s, const char *path, bool no_header, FILE *out,
                        FILE *missing, tells_error *err)
 {
@@ -91,18 +127,30 @@ int row_selection_copy(row_selection *s, const char *path, bool no_header, FILE 
         return -1;
     id_lines seen = {0};
     bool by_id = s->keep.ids || s->drop.ids;
-    int rc = by_id && !(seen.ids = vocab_new()) ? tells_error_nomem(err, r.lr.name, 0) : 0;
+    vocab *splits = vocab_new();
+    int rc = !splits || (by_id && !(seen.ids = vocab_new()))
+                 ? tells_error_nomem(err, r.lr.name, 0)
+                 : 0;
     bool write_failed = !no_header && prepared_write_header(out, &r) < 0;
     prepared_row row;
     size_t rows = 0;
     while (rc == 0 && !write_failed && (rc = prepared_next(&r, &row, err)) == 1) {
         rows++;
         rc = by_id ? check_unique(&seen, &row, r.lr.name, err) : 0;
+        if (rc == 0 && vocab_intern(splits, row.field[PREP_SPLIT], row.len[PREP_SPLIT]) < 0)
+            rc = tells_error_nomem(err, r.lr.name, row.lineno);
         write_failed = rc == 0 && row_selection_wants(s, &row) &&
                        prepared_write_row(out, &row) < 0;
     }
     if (rc == 0 && !write_failed && rows == 0)
         rc = tells_error_set(err, r.lr.name, 0, "no examples in the input");
+    if (rc == 0 && !write_failed)
+        rc = check_named(s->splits, splits, r.lr.name, err) < 0 ||
+                     check_named(s->exclude, splits, r.lr.name, err) < 0 ||
+                     check_named(s->within, splits, r.lr.name, err) < 0
+                 ? -1
+                 : 0;
+    vocab_free(splits);
     vocab_free(seen.ids);
     free(seen.line);
     prepared_close(&r);

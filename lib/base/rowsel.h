@@ -15,6 +15,8 @@
 typedef struct row_selection {
     const char *keep_path, *drop_path;  /* id files, or NULL */
     const char *splits, *exclude;       /* comma-separated split names, or NULL */
+    const char *within;                 /* the id files apply to this split's
+                                           rows only; the others pass, or NULL */
     id_set keep, drop;                  /* filled by row_selection_load */
 } row_selection;
 
@@ -36,7 +38,9 @@ bool row_selection_wants(row_selection *s, const prepared_row *row);
    the keep file first. A write error on out is an error here; one on
    missing shows when the caller commits that file. An input without
    rows is an error ("no examples in the input"), and so is, with an id
-   file, an id on two rows ("duplicate id 'ID' (first on line N)"). */
+   file, an id on two rows ("duplicate id 'ID' (first on line N)"), and a
+   split named in splits, exclude or within that no row has ("no split
+   named 'test' (the input has dev, train)"). */
 int row_selection_copy(row_selection *s, const char *path, bool no_header, FILE *out,
                        FILE *missing, tells_error *err);
 

@@ -84,4 +84,15 @@ run tells-synth --plant "stat=happy:10" -o "$tmp/q"
 expect 2 "tells-synth: invalid --plant class 'happy'
 Try 'tells-synth --help' for more information."
 [ -e "$tmp/q" ] && fail "$what: output made after a usage error"
+
+# A folder holding a corpus is not written over unless --replace (the
+# bundled corpus was, by --help's own example run from the source tree).
+what="a folder that holds a corpus"
+cp "$tmp/syn/train.jsonl" "$tmp/kept.jsonl"
+run tells-synth --seed 9 -o "$tmp/syn"
+expect 1 "tells-synth: $tmp/syn: holds a corpus (train.jsonl); give --replace to write over it"
+cmp -s "$tmp/syn/train.jsonl" "$tmp/kept.jsonl" || fail "$what: train.jsonl changed"
+run tells-synth --seed 9 --replace -o "$tmp/syn"
+expect 0 ""
+cmp -s "$tmp/syn/train.jsonl" "$tmp/kept.jsonl" && fail "$what: --replace wrote nothing"
 finish

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "synth.h"
@@ -407,6 +408,7 @@ typedef struct { char token[64]; int cls, permille; } plant_t;
 
 typedef struct {
     const char *outdir, *prefix;
+    int replace;             /* --replace: write over a corpus in outdir */
     uint64_t seed;
     long premises;
     long strength;
@@ -1229,7 +1231,10 @@ static void usage(void)
 "which rate, and how often) and DIR/MESH-KEY.tsv (the MeSH concept pairs\n"
 "behind the planted heuristics).  The same options give the same bytes.\n"
 "\n"
-"  -o, --output DIR          write the corpus into DIR (created if needed)\n"
+"  -o, --output DIR          write the corpus into DIR (created if needed);\n"
+"                              a DIR that holds one of these files is\n"
+"                              refused unless --replace\n"
+"      --replace             write over the corpus files DIR holds\n"
 "      --seed N              random seed [1]\n"
 "      --premises N          number of premises, 1 to 33333 [1500]\n"
 "      --no-artifacts        plant none of the default artifacts: wording is\n"
@@ -1252,7 +1257,7 @@ static void usage(void)
 "CLASS is entailment, neutral or contradiction.\n"
 "\n"
 "Examples:\n"
-"  " PROG " -o corpora/synthetic\n"
+"  " PROG " -o my-corpus\n"
 "  " PROG " --seed 2 --plant 'at baseline=neutral:200' -o /tmp/batch2\n",
         stdout);
 }
@@ -1320,7 +1325,7 @@ static void check_prefix(const char *s)
 static void parse_args(int argc, char **argv, opts_t *o)
 {
     enum { O_SEED = 256, O_PREMISES, O_NOART, O_STRENGTH, O_PLANT,
-           O_HYPERNYM, O_PREFIX, O_HELP, O_VERSION };
+           O_HYPERNYM, O_PREFIX, O_REPLACE, O_HELP, O_VERSION };
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
         {"seed", required_argument, NULL, O_SEED},
@@ -1330,6 +1335,7 @@ static void parse_args(int argc, char **argv, opts_t *o)
         {"plant", required_argument, NULL, O_PLANT},
         {"hypernym", required_argument, NULL, O_HYPERNYM},
         {"id-prefix", required_argument, NULL, O_PREFIX},
+        {"replace", no_argument, NULL, O_REPLACE},
         {"help", no_argument, NULL, O_HELP},
         {"version", no_argument, NULL, O_VERSION},
         {NULL, 0, NULL, 0}};
@@ -1361,6 +1367,7 @@ static void parse_args(int argc, char **argv, opts_t *o)
             o->hypernym = (long)synth_parse_num("--hypernym", optarg, 0, 1000);
             break;
         case O_PREFIX: check_prefix(optarg); o->prefix = optarg; break;
+        case O_REPLACE: o->replace = 1; break;
         case O_HELP: usage(); exit(0);
         case O_VERSION: synth_version(); exit(0);
         default: cli_try_help();
@@ -1380,6 +1387,10 @@ static void parse_args(int argc, char **argv, opts_t *o)
     }
 }
 
+/* The files main writes. */
+static const char *const corpus_files[] = {"train.jsonl", "dev.jsonl", "test.jsonl",
+                                           "KEY.tsv", "MESH-KEY.tsv"};
+
 int main(int argc, char **argv)
 {
     opts_t o;
@@ -1398,6 +1409,16 @@ int main(int argc, char **argv)
        pairIDs run on across train, dev and test. */
     ndev = ntest = o.premises / 10;
     ntrain = o.premises - ndev - ntest;
+    /* A folder that holds a corpus (the bundled one, from the source
+       tree's own --help example) is not written over unasked. */
+    if (!o.replace)
+        for (size_t i = 0; i < NELEM(corpus_files); i++) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s", o.outdir, corpus_files[i]);
+            if (access(path, F_OK) == 0)
+                cli_die("%s: holds a corpus (%s); give --replace to write over it",
+                        o.outdir, corpus_files[i]);
+        }
     synth_make_dir(o.outdir);
     {
         out_t train = {&o, items, o.premises, 0, ntrain};

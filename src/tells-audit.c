@@ -21,7 +21,7 @@ static void usage(void)
 "shortcuts? Per batch file, or per value of --group-column (an annotator or\n"
 "batch column of the prepared TSV), it reports:\n"
 "  predictability  accuracy of a hypothesis-only fastText model (word bigrams,\n"
-"                  200,000 n-gram buckets, fastText's other defaults) trained on the\n"
+"                  buckets sized to the text, fastText's other defaults) trained on the\n"
 "                  reference, against the reference's own cross-validated\n"
 "                  accuracy (one-sided two-proportion z-test), and the mean\n"
 "                  probability of the gold label;\n"
@@ -42,7 +42,9 @@ static void usage(void)
 "                  and those that do not (chi-squared homogeneity); found\n"
 "                  only when the batch uses it more, or more for its class;\n"
 "  duplicates, near_duplicates  hypotheses equal to one of the reference or\n"
-"                  of the batch, exactly or but for stopwords and word order.\n"
+"                  of the batch, exactly or but for stopwords and word order;\n"
+"  shared_ids      rows with an id the reference has: the batch repeats the\n"
+"                  reference (a warning on stderr and in the detail when any).\n"
 "All tests of a group are corrected together (Benjamini-Hochberg).\n"
 "\n"
 "  -r, --reference FILE     the reference corpus (required)\n"
@@ -307,6 +309,13 @@ int main(int argc, char **argv)
     tells_error_clear(&err);
     int rc = audit(&r, argv + optind, argc - optind, &err);
     bool gate = false;
+    for (size_t i = 0; rc == 0 && i < r.report.ngroups; i++) {
+        const audit_group *g = &r.report.groups[i];
+        for (size_t k = 0; k < g->nf; k++)
+            if (strcmp(g->f[k].check, "shared_ids") == 0 && g->f[k].batch > 0)
+                cli_warn("%s: warning: %.1f%% of the rows have an id the reference has: the "
+                         "batch repeats the reference", g->name, 100 * g->f[k].batch);
+    }
     for (size_t i = 0; rc == 0 && r.gates && i < r.report.ngroups; i++) {
         const audit_group *g = &r.report.groups[i];
         for (size_t k = 0; k < g->nf; k++)

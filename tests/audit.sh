@@ -33,6 +33,25 @@ grep -q "^$tmp/clean.tsv	.*	yes	" "$tmp/summary.tsv" && fail "$what: the clean b
 grep '^'"$tmp/planted.tsv"'	token:' "$tmp/summary.tsv" | grep -v '	token:stat	' &&
     fail "$what: tokens other than the planted one"
 
+what="shared_ids: none in a new batch"
+awk -F '\t' -v g="$tmp/clean.tsv" '$1 == g && $2 == "shared_ids" { print $3 " " $10 }' "$tmp/summary.tsv" >"$tmp/shared"
+[ "$(cat "$tmp/shared")" = "0.000000 no test; examples=0 (no id the reference has)" ] ||
+    fail "$what: $(cat "$tmp/shared")"
+
+# A batch that repeats the reference (224 of 300 rows re-exported with
+# their ids, as a user found) is a warning: on stderr, in its row, and
+# the duplicates gate fails on it.
+what="a batch that repeats the reference"
+{ head -n 1 "$tmp/ref.tsv"; sed -n '2,225p' "$tmp/ref.tsv"; sed -n '2,77p' "$tmp/clean.tsv"; } |
+    awk -F '\t' 'BEGIN { OFS = "\t" } NR > 1 { $2 = "new" } { print }' >"$tmp/repeat.tsv"
+run tells-audit --reference "$tmp/ref.tsv" --seed 1 --fail-on duplicates "$tmp/repeat.tsv"
+expect 1 "tells-audit: $tmp/repeat.tsv: warning: 74.7% of the rows have an id the reference has: the batch repeats the reference
+tells-audit: $tmp/repeat.tsv: duplicates fails the gate
+tells-audit: $tmp/repeat.tsv: shared_ids fails the gate"
+awk -F '\t' '$2 == "shared_ids" { print $3 "|" $4 "|" $10 }' "$tmp/out" >"$tmp/shared"
+[ "$(cat "$tmp/shared")" = "0.746667|-|no test; warning: examples=224 of 300 have an id the reference has (224 with the same premise and hypothesis): the batch repeats reference rows, and its checks partly compare the reference with itself" ] ||
+    fail "$what: $(cat "$tmp/shared")"
+
 what="numbers: token:stat counts"
 n_stat=$(awk -F '\t' 'NR > 1 && (" " $5 " ") ~ / stat /' "$tmp/planted.tsv" | wc -l)
 n_stat_neutral=$(awk -F '\t' 'NR > 1 && $3 == "neutral" && (" " $5 " ") ~ / stat /' "$tmp/planted.tsv" | wc -l)
@@ -205,7 +224,7 @@ what="truncated model"
 head -c 5000 "$tmp/ref.bin" >"$tmp/lone.bin"
 cp "$tmp/ref.bin.ref" "$tmp/lone.bin.ref"
 run tells-audit --reference "$tmp/ref.tsv" --model "$tmp/lone.bin" "$tmp/clean.tsv"
-expect 1 "tells-audit: $tmp/lone.bin: truncated fastText model (the input matrix claims 200165 x 100 numbers, the file has 1926 of their 80066000 bytes)"
+expect 1 "tells-audit: $tmp/lone.bin: truncated fastText model (the input matrix claims 2013 x 100 numbers, the file has 1926 of their 805200 bytes)"
 # --save-model writes the model and its .ref as a pair: a write error on
 # the .ref (here a link to /dev/full) leaves the old model too, never a new
 # model beside the old .ref.

@@ -480,11 +480,43 @@ static int check_duplicates(audit_group *g, const audit_reference *ref, tells_er
     }
     u64map_free(&seen_exact);
     u64map_free(&seen_near);
+    /* Rows with an id the reference has: the batch repeats the corpus
+       (a re-export, or the corpus given again), and every comparison
+       then partly compares the corpus with itself. */
+    size_t shared = 0, shared_same = 0;
+    vocab *ids = rc == 0 ? vocab_new() : NULL;
+    if (rc == 0 && !ids)
+        rc = -1;
+    for (size_t i = 0; rc == 0 && i < ref->data.n; i++)
+        if (vocab_intern(ids, ref->data.ex[i].id, strlen(ref->data.ex[i].id)) < 0)
+            rc = -1;
+    for (size_t i = 0; rc == 0 && i < g->n; i++) {
+        const example *e = &g->data->ex[g->rows[i]];
+        long k = vocab_find(ids, e->id, strlen(e->id));
+        if (k < 0)
+            continue;
+        shared++;
+        shared_same += strcmp(ref->data.ex[k].hypothesis, e->hypothesis) == 0 &&
+                       strcmp(ref->data.ex[k].premise, e->premise) == 0;
+        flag(&g->ex[i], "shared-id:%s", e->id);
+    }
+    vocab_free(ids);
     finding *f = rc == 0 ? add_finding(g, "duplicates") : NULL;
     finding *f2 = f ? add_finding(g, "near_duplicates") : NULL;
-    if (!f2)
+    finding *f3 = f2 ? add_finding(g, "shared_ids") : NULL;
+    if (!f3)
         return tells_error_nomem(err, NULL, 0);
-    f = &g->f[g->nf - 2];
+    f = &g->f[g->nf - 3];
+    f2 = &g->f[g->nf - 2];
+    f3->batch = (double)shared / (double)g->n;
+    if (shared)
+        snprintf(f3->detail, sizeof f3->detail, "no test; warning: examples=%zu of %zu have "
+                 "an id the reference has (%zu with the same premise and hypothesis): the "
+                 "batch repeats reference rows, and its checks partly compare the reference "
+                 "with itself", shared, g->n, shared_same);
+    else
+        snprintf(f3->detail, sizeof f3->detail, "no test; examples=0 (no id the reference "
+                 "has)");
     f->batch = (double)exact / (double)g->n;
     snprintf(f->detail, sizeof f->detail, "no test; examples=%zu (same prepared "
              "hypothesis as the reference or an earlier batch example)", exact);

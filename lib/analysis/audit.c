@@ -15,11 +15,10 @@ void audit_options_default(audit_options *o)
 {
     memset(o, 0, sizeof *o);
     o->folds = 5;
-    /* 200,000 n-gram buckets instead of fastText's 2,000,000: a model file
-       of 80 MB instead of 800 MB, read at every reuse, and a tenth of the
-       memory to clear at every training. */
-    o->ft = (ft_train_args){.mode = "supervised", .word_ngrams = 2, .threads = 1,
-                            .bucket = 200000};
+    /* n-gram buckets sized to the training text (model/ftshim.h): a small
+       model file, read at every reuse, and little memory to clear at
+       every training. */
+    o->ft = (ft_train_args){.mode = "supervised", .word_ngrams = 2, .threads = 1};
     o->alpha = 0.05;
     o->min_count = 5;
     o->pseudo = 10;
@@ -149,7 +148,8 @@ static void write_summary(FILE *fp, const audit_group *g)
         if (strncmp(f->check, "token:", 6) == 0 && !f->significant)
             continue;
         fprintf(fp, "%s\t%s\t%.6f\t", g->name, f->check, f->batch);
-        if (strcmp(f->check, "duplicates") == 0 || strcmp(f->check, "near_duplicates") == 0)
+        if (strcmp(f->check, "duplicates") == 0 || strcmp(f->check, "near_duplicates") == 0 ||
+            strcmp(f->check, "shared_ids") == 0)
             fputs("-", fp);
         else
             fprintf(fp, "%.6f", f->reference);
@@ -229,6 +229,7 @@ static audit_gate gate_of(const finding *f)
         {"token:", AUDIT_GATE_TOKENS}, {"tell_share", AUDIT_GATE_TELL_SHARE},
         {"label_balance", AUDIT_GATE_BALANCE}, {"length:", AUDIT_GATE_LENGTH},
         {"duplicates", AUDIT_GATE_DUPLICATES}, {"near_duplicates", AUDIT_GATE_DUPLICATES},
+        {"shared_ids", AUDIT_GATE_DUPLICATES},
         {"heuristic:", AUDIT_GATE_HEURISTICS},
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)

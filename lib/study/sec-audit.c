@@ -140,6 +140,11 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
                 snprintf(v->sentence, sizeof v->sentence,
                          "Batch %s, %s: %.3f against %.3f in the corpus, p = %s.", gr->name,
                          f->check, f->batch, f->reference, p);
+            else if (strcmp(f->check, "shared_ids") == 0 && f->batch > 0)
+                snprintf(v->sentence, sizeof v->sentence,
+                         "Warning: batch %s repeats the corpus: %.1f%% of its rows have an id "
+                         "the corpus has (%s), so its checks partly compare the corpus with "
+                         "itself.", gr->name, 100 * f->batch, f->detail + strlen("no test; warning: "));
             else
                 snprintf(v->sentence, sizeof v->sentence, "Batch %s, %s: %s.", gr->name,
                          f->check, f->detail);
@@ -192,9 +197,10 @@ static const study_check checks[] = {
     {.name = "audit:BATCH:CHECK",
      .definition = "the findings of tells-audit for each --batch against the corpus "
                    "(predictability, token tells, heuristics, label balance, length, "
-                   "duplicates; token checks only when significant); q: the audit's own "
+                   "duplicates, ids shared with the corpus (a warning when any); token "
+                   "checks only when significant); q: the audit's own "
                    "Benjamini-Hochberg family, every test of the batch, as in audit.tsv",
-     .yes = "The batch differs.", .no = "Not significant.", .list = CHECK_LIST_SIGNIFICANT},
+     .yes = "The batch differs.", .no = "Not significant.", .list = CHECK_LIST_ALL},
 };
 
 const study_section section_audit = {

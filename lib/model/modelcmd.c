@@ -295,7 +295,14 @@ static void terminate(model_cmd *m)
 
 /* ---- messages ---- */
 
-enum { SAY_PROGRESS = 1, SAY_STDERR = 2 };
+enum { SAY_PROGRESS = 1, SAY_STDERR = 2, SAY_BUFFERING = 4 };
+
+/* Said when a process has answered nothing at all in time: the usual
+   cause is a filter that block-buffers what it writes to a pipe. */
+#define BUFFERING_HINT                                                                   \
+    "; if it buffers what it writes to a pipe (sed, awk, grep and python do), it answers " \
+    "only when the buffer fills: have it write each line at once (stdbuf -oL COMMAND, "  \
+    "sed -u, grep --line-buffered, python3 -u)"
 
 /* Sets err to "model command 'CMD': WHAT[ after answering A of N
    cases][ (stderr: 'LAST LINE')]", A and N counting over the run. */
@@ -316,7 +323,8 @@ static int model_error(const model_cmd *m, tells_error *err, tells_error_kind ki
                  of == 1 ? "case" : "cases");
     if ((say & SAY_STDERR) && m->last_err[0])
         snprintf(tail, sizeof tail, " (stderr: '%s')", m->last_err);
-    return tells_error_setk(err, kind, NULL, 0, "%s: %s%s%s", m->label, what, progress, tail);
+    return tells_error_setk(err, kind, NULL, 0, "%s: %s%s%s%s", m->label, what, progress, tail,
+                            (say & SAY_BUFFERING) ? BUFFERING_HINT : "");
 }
 
 /* ---- starting ---- */
@@ -614,7 +622,9 @@ static int query_io(model_cmd *m, query *q, tells_error *err)
         if (m->timeout_ms > 0) {
             long long left = since + m->timeout_ms - now_ms();
             if (left <= 0)
-                return model_error(m, err, TELLS_ERR_IO, SAY_PROGRESS | SAY_STDERR,
+                return model_error(m, err, TELLS_ERR_IO,
+                                   SAY_PROGRESS | SAY_STDERR |
+                                       (q->before + q->answered == 0 ? SAY_BUFFERING : 0),
                                    q->before + q->answered, q->of, "no answer within %g s",
                                    m->timeout_ms / 1000.0);
             wait_ms = left > INT_MAX ? INT_MAX : (int)left;

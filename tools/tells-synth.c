@@ -1387,10 +1387,6 @@ static void parse_args(int argc, char **argv, opts_t *o)
     }
 }
 
-/* The files main writes. */
-static const char *const corpus_files[] = {"train.jsonl", "dev.jsonl", "test.jsonl",
-                                           "KEY.tsv", "MESH-KEY.tsv"};
-
 int main(int argc, char **argv)
 {
     opts_t o;
@@ -1399,37 +1395,42 @@ int main(int argc, char **argv)
 
     cli_init(argv, PROG);
     parse_args(argc, argv, &o);
+    /* Premises are i.i.d., so contiguous blocks are random splits and
+       pairIDs run on across train, dev and test. */
+    ndev = ntest = o.premises / 10;
+    ntrain = o.premises - ndev - ntest;
+    out_t train = {&o, NULL, o.premises, 0, ntrain};
+    out_t dev = {&o, NULL, o.premises, ntrain, ntrain + ndev};
+    out_t test = {&o, NULL, o.premises, ntrain + ndev, o.premises};
+    const struct {
+        const char *name;
+        out_writer write;
+        out_t *out;
+    } files[] = {
+        {"train.jsonl", write_split, &train}, {"dev.jsonl", write_split, &dev},
+        {"test.jsonl", write_split, &test},   {"KEY.tsv", write_key, &train},
+        {"MESH-KEY.tsv", write_mesh_key, &train},
+    };
+    /* A folder that holds a corpus (the bundled one, from the source
+       tree's own --help example) is not written over unasked, and that
+       is found before any work. */
+    if (!o.replace)
+        for (size_t i = 0; i < NELEM(files); i++) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s", o.outdir, files[i].name);
+            if (access(path, F_OK) == 0)
+                cli_die("%s: holds a corpus (%s); give --replace to write over it",
+                        o.outdir, files[i].name);
+        }
     items = malloc((size_t)o.premises * sizeof *items);
     if (!items)
         cli_die("out of memory");
     for (long i = 0; i < o.premises; i++)
         build_item(&o, i, &items[i]);
-
-    /* Premises are i.i.d., so contiguous blocks are random splits and
-       pairIDs run on across train, dev and test. */
-    ndev = ntest = o.premises / 10;
-    ntrain = o.premises - ndev - ntest;
-    /* A folder that holds a corpus (the bundled one, from the source
-       tree's own --help example) is not written over unasked. */
-    if (!o.replace)
-        for (size_t i = 0; i < NELEM(corpus_files); i++) {
-            char path[4096];
-            snprintf(path, sizeof path, "%s/%s", o.outdir, corpus_files[i]);
-            if (access(path, F_OK) == 0)
-                cli_die("%s: holds a corpus (%s); give --replace to write over it",
-                        o.outdir, corpus_files[i]);
-        }
+    train.items = dev.items = test.items = items;
     synth_make_dir(o.outdir);
-    {
-        out_t train = {&o, items, o.premises, 0, ntrain};
-        out_t dev = {&o, items, o.premises, ntrain, ntrain + ndev};
-        out_t test = {&o, items, o.premises, ntrain + ndev, o.premises};
-        synth_write_file(o.outdir, "train.jsonl", write_split, &train);
-        synth_write_file(o.outdir, "dev.jsonl", write_split, &dev);
-        synth_write_file(o.outdir, "test.jsonl", write_split, &test);
-        synth_write_file(o.outdir, "KEY.tsv", write_key, &train);
-        synth_write_file(o.outdir, "MESH-KEY.tsv", write_mesh_key, &train);
-    }
+    for (size_t i = 0; i < NELEM(files); i++)
+        synth_write_file(o.outdir, files[i].name, files[i].write, files[i].out);
     for (long i = 0; i < o.premises; i++) {
         free(items[i].premise);
         free(items[i].base);

@@ -117,6 +117,19 @@ char *study_path(const study *s, const char *name, tells_error *err)
     return p;
 }
 
+const char *study_batch_name(const char *given)
+{
+    const char *slash = strrchr(given, '/');
+    return slash ? slash + 1 : given;
+}
+
+int study_remove(const char *path, int rc, tells_error *err)
+{
+    if (path && unlink(path) != 0 && errno != ENOENT && rc == 0)
+        rc = tells_error_io(err, path, 0, "cannot remove: %s", strerror(errno));
+    return rc;
+}
+
 int study_write(const study *s, const char *name, out_writer w, void *ctx, tells_error *err)
 {
     char *path = study_path(s, name, err);
@@ -182,8 +195,7 @@ int study_all(study *s, tells_error *err)
         rc = dataset_load(&s->all, all, err);
     /* Loaded, the copy has done its work: the folder keeps no second
        prepared corpus. */
-    if (all && unlink(all) != 0 && errno != ENOENT && rc == 0)
-        rc = tells_error_io(err, all, 0, "cannot remove: %s", strerror(errno));
+    rc = study_remove(all, rc, err);
     free(all);
     s->all_loaded = rc == 0;
     return rc;

@@ -127,6 +127,15 @@ void study_forward_progress(const char *msg, void *user);
 char *study_path(const study *s, const char *name, tells_error *err);
 /* Writes DIR/name with w (base/outfile.h: out_write). */
 int study_write(const study *s, const char *name, out_writer w, void *ctx, tells_error *err);
+/* A batch's name in the audit's rows (audit:NAME:CHECK) and the report:
+   the file the user gave, without its folders. */
+const char *study_batch_name(const char *given);
+/* Removes a file the study wrote and no longer needs (a working copy, a
+   model used once), so that the folder keeps only what it found. rc is
+   the caller's status: the first error is kept, and a removal that fails
+   after a success is one ("PATH: cannot remove: ..."); a file already
+   gone is not. Returns the status that results. */
+int study_remove(const char *path, int rc, tells_error *err);
 /* all.tsv: every row in one split "all", written and loaded once. */
 int study_all(study *s, tells_error *err);
 /* Copies from into to line by line; with split_all, the split column of

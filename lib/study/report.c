@@ -104,8 +104,7 @@ static void put_batches(const study *s, page *pg)
     FILE *fp = pg->fp;
     fprintf(fp, "<p>New batch%s audited against the corpus:", s->cfg->nbatches == 1 ? "" : "es");
     for (size_t b = 0; b < s->cfg->nbatches; b++) {
-        const char *given = s->cfg->batches[b], *slash = strrchr(given, '/');
-        const char *name = slash ? slash + 1 : given;
+        const char *name = study_batch_name(s->cfg->batches[b]);
         size_t nl = strlen(name), found = 0, warnings = 0;
         for (size_t i = 0; i < s->v.n; i++) {
             const verdict *v = &s->v.v[i];

@@ -47,10 +47,9 @@ static int add_batch(const study *s, size_t b, audit_report *rep, tells_error *e
     if (rc == 0)
         rc = audit_report_add_batch(rep, path, NULL, false, err);
     /* Groups are named by the file the user gave. */
-    const char *slash = strrchr(given, '/');
     for (size_t g = before; rc == 0 && g < rep->ngroups; g++)
         snprintf(rep->groups[g].name, sizeof rep->groups[g].name, "%s",
-                 slash ? slash + 1 : given);
+                 study_batch_name(given));
     free(path);
     return rc;
 }

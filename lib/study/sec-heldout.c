@@ -3,14 +3,12 @@
    scores it (heldout.tsv). The model is saved only for that and removed. */
 #include <config.h>
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/capability.h"
 #include "model/classifier.h"
 #include "study/sec-aflite.h"
-#include <unistd.h>
 
 enum { PREDICT_BATCH = 512 };
 
@@ -111,8 +109,7 @@ static int run(study *s, void *state, tells_error *err)
     heldout_free(&h);
     for (int p = 0; p < 2; p++)
         partition_free(&parts[p]);
-    if (model && unlink(model) != 0 && errno != ENOENT && rc == 0)
-        rc = tells_error_io(err, model, 0, "cannot remove: %s", strerror(errno));
+    rc = study_remove(model, rc, err);
     free(model);
     return rc;
 }

@@ -8,9 +8,6 @@
 #include "model/embed.h"
 #include "study/sec-vectors.h"
 
-#include <errno.h>
-#include <unistd.h>
-
 enum { VECTOR_DIM = 100 };
 
 static int run(study *s, void *state, tells_error *err)
@@ -48,9 +45,8 @@ static int run(study *s, void *state, tells_error *err)
     }
     /* The model is 100 bytes a row for every word and bucket: not kept
        unless asked for. */
-    if (trained && !(s->cfg->keep_vectors && strcmp(s->cfg->keep_vectors, "bin") == 0) &&
-        unlink(vectors) != 0 && errno != ENOENT && rc == 0)
-        rc = tells_error_io(err, vectors, 0, "cannot remove: %s", strerror(errno));
+    if (trained && !(s->cfg->keep_vectors && strcmp(s->cfg->keep_vectors, "bin") == 0))
+        rc = study_remove(vectors, rc, err);
     free(vectors);
     if (rc == 0)
         rc = study_write(s, "hypothesis.npy", npy_write_matrix, &v->x, err);

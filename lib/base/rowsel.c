@@ -15,11 +15,6 @@ int split_list_check(const char *list, tells_error *err)
 }
 
 /* Whether name is one of the comma-separated names in list. */
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 static bool in_list(const char *list, const char *name, size_t len)
 {
     for (const char *p = list; *p;) {
@@ -99,18 +94,15 @@ static int check_named(const char *list, const vocab *splits, const char *file,
         size_t n = comma ? (size_t)(comma - p) : strlen(p);
         if (vocab_find(splits, p, n) < 0) {
             size_t k = vocab_size(splits);
-            const char **name = malloc((k ? k : 1) * sizeof *name);
-            if (!name)
+            size_t *sorted = vocab_sorted_ids(splits);
+            if (!sorted)
                 return tells_error_nomem(err, file, 0);
-            for (size_t i = 0; i < k; i++)
-                name[i] = vocab_str(splits, i);
-            qsort(name, k, sizeof *name, cmp_str);
             char have[512] = "";
             size_t used = 0;
             for (size_t i = 0; i < k && used < sizeof have; i++)
                 used += (size_t)snprintf(have + used, sizeof have - used, "%s%s",
-                                         i ? ", " : "", name[i]);
-            free(name);
+                                         i ? ", " : "", vocab_str(splits, sorted[i]));
+            free(sorted);
             return tells_error_set(err, file, 0, "no split named '%.*s' (the input has %s)",
                                    (int)n, p, have);
         }

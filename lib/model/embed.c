@@ -375,10 +375,12 @@ int embed_dataset(const dataset *d, const char *vectors_path, const embed_option
 
 /* ---- vectors trained on the dataset's own text ---- */
 
-/* The distinct premises and hypotheses of a dataset, one a line. */
-static int write_texts(FILE *fp, void *ctx, tells_error *err)
+/* Calls fn on each distinct premise and hypothesis of d, in the order
+   first met (a premise read by three annotators once): the text the
+   vectors are trained on. -1 when fn fails, or out of memory (err set). */
+static int each_distinct_text(const dataset *d, int (*fn)(const char *text, void *ctx),
+                              void *ctx, tells_error *err)
 {
-    const dataset *d = ctx;
     vocab *seen = vocab_new();
     if (!seen)
         return tells_error_nomem(err, NULL, 0);
@@ -389,13 +391,24 @@ static int write_texts(FILE *fp, void *ctx, tells_error *err)
             size_t before = vocab_size(seen);
             if (vocab_intern(seen, text[s], strlen(text[s])) < 0)
                 rc = tells_error_nomem(err, NULL, 0);
-            else if (vocab_size(seen) > before &&
-                     (fputs(text[s], fp) == EOF || putc('\n', fp) == EOF))
-                rc = -1;
+            else if (vocab_size(seen) > before)
+                rc = fn(text[s], ctx);
         }
     }
     vocab_free(seen);
     return rc;
+}
+
+static int put_text(const char *text, void *ctx)
+{
+    FILE *fp = ctx;
+    return fputs(text, fp) == EOF || putc('\n', fp) == EOF ? -1 : 0;
+}
+
+/* The distinct premises and hypotheses of a dataset, one a line. */
+static int write_texts(FILE *fp, void *ctx, tells_error *err)
+{
+    return each_distinct_text(ctx, put_text, fp, err);
 }
 
 int embed_train_vectors(const dataset *d, const char *path, const ft_train_args *args,
@@ -411,29 +424,26 @@ int embed_train_vectors(const dataset *d, const char *path, const ft_train_args 
     return rc;
 }
 
+static int count_tokens(const char *text, void *ctx)
+{
+    size_t *tokens = ctx;
+    for (const char *p = text; *p;) {
+        while (*p == ' ')
+            p++;
+        if (*p)
+            (*tokens)++;
+        while (*p && *p != ' ')
+            p++;
+    }
+    return 0;
+}
+
 int embed_auto_epochs(const dataset *d)
 {
-    vocab *seen = vocab_new();
     size_t tokens = 0;
-    for (size_t i = 0; seen && i < d->n; i++) {
-        const char *text[2] = {d->ex[i].premise, d->ex[i].hypothesis};
-        for (int s = 0; s < 2; s++) {
-            size_t before = vocab_size(seen);
-            if (vocab_intern(seen, text[s], strlen(text[s])) < 0)
-                break;
-            if (vocab_size(seen) == before)
-                continue;
-            for (const char *p = text[s]; *p;) {
-                while (*p == ' ')
-                    p++;
-                if (*p)
-                    tokens++;
-                while (*p && *p != ' ')
-                    p++;
-            }
-        }
-    }
-    vocab_free(seen);
+    /* Out of memory, the count so far decides (fewer tokens: more epochs,
+       within the bounds). */
+    each_distinct_text(d, count_tokens, &tokens, NULL);
     size_t e = tokens ? (EMBED_TOKEN_PASSES + tokens - 1) / tokens : 20;
     return e < 5 ? 5 : e > 20 ? 20 : (int)e;
 }

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -207,11 +206,17 @@ static void put_num(yajl_gen g, const char *key, const char *fmt, double x)
     yajl_gen_number(g, buf, strlen(buf));
 }
 
+/* The generator's text, as yajl_gen_get_buf gives it. */
+typedef struct json_text {
+    const unsigned char *buf;
+    size_t len;
+} json_text;
+
 static int write_json(FILE *fp, void *ctx, tells_error *err)
 {
     (void)err;
-    const char *json = ctx;
-    return fputs(json, fp) == EOF ? -1 : 0;
+    const json_text *j = ctx;
+    return fwrite(j->buf, 1, j->len, fp) == j->len ? 0 : -1;
 }
 
 int provenance_write(study *s, tells_error *err)
@@ -269,22 +274,10 @@ int provenance_write(study *s, tells_error *err)
     put_str(g, "gnuplot", gnuplot[0] ? gnuplot : NULL);
     yajl_gen_map_close(g);
     yajl_gen_map_close(g);
-    const unsigned char *buf;
-    size_t len;
-    int rc = 0;
-    if (yajl_gen_get_buf(g, &buf, &len) != yajl_gen_status_ok) {
-        rc = tells_error_set(err, NULL, 0, "run.json: a path or name is not valid UTF-8");
-    } else {
-        char *json = malloc(len + 2);
-        if (!json) {
-            rc = tells_error_nomem(err, NULL, 0);
-        } else {
-            memcpy(json, buf, len);
-            json[len] = '\0';
-            rc = study_write(s, "run.json", write_json, json, err);
-            free(json);
-        }
-    }
+    json_text j;
+    int rc = yajl_gen_get_buf(g, &j.buf, &j.len) != yajl_gen_status_ok
+                 ? tells_error_set(err, NULL, 0, "run.json: a path or name is not valid UTF-8")
+                 : study_write(s, "run.json", write_json, &j, err);
     yajl_gen_free(g);
     return rc;
 }

@@ -2,6 +2,7 @@
 #include "study/figure.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -14,13 +15,18 @@
 
 extern char **environ;
 
-void fig_data_string(FILE *fp, const char *s)
+static void data_chars(FILE *fp, const char *s, const char *end)
 {
-    for (; *s; s++)
+    for (; s < end; s++)
         if (*s == '"')
             fputs("''", fp);
         else
             putc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, fp);
+}
+
+void fig_data_string(FILE *fp, const char *s)
+{
+    data_chars(fp, s, s + strlen(s));
 }
 
 /* Single-quoted, where only ' is special (written twice). */
@@ -58,16 +64,78 @@ void fig_script_head(FILE *fp, const char *name, int width, int height)
             name, name, name, width, height, id, name);
 }
 
+/* Every bar carries its value above its interval, so that a bar too
+   short to see still reads as a value and not as missing data. */
 void fig_bars_script(FILE *fp, const fig_bars *b)
 {
     fig_script_head(fp, b->name, b->width, b->height);
     fputs("set ylabel ", fp);
     fig_script_string(fp, b->ylabel);
-    fprintf(fp, "\nset yrange [0:1]\nset boxwidth 0.6\n%sset xrange [-0.6:%s]\n"
+    fprintf(fp, "\nset yrange [0:1.12]\nset ytics 0,0.2,1\nset boxwidth 0.6\n%s"
+                "set autoscale xfix\nset offsets 0.25, 0.25, 0, 0\n"
                 "plot '%s.dat' skip 1 using 0:2:xtic(1) with boxes lc rgb '#6b8fc7' "
                 "notitle, \\\n     '' skip 1 using 0:2:3:4 with yerrorbars lc rgb '#222222' "
-                "pt 0 notitle\n",
-            b->rotate ? "set xtics rotate by -30\n" : "", b->xmax, b->name);
+                "pt 0 notitle, \\\n     '' skip 1 using 0:($4 > $2 ? $4 : $2):"
+                "(sprintf('%%.3f', $2)) with labels offset 0,0.7 notitle\n",
+            b->rotate ? "set xtics rotate by -30\n" : "", b->name);
+}
+
+double fig_tick_step(double span, int intervals)
+{
+    if (!(span > 0) || intervals < 1)
+        return 1;
+    double raw = span / intervals, p = pow(10, floor(log10(raw)));
+    static const double nice[] = {1, 2, 2.5, 5, 10};
+    for (size_t i = 0; i < sizeof nice / sizeof nice[0]; i++)
+        if (nice[i] * p >= raw * (1 - 1e-9))
+            return nice[i] * p;
+    return 10 * p;
+}
+
+void fig_label_string(FILE *fp, const char *s, size_t max_chars)
+{
+    size_t chars = 0;
+    const char *end = s;
+    for (; *end; end++)
+        if (((unsigned char)*end & 0xC0) != 0x80 && ++chars > max_chars)
+            break;
+    if (!*end) {
+        fig_data_string(fp, s);
+        return;
+    }
+    /* max_chars - 1 characters, then an ellipsis. */
+    chars = 0;
+    for (end = s; *end; end++)
+        if (((unsigned char)*end & 0xC0) != 0x80 && ++chars > max_chars - 1)
+            break;
+    data_chars(fp, s, end);
+    fputs("\xe2\x80\xa6", fp); /* an ellipsis */
+}
+
+void fig_panels_head(FILE *fp, const char *name, size_t panels, const char *xlabel,
+                     double lo, double hi)
+{
+    size_t shown = panels ? panels : 1;
+    fig_script_head(fp, name, 300 * (int)(shown < 4 ? shown : 4), 360);
+    if (!(hi > lo))
+        hi = lo + 1;
+    double pad = 0.05 * (hi - lo);
+    lo = lo < 0 ? lo - pad : 0;
+    hi = hi > 0 ? hi + pad : 0;
+    fprintf(fp, "set multiplot layout 1,%zu\nset xlabel ", shown);
+    fig_script_string(fp, xlabel);
+    fprintf(fp, "\nunset grid\nset grid xtics lc rgb '#dddddd'\n"
+                "set xrange [%.6g:%.6g]\nset xtics %.6g\nset lmargin %d\nset ytics scale 0\n",
+            lo, hi, fig_tick_step(hi - lo, 4), FIG_LABEL_CHARS + 2);
+}
+
+void fig_panel(FILE *fp, const char *name, const char *title, size_t index)
+{
+    fputs("set title ", fp);
+    fig_script_string(fp, title);
+    fprintf(fp, "\nplot '%s.dat' index %zu using 3:1:(0):3:($1-0.4):($1+0.4):"
+                "ytic(2) with boxxyerror lc %zu notitle\n",
+            name, index, index + 1);
 }
 
 void fig_bars_row(FILE *fp, const char *label, double value, double low, double high, long n)

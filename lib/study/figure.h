@@ -50,13 +50,12 @@ void fig_data_string(FILE *fp, const char *s);
 void fig_script_string(FILE *fp, const char *s);
 
 /* Bars with 95% intervals from NAME.dat (a header, then label, value,
-   low, high, ...), values from 0 to 1. xmax is the last x ("2.6" for
-   three bars, "*" for as many as there are); rotate tilts the labels. */
+   low, high, ...), values from 0 to 1, as many bars as rows; rotate
+   tilts the labels. */
 typedef struct fig_bars {
     const char *name;
     int width, height;
     const char *ylabel;
-    const char *xmax;
     bool rotate;
 } fig_bars;
 void fig_bars_script(FILE *fp, const fig_bars *b);
@@ -65,5 +64,25 @@ int figure_add_bars(figset *f, const fig_bars *b, fig_writer data, const void *x
                     const void *y, tells_error *err);
 /* A row of such data: label, value, low, high, then n unless n is -1. */
 void fig_bars_row(FILE *fp, const char *label, double value, double low, double high, long n);
+
+/* A tick step of 1, 2, 2.5 or 5 times a power of ten that cuts span into
+   at most `intervals` parts, so that tick labels have room. */
+double fig_tick_step(double span, int intervals);
+
+/* Tick labels are cut to FIG_LABEL_CHARS characters (the last an
+   ellipsis), so that they keep clear of each other; the tables beside
+   the figures have the full text. */
+enum { FIG_LABEL_CHARS = 16 };
+/* s as fig_data_string writes it, cut to max_chars characters. */
+void fig_label_string(FILE *fp, const char *s, size_t max_chars);
+
+/* Ranked horizontal bars, one panel per class (tokens, log-odds): the
+   head, then one x scale from lo to hi (widened to include 0) with room
+   for at most five tick labels, and the same left margin, for every
+   panel; then fig_panel per panel, index counting the data file's
+   blocks (rank, label, value), and "unset multiplot". */
+void fig_panels_head(FILE *fp, const char *name, size_t panels, const char *xlabel,
+                     double lo, double hi);
+void fig_panel(FILE *fp, const char *name, const char *title, size_t index);
 
 #endif

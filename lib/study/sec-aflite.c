@@ -99,6 +99,7 @@ static int run_aflite(study *s, aflite_state *a, tells_error *err)
         return -1;
     aflite_options ao;
     study_aflite_options(s, &ao);
+    a->tau = ao.tau;
     aflite_record rec;
     char *scores = study_path(s, "aflite-scores.tsv", err);
     a->first_scores = array_new(d->n, sizeof *a->first_scores);
@@ -282,13 +283,17 @@ static int scores_data(FILE *fp, const void *state, const void *study_p)
 
 static int scores_script(FILE *fp, const void *state, const void *study_p)
 {
-    (void)state;
+    const aflite_state *a = state;
     (void)study_p;
     fig_script_head(fp, "aflite-scores", 460, 320);
     fprintf(fp, "set xlabel 'predictability score (first round)'\nset ylabel 'examples'\n"
-                "set xrange [0:1]\nset boxwidth %.4f\n"
+                "set xrange [0:1]\nset yrange [0:*]\nset boxwidth %.4f\n"
+                "set arrow from %.4f, graph 0 to %.4f, graph 1 nohead dt 2 lw 1.5 "
+                "lc rgb '#b2182b' front\n"
+                "set label 'tau = %.2f' at %.4f, graph 0.97 right offset -0.5,0 "
+                "tc rgb '#b2182b' front\n"
                 "plot 'aflite-scores.dat' skip 1 using 1:2 with boxes lc rgb '#6b8fc7' notitle\n",
-            0.9 / SCORE_BINS);
+            0.9 / SCORE_BINS, a->tau, a->tau, a->tau, a->tau);
     return ferror(fp) ? -1 : 0;
 }
 
@@ -315,8 +320,7 @@ static int add_figures(study *s, void *state, figset *f, tells_error *err)
                          state, s, err) < 0 ||
         figure_add(f, "aflite-scores", scores_data, scores_script, state, s, err) < 0)
         return -1;
-    static const fig_bars bars = {"partitions", 460, 320, "hypothesis-only accuracy", "2.6",
-                                  false};
+    static const fig_bars bars = {"partitions", 460, 320, "hypothesis-only accuracy", false};
     return figure_add_bars(f, &bars, parts_data, state, s, err);
 }
 

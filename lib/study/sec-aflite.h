@@ -17,6 +17,7 @@ typedef struct aflite_state {
     unsigned char *easy;       /* per dataset row */
     size_t neasy;
     size_t k, m;               /* the cutoff and the training size used */
+    double tau;                /* the score at which an example may be removed */
     /* Hypothesis-only accuracy on the evaluated rows of each part; NAN
        when empty. */
     double accuracy[AFLITE_NPARTS];

@@ -495,7 +495,10 @@ static int confusion_script(FILE *fp, const void *state, const void *study_p)
     const study *s = study_p;
     size_t K = s->nclasses;
     fig_script_head(fp, "confusion", 460, 400);
-    fputs("unset grid\nset palette defined (0 '#ffffff', 1 '#2b5fa8')\nset cbrange [0:1]\n"
+    /* One square cell per pair of classes, with a border, its count and
+       its share of the gold class; white text on the darker cells. */
+    fputs("unset grid\nset border 0\nset tics scale 0\nset size ratio -1\n"
+          "set palette defined (0 '#ffffff', 1 '#2b5fa8')\nset cbrange [0:1]\n"
           "set cblabel 'share of the gold class'\nset xlabel 'predicted'\nset ylabel 'gold'\n",
           fp);
     fprintf(fp, "set xrange [-0.5:%zu.5]\nset yrange [-0.5:%zu.5]\n", K - 1, K - 1);
@@ -510,15 +513,20 @@ static int confusion_script(FILE *fp, const void *state, const void *study_p)
         }
         fputs(")\n", fp);
     }
-    fputs("plot 'confusion.dat' skip 1 using 1:2:4 with image notitle, \\\n"
-          "     '' skip 1 using 1:2:(sprintf('%d', $3)) with labels notitle\n",
+    fputs("cell(n, share) = sprintf('%d\\n%.0f%%', n, 100 * share)\n"
+          "plot 'confusion.dat' skip 1 using 1:2:(0.5):(0.5):4 with boxxyerror "
+          "fs solid 1 border lc rgb '#555555' fc palette notitle, \\\n"
+          "     '' skip 1 using 1:2:($4 < 0.55 ? cell($3, $4) : '') with labels "
+          "tc rgb '#000000' notitle, \\\n"
+          "     '' skip 1 using 1:2:($4 >= 0.55 ? cell($3, $4) : '') with labels "
+          "tc rgb '#ffffff' notitle\n",
           fp);
     return ferror(fp) ? -1 : 0;
 }
 
 static int add_figures(study *s, void *state, figset *f, tells_error *err)
 {
-    static const fig_bars bars = {"baselines", 520, 340, "accuracy", "2.6", false};
+    static const fig_bars bars = {"baselines", 600, 360, "accuracy", true};
     if (figure_add_bars(f, &bars, models_data, state, s, err) < 0)
         return -1;
     return figure_add(f, "confusion", confusion_data, confusion_script, state, s, err);

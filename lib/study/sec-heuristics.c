@@ -120,7 +120,7 @@ static int heuristics_data(FILE *fp, const void *state, const void *study_p)
     }
     putc('\n', fp);
     for (size_t i = 0; i < h->hs.n; i++) {
-        fig_data_string(fp, h->hs.v[i].name);
+        fig_label_string(fp, h->hs.v[i].name, FIG_LABEL_CHARS);
         uint64_t total = 0;
         for (size_t k = 0; k < vocab_size(h->tally.classes); k++)
             total += h->tally.count[k * h->tally.nheur + i];
@@ -135,14 +135,17 @@ static int heuristics_data(FILE *fp, const void *state, const void *study_p)
     return ferror(fp) ? -1 : 0;
 }
 
+/* The names tilted, so that long ones keep clear of each other; the
+   figure widens with the heuristics. */
 static int heuristics_script(FILE *fp, const void *state, const void *study_p)
 {
-    (void)state;
+    const heuristics_state *h = state;
     const study *s = study_p;
-    fig_script_head(fp, "heuristics", 560, 340);
+    size_t w = 240 + 70 * h->hs.n;
+    fig_script_head(fp, "heuristics", (int)(w < 560 ? 560 : w > 1600 ? 1600 : w), 380);
     fputs("set style data histograms\nset style histogram rowstacked\nset boxwidth 0.6\n"
           "set yrange [0:1]\nset ylabel 'share of the pairs it holds for'\n"
-          "set key outside right\n",
+          "set key outside right\nset xtics rotate by -30 left\nset bmargin 5\n",
           fp);
     fprintf(fp, "plot for [c=2:%zu] 'heuristics.dat' using c:xtic(1) title columnhead lc (c-1)\n",
             s->nclasses + 1);

@@ -3,6 +3,8 @@
    (Monroe et al. 2008; logodds.tsv, as tells-pmi --measure logodds). */
 #include <config.h>
 
+#include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "stats/logodds.h"
@@ -85,7 +87,7 @@ static int logodds_data(FILE *fp, const void *state, const void *study_p)
         fputs("# rank\ttoken\tz\n", fp);
         for (size_t j = top; j-- > 0;) {
             fprintf(fp, "%zu\t", top - 1 - j);
-            fig_data_string(fp, vocab_str(tc->tokens, t->rows[i + j].token));
+            fig_label_string(fp, vocab_str(tc->tokens, t->rows[i + j].token), FIG_LABEL_CHARS);
             fprintf(fp, "\t%.6f\n", t->rows[i + j].z);
         }
         fputs("\n\n", fp);
@@ -99,25 +101,21 @@ static int logodds_script(FILE *fp, const void *state, const void *study_p)
     const logodds_state *l = state;
     const token_counts *tc = &study_tokens(study_p)->tokens;
     const logodds_table *t = &l->logodds;
-    size_t k = 0;
-    for (size_t i = 0; i < t->n; i++)
-        k += i == 0 || t->rows[i - 1].class_id != t->rows[i].class_id;
-    fig_script_head(fp, "logodds", 300 * (int)(k < 4 ? (k ? k : 1) : 4), 360);
-    fprintf(fp, "set multiplot layout 1,%zu\n"
-                "set xlabel 'log-odds z'\nunset grid\nset grid xtics lc rgb '#dddddd'\n",
-            k ? k : 1);
-    size_t block = 0;
+    size_t k = 0, rank = 0;
+    double lo = 0, hi = 0;
     for (size_t i = 0; i < t->n; i++) {
-        if (i && t->rows[i - 1].class_id == t->rows[i].class_id)
-            continue;
-        fputs("set title ", fp);
-        fig_script_string(fp, vocab_str(tc->classes, t->rows[i].class_id));
-        fprintf(fp, "\nset ytics scale 0\n"
-                    "plot 'logodds.dat' index %zu using 3:1:(0):3:($1-0.4):($1+0.4):"
-                    "ytic(2) with boxxyerror lc %zu notitle\n",
-                block, block + 1);
-        block++;
+        bool first = i == 0 || t->rows[i - 1].class_id != t->rows[i].class_id;
+        k += first;
+        rank = first ? 0 : rank + 1;
+        if (rank < TOP_TOKENS_DRAWN) {
+            lo = fmin(lo, t->rows[i].z);
+            hi = fmax(hi, t->rows[i].z);
+        }
     }
+    fig_panels_head(fp, "logodds", k, "log-odds z", lo, hi);
+    for (size_t i = 0, block = 0; i < t->n; i++)
+        if (i == 0 || t->rows[i - 1].class_id != t->rows[i].class_id)
+            fig_panel(fp, "logodds", vocab_str(tc->classes, t->rows[i].class_id), block++);
     fputs("unset multiplot\n", fp);
     return ferror(fp) ? -1 : 0;
 }

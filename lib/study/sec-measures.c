@@ -15,7 +15,7 @@
 #include "study/sec-aflite.h"
 #include "study/sec-partitions.h"
 
-enum { MAP_POINTS = 25000, CARTO_EPOCHS = 6, PVI_BINS = 40 };
+enum { MAP_POINTS = 25000, CARTO_EPOCHS = 6, PVI_BINS = 60 };
 #define CARTO_FRACTION 0.33
 
 /* The partitions compared: AFLite's, PVI's (below 0 bits or not) and
@@ -364,15 +364,35 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
 /* ---- figures ---- */
 
 /* The histogram's range: the PVIs' own, in whole bits, within [-8, 4]. */
-static void pvi_range(const study *s, const measures_state *m, double *lo, double *hi)
+static int cmp_double(const void *a, const void *b)
 {
-    double mn = 0, mx = 1;
-    for (size_t i = 0; i < s->data.n; i++) {
-        mn = fmin(mn, m->pvi.pvi[i]);
-        mx = fmax(mx, m->pvi.pvi[i]);
-    }
-    *lo = fmax(-8.0, floor(mn));
-    *hi = fmin(4.0, ceil(mx));
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The PVI histogram's range and bins: from the 1st percentile (below it,
+   the first bin collects the tail), floored to half a bit, to the
+   largest value, both widened to include 0; bins Freedman-Diaconis wide
+   (twice the interquartile range over the cube root of n), 10 to
+   PVI_BINS of them. */
+static int pvi_range(const study *s, const measures_state *m, double *lo, double *hi)
+{
+    size_t n = s->data.n;
+    double *v = array_new(n ? n : 1, sizeof *v);
+    if (!v)
+        return -1;
+    memcpy(v, m->pvi.pvi, n * sizeof *v);
+    qsort(v, n, sizeof *v, cmp_double);
+    double q01 = n ? v[(size_t)(0.01 * (double)(n - 1))] : 0, mx = n ? v[n - 1] : 1;
+    double iqr = n ? v[(size_t)(0.75 * (double)(n - 1))] - v[(size_t)(0.25 * (double)(n - 1))] : 0;
+    free(v);
+    *lo = fmin(0, floor(2 * q01) / 2);
+    *hi = fmax(0, ceil(10 * mx) / 10);
+    if (*hi - *lo < 1)
+        *hi = *lo + 1;
+    double width = 2 * iqr / cbrt((double)(n ? n : 1));
+    int bins = width > 0 ? (int)ceil((*hi - *lo) / width) : PVI_BINS;
+    return bins < 10 ? 10 : bins > PVI_BINS ? PVI_BINS : bins;
 }
 
 static int pvi_data(FILE *fp, const void *state, const void *study_p)
@@ -380,15 +400,15 @@ static int pvi_data(FILE *fp, const void *state, const void *study_p)
     const measures_state *m = state;
     const study *s = study_p;
     size_t K = s->nclasses;
-    size_t *bins = array_new(PVI_BINS * K, sizeof *bins);
+    double lo, hi;
+    int nb = pvi_range(s, m, &lo, &hi);
+    size_t *bins = nb > 0 ? array_new((size_t)nb * K, sizeof *bins) : NULL;
     if (!bins)
         return -1;
-    double lo, hi;
-    pvi_range(s, m, &lo, &hi);
     for (size_t i = 0; i < s->data.n; i++) {
         double x = m->pvi.pvi[i];
-        int b = (int)floor((x - lo) / (hi - lo) * PVI_BINS);
-        b = b < 0 ? 0 : b >= PVI_BINS ? PVI_BINS - 1 : b;
+        int b = (int)floor((x - lo) / (hi - lo) * nb);
+        b = b < 0 ? 0 : b >= nb ? nb - 1 : b;
         bins[(size_t)b * K + s->data.ex[i].label]++;
     }
     fputs("pvi", fp);
@@ -397,8 +417,8 @@ static int pvi_data(FILE *fp, const void *state, const void *study_p)
         fig_data_string(fp, study_class_name(s, k));
     }
     putc('\n', fp);
-    for (int b = 0; b < PVI_BINS; b++) {
-        fprintf(fp, "%.4f", lo + (b + 0.5) * (hi - lo) / PVI_BINS);
+    for (int b = 0; b < nb; b++) {
+        fprintf(fp, "%.4f", lo + (b + 0.5) * (hi - lo) / nb);
         for (size_t k = 0; k < K; k++)
             fprintf(fp, "\t%zu", bins[(size_t)b * K + study_class(s, k)]);
         putc('\n', fp);
@@ -411,14 +431,16 @@ static int pvi_script(FILE *fp, const void *state, const void *study_p)
 {
     const study *s = study_p;
     double lo, hi;
-    pvi_range(s, state, &lo, &hi);
+    if (pvi_range(s, state, &lo, &hi) < 0)
+        return -1;
     fig_script_head(fp, "pvi", 560, 340);
-    fprintf(fp, "set xlabel 'PVI (bits)'\n"
+    fprintf(fp, "set xlabel 'PVI (bits; the first bin holds everything below it)'\n"
                 "set ylabel 'examples'\nset key top left\nset xrange [%g:%g]\n"
+                "set yrange [0:*]\nset xtics %g\n"
                 "set arrow from 0, graph 0 to 0, graph 1 nohead dt 2 lc rgb '#555555'\n"
-                "plot for [c=2:%zu] 'pvi.dat' using 1:c with linespoints pt 7 ps 0.4 "
+                "plot for [c=2:%zu] 'pvi.dat' using 1:c with histeps "
                 "lw 2 lc (c-1) title columnhead\n",
-            lo, hi, s->nclasses + 1);
+            lo, hi, fig_tick_step(hi - lo, 8), s->nclasses + 1);
     return ferror(fp) ? -1 : 0;
 }
 
@@ -468,15 +490,14 @@ static int add_figures(study *s, void *state, figset *f, tells_error *err)
                          "set yrange [0:1]\nset xrange [0:*]\nset cblabel 'correctness'\n"
                          "set cbrange [0:1]\n"
                          "set palette defined (0 '#2b5fa8', 0.5 '#9a9a9a', 1 '#b2182b')\n"
-                         "set label 'easy-to-learn' at graph 0.05, graph 0.95 front\n"
-                         "set label 'hard-to-learn' at graph 0.05, graph 0.05 front\n"
-                         "set label 'ambiguous' at graph 0.8, graph 0.5 front\n"
+                         "set title 'easy-to-learn: top left; hard-to-learn: bottom "
+                         "left; ambiguous: right'\n"
                          "plot 'datamap.dat' skip 1 using 1:2:3 with points pt 7 ps 0.3 "
                          "lc palette notitle\n",
                          state, s, err) < 0)
         return -1;
     static const fig_bars bars = {"compare-partitions", 700, 340, "hypothesis-only accuracy",
-                                  "*", true};
+                                  true};
     return figure_add_bars(f, &bars, compare_data, state, s, err);
 }
 

@@ -163,7 +163,8 @@ static int tokens_data(FILE *fp, const void *state, const void *unused)
         /* Bottom to top: the strongest drawn highest. */
         for (size_t j = top; j-- > 0;) {
             fprintf(fp, "%zu\t", top - 1 - j);
-            fig_data_string(fp, vocab_str(t->tokens.tokens, pc->entries[j].token));
+            fig_label_string(fp, vocab_str(t->tokens.tokens, pc->entries[j].token),
+                             FIG_LABEL_CHARS);
             fprintf(fp, "\t%.6f\n", pc->entries[j].pmi);
         }
         fputs("\n\n", fp);
@@ -176,18 +177,17 @@ static int tokens_script(FILE *fp, const void *state, const void *unused)
     (void)unused;
     const tokens_state *t = state;
     size_t k = t->pmi.nclasses;
-    fig_script_head(fp, "tokens", 300 * (int)(k < 4 ? k : 4), 360);
-    fprintf(fp, "set multiplot layout 1,%zu\n"
-                "set xlabel 'PMI (bits)'\nunset grid\nset grid xtics lc rgb '#dddddd'\n",
-            k);
+    double lo = 0, hi = 0;
     for (size_t i = 0; i < k; i++) {
-        fputs("set title ", fp);
-        fig_script_string(fp, vocab_str(t->tokens.classes, t->pmi.classes[i].class_id));
-        fprintf(fp, "\nset ytics scale 0\n"
-                    "plot 'tokens.dat' index %zu using 3:1:(0):3:($1-0.4):($1+0.4):"
-                    "ytic(2) with boxxyerror lc %zu notitle\n",
-                i, i + 1);
+        const pmi_class *pc = &t->pmi.classes[i];
+        for (size_t j = 0; j < pc->n && j < TOP_TOKENS_DRAWN; j++) {
+            lo = fmin(lo, pc->entries[j].pmi);
+            hi = fmax(hi, pc->entries[j].pmi);
+        }
     }
+    fig_panels_head(fp, "tokens", k, "PMI (bits)", lo, hi);
+    for (size_t i = 0; i < k; i++)
+        fig_panel(fp, "tokens", vocab_str(t->tokens.classes, t->pmi.classes[i].class_id), i);
     fputs("unset multiplot\n", fp);
     return ferror(fp) ? -1 : 0;
 }

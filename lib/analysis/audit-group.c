@@ -98,6 +98,9 @@ static void check_balance(audit_group *g, const audit_reference *ref, classes *c
     chisq_homogeneity(c->batch, c->ref, n, &f->test);
     snprintf(f->detail, sizeof f->detail, "test=chi2-homogeneity class=%s",
              vocab_str(c->names, at));
+    snprintf(f->says, sizeof f->says, "%.3f of the batch's %zu rows are %s, against %.3f of "
+             "the corpus's %zu (the class whose share differs most)", f->batch, g->n,
+             vocab_str(c->names, at), f->reference, ref->data.n);
 }
 
 static size_t count_words(const char *s)
@@ -143,6 +146,8 @@ static int check_length(audit_group *g, const audit_reference *ref, tells_error 
         f->test = t;
         snprintf(f->detail, sizeof f->detail, "test=welch-t alternative=two-sided "
                  "n_batch=%zu n_reference=%zu", nx, ny);
+        snprintf(f->says, sizeof f->says, "%s hypotheses average %.3f words over the "
+                 "batch's %zu against %.3f over the corpus's %zu", name, mx, nx, my, ny);
     }
     free(x);
     free(y);
@@ -187,6 +192,9 @@ static int check_tell_share(audit_group *g, const audit_reference *ref, tells_er
                        (double)ref->data.n, &f->test);
     snprintf(f->detail, sizeof f->detail, "test=two-proportion-z alternative=greater "
              "tokens=%zu", vocab_size(ref->tells));
+    snprintf(f->says, sizeof f->says, "%.3f of the batch's %zu rows have one of the corpus's "
+             "%zu tell tokens, against %.3f of the corpus's %zu", f->batch, g->n,
+             vocab_size(ref->tells), f->reference, ref->data.n);
     return 0;
 }
 
@@ -261,6 +269,14 @@ static int check_tokens(audit_group *g, const audit_reference *ref, classes *c,
                  "batch_examples=%.0f reference_examples=%.0f%s",
                  vocab_str(c->names, top), sum_b,
                  rt >= 0 ? sum_r - o->pseudo : 0.0, rt >= 0 ? "" : " new=1");
+        if (rt >= 0)
+            snprintf(f->says, sizeof f->says, "%.3f of the batch's %.0f rows with it are %s, "
+                     "against %.3f of the corpus's %.0f", f->batch, sum_b,
+                     vocab_str(c->names, top), f->reference, sum_r - o->pseudo);
+        else
+            snprintf(f->says, sizeof f->says, "%.3f of the batch's %.0f rows with it are %s; "
+                     "the corpus has no row with it (%.3f is its prior)", f->batch, sum_b,
+                     vocab_str(c->names, top), f->reference);
     }
     free(order);
     free(cells);
@@ -325,6 +341,9 @@ static int check_heuristics(audit_group *g, const audit_reference *ref, classes 
                  "class, and the others) class=%s batch_share=%.6f reference_share=%.6f "
                  "batch_pairs=%.0f reference_pairs=%.0f", vocab_str(c->names, top), share_a,
                  share_b, sa, sb);
+        snprintf(f->says, sizeof f->says, "it holds for %.0f of the batch's %zu pairs, %.3f of "
+                 "them %s, against %.0f of the corpus's %zu, %.3f of them %s", sa, g->n, share_a,
+                 vocab_str(c->names, top), sb, ref->data.n, share_b, vocab_str(c->names, top));
     }
     free(a);
     free(b);
@@ -370,6 +389,9 @@ static int check_predictability(audit_group *g, const audit_reference *ref,
     snprintf(f->detail, sizeof f->detail, "test=two-proportion-z alternative=greater "
              "model=fasttext-hypothesis reference=cross-validated training_rows=%s "
              "held_out=%zu left_out_duplicates=%zu", size, held, p->n - held);
+    snprintf(f->says, sizeof f->says, "the corpus's hypothesis-only model gets %zu of the "
+             "batch's %zu new hypotheses right (%.3f), against %.3f in cross-validation over "
+             "the corpus's %zu", right, held, f->batch, f->reference, ref->cv_n);
     f2->batch = gold;
     f2->reference = ref->cv_gold_prob;
     snprintf(f2->detail, sizeof f2->detail, "no test");
@@ -440,6 +462,10 @@ static int check_self_predictability(audit_group *g, const audit_reference *ref,
         snprintf(f->detail, sizeof f->detail, "test=two-proportion-z alternative=greater "
                  "model=fasttext-hypothesis %zu-fold-cv reference=%d-runs-of-%zu",
                  o->folds, REFERENCE_SAMPLES, g->n);
+        snprintf(f->says, sizeof f->says, "hypothesis-only cross-validation within the batch "
+                 "gets %zu of its %zu rows right (%.3f), against %.3f in %d corpus samples "
+                 "of that size", batch_correct, g->n, f->batch, f->reference,
+                 REFERENCE_SAMPLES);
     }
     free(sample);
     if (rng)

@@ -69,13 +69,13 @@ bad() {
 
 what="a model that never answers"
 bad sleep
-expect 1 "tells-run: model command 'bad-model.sh sleep': no answer within 1 s after answering 0 of 20 cases; if it buffers what it writes to a pipe (sed, awk, grep and python do), it answers only when the buffer fills: have it write each line at once (stdbuf -oL COMMAND, sed -u, grep --line-buffered, python3 -u)"
+expect 1 "tells-run: model command 'bad-model.sh sleep': no answer within 1 s after answering 0 of 20 cases; if it holds back what it writes to a pipe, it answers only when its buffer fills: tells runs it under stdbuf -oL with PYTHONUNBUFFERED=1, which covers sed, grep and Python, but not mawk (give it -W interactive) or a program with buffers of its own (have it flush each line)"
 check_kept
 
 what="a model that never answers, after a message on stderr (passed on)"
 bad loading
 expect 1 "loading weights
-tells-run: model command 'bad-model.sh loading': no answer within 1 s after answering 0 of 20 cases (stderr: 'loading weights'); if it buffers what it writes to a pipe (sed, awk, grep and python do), it answers only when the buffer fills: have it write each line at once (stdbuf -oL COMMAND, sed -u, grep --line-buffered, python3 -u)"
+tells-run: model command 'bad-model.sh loading': no answer within 1 s after answering 0 of 20 cases (stderr: 'loading weights'); if it holds back what it writes to a pipe, it answers only when its buffer fills: tells runs it under stdbuf -oL with PYTHONUNBUFFERED=1, which covers sed, grep and Python, but not mawk (give it -W interactive) or a program with buffers of its own (have it flush each line)"
 check_kept
 
 what="a model that reads all its input first: fine in one batch, not in several"
@@ -83,7 +83,7 @@ bad read-all
 expect 0 ""
 echo "good data" >"$tmp/report"
 bad read-all --batch 8
-expect 1 "tells-run: model command 'bad-model.sh read-all': no answer within 1 s after answering 0 of 20 cases; if it buffers what it writes to a pipe (sed, awk, grep and python do), it answers only when the buffer fills: have it write each line at once (stdbuf -oL COMMAND, sed -u, grep --line-buffered, python3 -u)"
+expect 1 "tells-run: model command 'bad-model.sh read-all': no answer within 1 s after answering 0 of 20 cases; if it holds back what it writes to a pipe, it answers only when its buffer fills: tells runs it under stdbuf -oL with PYTHONUNBUFFERED=1, which covers sed, grep and Python, but not mawk (give it -W interactive) or a program with buffers of its own (have it flush each line)"
 check_kept
 
 what="a model that answers every second line and exits"
@@ -153,7 +153,7 @@ what="a before model that never answers"
 run timeout 30 tells-run -q --tree "$d/tree.csv" --model-cmd "$d/model.sh" \
     --before-model-cmd "bad-model.sh loading" --classes 0,1 --timeout 1 -o "$tmp/report"
 expect 1 "loading weights
-tells-run: model command 'bad-model.sh loading': no answer within 1 s after answering 0 of 6 cases (stderr: 'loading weights'); if it buffers what it writes to a pipe (sed, awk, grep and python do), it answers only when the buffer fills: have it write each line at once (stdbuf -oL COMMAND, sed -u, grep --line-buffered, python3 -u)"
+tells-run: model command 'bad-model.sh loading': no answer within 1 s after answering 0 of 6 cases (stderr: 'loading weights'); if it holds back what it writes to a pipe, it answers only when its buffer fills: tells runs it under stdbuf -oL with PYTHONUNBUFFERED=1, which covers sed, grep and Python, but not mawk (give it -W interactive) or a program with buffers of its own (have it flush each line)"
 check_kept
 
 what="predictions: too few, too many, CRLF"

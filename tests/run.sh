@@ -175,4 +175,25 @@ full	8	0.500000	0.500000	0.333333	0.000000	1.000000	0.000000	0.000000	0.000000	0
 easy	3	0.666667	0.666667	0.400000	0.000000	1.000000	0.166667	0.166667	0.066667	0.000000	0.000000
 difficult	4	0.250000	0.250000	0.200000	0.000000	1.000000	-0.250000	-0.250000	-0.133333	0.000000	0.000000"
 
+# Filters that block-buffer a pipe answer case by case all the same:
+# the process runs under stdbuf -oL with PYTHONUNBUFFERED=1. Batches of
+# 2 cases, so that an answer must come before its process sees the end.
+what="a filter that buffers its output (sed without -u)"
+run tells-run $small --model-cmd "sed 's/.*/0 0.5 0.5/'" --classes 0,1 --batch 2 --timeout 5
+expect 0 ""
+if command -v python3 >/dev/null; then
+    what="a python script that does not flush"
+    run tells-run $small --model-cmd "python3 -c 'import sys
+for line in sys.stdin: print(\"0 0.5 0.5\")'" --classes 0,1 --batch 2 --timeout 5
+    expect 0 ""
+fi
+# Without stdbuf on PATH, plain sh: sed then stalls, and the message
+# names the cause.
+mkdir "$tmp/nostdbuf"
+for p in sed sh; do ln -s "$(command -v $p)" "$tmp/nostdbuf/$p"; done
+what="a filter that buffers its output, stdbuf not on PATH"
+status=0
+PATH="$tmp/nostdbuf" "$top_builddir/src/tells-run" $small --model-cmd "sed 's/.*/0 0.5 0.5/'" \
+    --classes 0,1 --batch 2 --timeout 1 >"$tmp/out" 2>"$tmp/err" || status=$?
+expect 1 "tells-run: model command 'sed 's/.*/0 0.5 0.5/'': no answer within 1 s after answering 0 of 20 cases; if it holds back what it writes to a pipe, it answers only when its buffer fills: tells runs it under stdbuf -oL with PYTHONUNBUFFERED=1, which covers sed, grep and Python, but not mawk (give it -W interactive) or a program with buffers of its own (have it flush each line)"
 finish

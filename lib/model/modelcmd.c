@@ -300,9 +300,10 @@ enum { SAY_PROGRESS = 1, SAY_STDERR = 2, SAY_BUFFERING = 4 };
 /* Said when a process has answered nothing at all in time: the usual
    cause is a filter that block-buffers what it writes to a pipe. */
 #define BUFFERING_HINT                                                                   \
-    "; if it buffers what it writes to a pipe (sed, awk, grep and python do), it answers " \
-    "only when the buffer fills: have it write each line at once (stdbuf -oL COMMAND, "  \
-    "sed -u, grep --line-buffered, python3 -u)"
+    "; if it holds back what it writes to a pipe, it answers only when its buffer fills: " \
+    "tells runs it under stdbuf -oL with PYTHONUNBUFFERED=1, which covers sed, grep and " \
+    "Python, but not mawk (give it -W interactive) or a program with buffers of its " \
+    "own (have it flush each line)"
 
 /* Sets err to "model command 'CMD': WHAT[ after answering A of N
    cases][ (stderr: 'LAST LINE')]", A and N counting over the run. */
@@ -357,6 +358,25 @@ static int make_pipe(int p[2], int ours)
     return 0;
 }
 
+/* The child's environment: ours, with PYTHONUNBUFFERED=1 unless it is
+   set. The strings are environ's own; only the array is new. */
+static char **child_environment(void)
+{
+    static char unbuffered[] = "PYTHONUNBUFFERED=1";
+    size_t n = 0;
+    bool set = false;
+    for (; environ[n]; n++)
+        set = set || strncmp(environ[n], "PYTHONUNBUFFERED=", 17) == 0;
+    char **envp = malloc((n + 2) * sizeof *envp);
+    if (!envp)
+        return NULL;
+    memcpy(envp, environ, n * sizeof *envp);
+    if (!set)
+        envp[n++] = unbuffered;
+    envp[n] = NULL;
+    return envp;
+}
+
 static int spawn(model_cmd *m, const char *command, int in, int out, int errfd)
 {
     posix_spawn_file_actions_t actions;
@@ -386,11 +406,25 @@ static int spawn(model_cmd *m, const char *command, int in, int out, int errfd)
         if (!e)
             e = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF |
                                                     POSIX_SPAWN_SETSIGMASK);
+        /* Line-buffered output, as coreutils' stdbuf -oL arranges for a
+           program that writes through C's stdio (sed, grep, gawk) and
+           PYTHONUNBUFFERED for Python, so that a filter answers each case
+           as it comes instead of when its buffer fills; plain sh when
+           stdbuf is not on PATH. */
+        char **envp = e ? NULL : child_environment();
+        if (!e && !envp)
+            e = ENOMEM;
         if (!e) {
-            char sh[] = "sh", dash_c[] = "-c";
-            char *argv[] = { sh, dash_c, (char *)command, NULL };
-            e = posix_spawn(&m->pid, "/bin/sh", &actions, &attr, argv, environ);
+            char stdbuf[] = "stdbuf", line[] = "-oL", shell[] = "/bin/sh", sh[] = "sh",
+                 dash_c[] = "-c";
+            char *argv[] = { stdbuf, line, shell, dash_c, (char *)command, NULL };
+            e = posix_spawnp(&m->pid, stdbuf, &actions, &attr, argv, envp);
+            if (e == ENOENT) {
+                argv[2] = sh;
+                e = posix_spawn(&m->pid, shell, &actions, &attr, argv + 2, envp);
+            }
         }
+        free(envp);
         posix_spawnattr_destroy(&attr);
     }
     posix_spawn_file_actions_destroy(&actions);

@@ -401,9 +401,11 @@ static void timeouts(void)
     CHECK(err.kind == TELLS_ERR_IO);
     CHECK_STR(err.msg, "model command 'echo 'loading weights' >&2; exec sleep 30': no answer "
                        "within 0.3 s after answering 0 of 2 cases (stderr: 'loading weights'); "
-                       "if it buffers what it writes to a pipe (sed, awk, grep and python do), "
-                       "it answers only when the buffer fills: have it write each line at once "
-                       "(stdbuf -oL COMMAND, sed -u, grep --line-buffered, python3 -u)");
+                       "if it holds back what it writes to a pipe, it answers only when its "
+                       "buffer fills: tells runs it under stdbuf -oL with PYTHONUNBUFFERED=1, "
+                       "which covers sed, grep and Python, but not mawk (give it -W "
+                       "interactive) or a program with buffers of its own (have it flush each "
+                       "line)");
     CHECK_STR(seen, "loading weights\n|");
     CHECK(all_null(answers, 2));
     CHECK(model_cmd_finish(m, &err) < 0);
@@ -423,10 +425,11 @@ static void timeouts(void)
     model_cmd_expect(m, 4);
     CHECK(model_cmd_query(m, lines, 2, answers, &err) < 0);
     CHECK_STR(err.msg, "model command 'sort -r': no answer within 0.3 s after answering 0 of "
-                       "4 cases; if it buffers what it writes to a pipe (sed, awk, grep and "
-                       "python do), it answers only when the buffer fills: have it write each "
-                       "line at once (stdbuf -oL COMMAND, sed -u, grep --line-buffered, "
-                       "python3 -u)");
+                       "4 cases; if it holds back what it writes to a pipe, it answers only "
+                       "when its buffer fills: tells runs it under stdbuf -oL with "
+                       "PYTHONUNBUFFERED=1, which covers sed, grep and Python, but not mawk "
+                       "(give it -W interactive) or a program with buffers of its own (have "
+                       "it flush each line)");
     model_cmd_abort(m);
     m = start("sort -r", 0.3);
     model_cmd_expect(m, 4);

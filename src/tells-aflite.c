@@ -83,11 +83,13 @@ static void usage(void)
 "Exit status: 0 success, 1 bad data or runtime failure, 2 usage error.\n"
 "\n"
 "Examples:\n"
-"  tells-embed --train-vectors vec.bin --dim 50 -o hyp.npy prepared.tsv\n"
+"  tells-prep -q --split train corpora/synthetic/train.jsonl \\\n"
+"    --split test corpora/synthetic/test.jsonl -o synth.tsv\n"
+"  tells-embed --train-vectors vec.bin --dim 50 -o hyp.npy synth.tsv\n"
 "  tells-aflite -e hyp.npy --train-frac 0.4 -k 100 --easy easy.ids \\\n"
-"    --difficult difficult.ids prepared.tsv\n"
+"    --difficult difficult.ids synth.tsv\n"
 "  tells-baseline --partition easy=easy.ids --partition difficult=difficult.ids \\\n"
-"    prepared.tsv\n");
+"    synth.tsv\n");
 }
 
 enum {

@@ -100,10 +100,12 @@ CLI_GROUP_BY_HELP
 "\n"
 "Examples:\n"
 "  tells-prep -q -o ref.tsv --split train corpora/synthetic/train.jsonl\n"
-"  tools/tells-synth --seed 7 --plant stat=neutral:150 --id-prefix b7 -o b7\n"
+"  tools/tells-synth --seed 7 --plant stat=neutral:150 --id-prefix b7 --replace -o b7\n"
 "  tells-prep -q -o batch.tsv --split new b7/train.jsonl\n"
 "  tells-audit --reference ref.tsv --save-model ref.bin --flags flags.tsv batch.tsv\n"
-"  tells-audit --reference ref.tsv --model ref.bin --fail-on tokens batch.tsv\n",
+"  # a gate in a pipeline: exit 1 when the batch has a new or stronger token tell\n"
+"  tells-audit --reference ref.tsv --model ref.bin --fail-on tokens batch.tsv \\\n"
+"    >/dev/null || echo 'batch b7 refused'\n",
            CLI_PKGDATADIR);
 }
 

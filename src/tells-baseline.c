@@ -82,7 +82,8 @@ CLI_GROUP_BY_HELP
 "Exit status: 0 success, 1 bad data or runtime failure, 2 usage error.\n"
 "\n"
 "Examples:\n"
-"  tells-prep -q --split train train.jsonl --split dev dev.jsonl --split test test.jsonl \\\n"
+"  tells-prep -q --split train corpora/synthetic/train.jsonl \\\n"
+"    --split dev corpora/synthetic/dev.jsonl --split test corpora/synthetic/test.jsonl \\\n"
 "    | tells-baseline --details -\n"
 "  tells-prep -q -t whitespace --split dev corpora/snli/snli_1.0_dev.jsonl -o snli.tsv\n"
 "  tells-baseline --train dev --folds 5 snli.tsv\n");

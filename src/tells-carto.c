@@ -74,9 +74,10 @@ static void usage(void)
 "Exit status: 0 success, 1 bad data or runtime failure, 2 usage error.\n"
 "\n"
 "Examples:\n"
-"  tells-carto --easy easy.ids --hard hard.ids dynamics_epoch_{0..4}.jsonl\n"
-"  tells-embed --vectors vectors.bin -o hyp.npy prepared.tsv\n"
-"  tells-carto --train prepared.tsv --embeddings hyp.npy --ambiguous amb.ids\n");
+"  tells-prep -q --split train corpora/synthetic/train.jsonl -o synth.tsv\n"
+"  tells-embed --train-vectors vec.bin --dim 50 -o hyp.npy synth.tsv\n"
+"  tells-carto --train synth.tsv --embeddings hyp.npy --easy easy.ids \\\n"
+"    --hard hard.ids --ambiguous amb.ids\n");
 }
 
 enum {

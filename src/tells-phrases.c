@@ -37,9 +37,10 @@ static void usage(void)
 "Exit status: 0 success, 1 bad data or runtime failure, 2 usage error.\n"
 "\n"
 "Examples:\n"
-"  tells-prep --split train train.jsonl -o raw.tsv\n"
+"  tells-prep --split train corpora/synthetic/train.jsonl -o raw.tsv\n"
 "  tells-phrases --passes 2 -o phrases.txt raw.tsv\n"
-"  tells-prep --phrases phrases.txt --split train train.jsonl -o prepared.tsv\n");
+"  tells-prep --phrases phrases.txt --split train corpora/synthetic/train.jsonl \\\n"
+"    -o prepared.tsv\n");
 }
 
 enum { OPT_SCORES = 256, OPT_NO_HEADER };

@@ -95,18 +95,19 @@ static void usage(void)
 "Exit status: 0 success, 1 bad data or runtime failure, 2 usage error.\n"
 "\n"
 "Examples:\n"
-"  tells-prep -t whitespace --split dev corpora/snli/snli_1.0_dev.jsonl \\\n"
-"    | tells-pmi --smoothing 100 --top 10\n"
+"  tells-prep -q -t whitespace --split dev corpora/snli/snli_1.0_dev.jsonl \\\n"
+"    -o snli.tsv\n"
+"  tells-pmi --smoothing 100 --top 10 snli.tsv\n"
 "  # the same table from shards, e.g. under GNU parallel or Hadoop Streaming:\n"
 "  # (the counts go to counts.*, so that shard.* is the shards alone and the\n"
 "  # lines run again give the same table)\n"
-"  tail -n +2 prepared.tsv | split -l 100000 - shard.\n"
+"  tail -n +2 snli.tsv | split -l 2000 - shard.\n"
 "  for s in shard.*; do\n"
 "    tells-pmi --no-header --emit-counts -o counts.${s#shard.} $s; done\n"
-"  tells-pmi --from-counts counts.*\n"
-"  tells-pmi --measure z --top 5 prepared.tsv   # Gardner et al.'s test\n"
-"  tells-pmi --measure z --exact --top 5 prepared.tsv\n"
-"  tells-pmi --measure logodds --top 10 prepared.tsv\n");
+"  tells-pmi --smoothing 100 --top 10 --from-counts counts.*\n"
+"  tells-pmi --measure z --top 5 snli.tsv   # Gardner et al.'s test\n"
+"  tells-pmi --measure z --exact --top 5 snli.tsv\n"
+"  tells-pmi --measure logodds --top 10 snli.tsv\n");
 }
 
 enum {

@@ -146,15 +146,23 @@ static void usage(void)
 "2 usage error.\n"
 "\n"
 "Examples:\n"
-"  A=corpora/ade-templates E=$A/entities\n"
+"  # a classifier of the bundled ADE posts, then the ADE templates against it\n"
+"  P=corpora/ade-posts A=corpora/ade-templates E=$A/entities\n"
+"  tells-prep -q --id-field id --label-field label --premise-field '' \\\n"
+"    --hypothesis-field text --split train $P/train.jsonl --split test $P/test.jsonl \\\n"
+"    -o posts.tsv\n"
+"  tells-baseline -q --model fasttext --epoch 25 --save-model ade.bin posts.tsv\n"
 "  tells-run --templates $A/templates_all.csv --bases $A/templates_base.csv \\\n"
 "    --fill ade=$E/ades.txt --fill PosSent:ade=$E/ades_mild.txt \\\n"
 "    --fill drug=$E/drugs.txt --fill time_entity=@time \\\n"
 "    --pairs time_entity_s,time_entity_l=@time-pairs \\\n"
 "    --sample time_entity=7 --sample time_entity_s=7 \\\n"
 "    --sample-per-base 1 --sample-per-base Beneff=all --model ade.bin\n"
-"  tells-run --eval synth.tsv --eval-split test --model hyp.bin \\\n"
-"    --partition easy=easy.ids --partition difficult=difficult.ids\n");
+"  # a hypothesis-only model scored on the quick start's AFLite partitions\n"
+"  S=study/synthetic\n"
+"  tells-baseline -q --model fasttext --save-model hyp.bin $S/prepared.tsv\n"
+"  tells-run --eval $S/prepared.tsv --eval-split test --model hyp.bin \\\n"
+"    --partition easy=$S/easy.ids --partition difficult=$S/difficult.ids\n");
 }
 
 enum {

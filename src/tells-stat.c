@@ -111,14 +111,22 @@ static void usage(void)
 "Exit status: 0 success, 1 bad data or runtime failure, 2 usage error.\n"
 "\n"
 "Examples:\n"
+"  tells-prep -q --split train corpora/synthetic/train.jsonl \\\n"
+"    --split test corpora/synthetic/test.jsonl -o synth.tsv\n"
+"  tells-baseline -q --model fasttext --epoch 25 --predictions hyp-only.tsv synth.tsv\n"
+"  tells-baseline -q --model fasttext --epoch 25 --input pair \\\n"
+"    --predictions full.tsv synth.tsv\n"
 "  tells-stat metrics --details hyp-only.tsv full.tsv\n"
-"  # three tests of full.tsv against hyp-only.tsv, then their FDR correction:\n"
+"  # two tests of full.tsv against hyp-only.tsv, then their FDR correction:\n"
 "  { tells-stat mcnemar full.tsv hyp-only.tsv;\n"
 "    tells-stat permutation -m macro_f1 full.tsv hyp-only.tsv | tail -n +2;\n"
-"    tells-stat welch -c acc seeds-full.tsv seeds-hyp.tsv | tail -n +2;\n"
 "  } | tells-stat fdr --alpha 0.05\n"
-"  tells-stat friedman --scores --nemenyi -c f1 a.tsv b.tsv c.tsv d.tsv\n"
-"  tells-stat normalized-failure noER=s0.tsv noER=s1.tsv ER=s0.tsv ER=s1.tsv\n");
+"  # accuracy over three deals of 5-fold cross-validation, by Welch's t-test\n"
+"  for s in 1 2 3; do tells-baseline -q --model fasttext --epoch 25 --folds 5 \\\n"
+"    --seed $s synth.tsv | awk 'NR == 2 { print $7 }'; done >hyp-only.acc\n"
+"  for s in 1 2 3; do tells-baseline -q --model fasttext --epoch 25 --folds 5 \\\n"
+"    --input pair --seed $s synth.tsv | awk 'NR == 2 { print $7 }'; done >full.acc\n"
+"  tells-stat welch full.acc hyp-only.acc\n");
 }
 
 enum {

@@ -164,10 +164,13 @@ CLI_GROUP_BY_HELP
 "Exit status: 0 success, 1 bad data or runtime failure, 2 usage error.\n"
 "\n"
 "Examples:\n"
-"  tells-study -o mednli-study --split train mli_train_v1.jsonl \\\n"
-"    --split dev mli_dev_v1.jsonl --split test mli_test_v1.jsonl\n"
-"  tells-study -o out --batch new-annotations.jsonl prepared.tsv\n"
-"  tells-study -o study        # the bundled corpora\n");
+"  tools/tells-synth --seed 7 --plant stat=neutral:150 --id-prefix b7 --replace -o b7\n"
+"  tells-study -o synth-study --batch b7/test.jsonl \\\n"
+"    --split train corpora/synthetic/train.jsonl \\\n"
+"    --split dev corpora/synthetic/dev.jsonl --split test corpora/synthetic/test.jsonl\n"
+"  # MedNLI itself (credentialed: PhysioNet) the same way:\n"
+"  # tells-study -o mednli-study --split train mli_train_v1.jsonl \\\n"
+"  #   --split dev mli_dev_v1.jsonl --split test mli_test_v1.jsonl\n");
 }
 
 enum {

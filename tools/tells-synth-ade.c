@@ -583,8 +583,8 @@ static void usage(void)
 "      --version             output version information and exit\n"
 "\n"
 "Examples:\n"
-"  " PROG " -o /tmp/ade\n"
-"  " PROG " --seed 2 --size 500 -o /tmp/ade-small\n",
+"  " PROG " -o my-ade-posts\n"
+"  " PROG " --seed 2 --size 500 -o my-ade-small\n",
         stdout);
 }
 

@@ -1258,7 +1258,7 @@ static void usage(void)
 "\n"
 "Examples:\n"
 "  " PROG " -o my-corpus\n"
-"  " PROG " --seed 2 --plant 'at baseline=neutral:200' -o /tmp/batch2\n",
+"  " PROG " --seed 2 --plant 'at baseline=neutral:200' -o batch2\n",
         stdout);
 }
 

@@ -139,7 +139,10 @@ CLI_GROUP_BY_HELP
 "      --class-prior        expect each class's share of the examples, not\n"
 "                           1/classes, in the competency test (the heuristics'\n"
 "                           test always expects the classes' shares)\n"
-"      --threads N          threads for AFLite and counting [1]\n"
+"      --threads N          threads: fastText models trained side by side\n"
+"                           (each on one thread), AFLite, counting; the\n"
+"                           results are the same bytes whatever N [the\n"
+"                           processors online, at most 8]\n"
 "      --seed N             seed of everything random [1]\n"
 "      --no-figures         a report without figures (no gnuplot needed)\n"
 "      --gnuplot PROG       the gnuplot program [gnuplot]\n"
@@ -308,10 +311,19 @@ static void check_args(int argc, char **argv, options *o)
         name_after_folder(o);
 }
 
+/* The processors online, at most 8: the models the study trains side by
+   side rarely number more, and memory grows with each. */
+static int default_threads(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 8 ? 8 : (int)n;
+}
+
 static void parse_args(int argc, char **argv, options *o)
 {
     study_config *c = &o->cfg;
     study_config_default(c);
+    c->threads = default_threads();
     c->prep.max_line = 0;
     o->output = "study";
     /* Room for every repeatable option's values. */

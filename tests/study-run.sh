@@ -20,7 +20,9 @@ r = json.load(open(os.path.join(tmp, "s1/run.json")))
 want = "tells-study -q -o s1 --seed 7 --no-figures --split train c/train.jsonl --split test c/test.jsonl"
 assert r["command"] == want, r["command"]
 assert os.path.realpath(r["cwd"]) == os.path.realpath(tmp), r["cwd"]
-assert r["seed"] == 7 and r["threads"] == 1, (r["seed"], r["threads"])
+# --threads by default: the processors online, at most 8.
+want_threads = min(max(os.cpu_count() or 1, 1), 8)
+assert r["seed"] == 7 and r["threads"] == want_threads, (r["seed"], r["threads"])
 assert r["tells"] and r["started"] <= r["ended"] and r["seconds"] >= 0
 for name in ("train", "test"):
     i = [x for x in r["inputs"] if x["option"] == "split " + name][0]
@@ -53,6 +55,30 @@ cmd=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["command"]
 run sh -c "$cmd"
 expect 0 ""
 cmp -s first.tsv s1/summary.tsv || { fail "$what: summary.tsv differs"; diff first.tsv s1/summary.tsv >&2; }
+
+# The models trained side by side are the models trained in turn: every
+# table the same bytes with 1 thread and with 3, on a cross-validated
+# corpus (the folds and the tuning in parallel) too.
+what="--threads 1 and --threads 3"
+for t in 1 3; do
+    run tells-study -q -o t$t --seed 7 --no-figures --threads $t --split train c/train.jsonl \
+        --split test c/test.jsonl
+    expect 0 ""
+    run tells-study -q -o cv$t --seed 7 --no-figures --threads $t --split all c/train.jsonl
+    expect 0 ""
+done
+# With 3 threads the vectors train beside the steps before them.
+run tells-study --progress -o t3b --seed 7 --no-figures --threads 3 --split train c/train.jsonl \
+    --split test c/test.jsonl
+[ "$status" = 0 ] || fail "$what: exit status $status: $(tail -n 3 "$tmp/err")"
+grep -qx 'tells-study: vectors: started beside the steps before it' "$tmp/err" ||
+    fail "$what: the vectors did not start beside the other steps: $(head -n 5 "$tmp/err")"
+cmp -s t3b/summary.tsv t1/summary.tsv || fail "$what: summary.tsv differs with the vectors beside"
+for d in t cv; do
+    for f in "$d"1/*.tsv "$d"1/*.ids; do
+        cmp -s "$f" "$d"3/"${f#*/}" || fail "$what: ${f#*/} differs ($d)"
+    done
+done
 
 what="--keep-vectors"
 run tells-study -q -o s2 --seed 7 --no-figures --keep-vectors --split train c/train.jsonl --split test c/test.jsonl

@@ -102,6 +102,7 @@ static baseline_config model_config(const comparison_config *c, model_kind kind)
         .ft = c->ft,
         .tune = c->tune,
         .group = c->group,
+        .jobs = c->jobs,
         .progress = c->progress,
         .progress_user = c->progress_user,
     };

@@ -39,6 +39,7 @@ typedef struct comparison_config {
     ft_train_args ft;          /* ft.seed also seeds the folds' deal */
     bool tune;                 /* fastText's epochs and lr chosen on the
                                   training rows (baseline_config.tune) */
+    size_t jobs;               /* fits side by side (baseline_config.jobs) */
     /* Keep the fastText model trained on the whole training split (also
        after cross-validation, which trains it for this alone). */
     bool keep_model;

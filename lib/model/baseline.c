@@ -11,6 +11,7 @@
 
 #include "base/alloc.h"
 #include "base/outfile.h"
+#include "base/tasks.h"
 #include "base/tempfile.h"
 #include "model/pairfeat.h"
 
@@ -341,6 +342,36 @@ static int rows_accuracy(ft_model *m, const dataset *d, const size_t *rows, size
     return 0;
 }
 
+/* One setting of the grid: trained on `in`, its log loss on `val`. */
+typedef struct grid_fit {
+    ft_train_args args;
+    double loss;
+    int rc;
+    tells_error err;
+} grid_fit;
+
+typedef struct grid_work {
+    const dataset *d;
+    const size_t *in;
+    size_t nin;
+    const size_t *val;
+    size_t nval;
+    const baseline_config *c;
+    grid_fit *g;
+} grid_work;
+
+static void grid_task(void *ctx, size_t k, size_t thread)
+{
+    (void)thread;
+    const grid_work *w = ctx;
+    grid_fit *g = &w->g[k];
+    ft_model *m = fasttext_train_rows(w->d, w->in, w->nin, w->c->input, &g->args, &g->err);
+    double acc;
+    g->rc = m ? rows_accuracy(m, w->d, w->val, w->nval, w->c->input, &acc, &g->loss, &g->err)
+              : -1;
+    ft_free(m);
+}
+
 /* c->tune: the epochs and learning rate of TUNE_GRID of the least log
    loss on a fifth of the training rows (by c->group) when trained on the rest; the
    configured ones when the rows make fewer than 5 groups. */
@@ -364,19 +395,28 @@ static int tune(const dataset *d, const size_t *train, size_t ntrain, const base
             in[nin++] = train[i];
     }
     /* By log loss, not accuracy: the probabilities serve too (PVI), and
-       the most accurate setting is often an overconfident one. */
+       the most accurate setting is often an overconfident one. The grid's
+       fits side by side (c->jobs), chosen in grid order. */
+    enum { NGRID = sizeof TUNE_GRID / sizeof *TUNE_GRID };
+    grid_fit g[NGRID];
+    grid_work w = {d, in, nin, val, nval, c, g};
+    for (size_t k = 0; k < NGRID; k++) {
+        g[k].args = c->ft;
+        g[k].args.epoch = TUNE_GRID[k].epoch;
+        g[k].args.lr = TUNE_GRID[k].lr;
+        g[k].rc = 0;
+        tells_error_clear(&g[k].err);
+    }
+    if (rc == 0)
+        tasks_run(tasks_threads((int)c->jobs), NGRID, grid_task, &w);
     double top = INFINITY;
-    for (size_t g = 0; rc == 0 && g < sizeof TUNE_GRID / sizeof *TUNE_GRID; g++) {
-        ft_train_args a = c->ft;
-        a.epoch = TUNE_GRID[g].epoch;
-        a.lr = TUNE_GRID[g].lr;
-        ft_model *m = fasttext_train_rows(d, in, nin, c->input, &a, err);
-        double acc, loss;
-        rc = m ? rows_accuracy(m, d, val, nval, c->input, &acc, &loss, err) : -1;
-        ft_free(m);
-        if (rc == 0 && loss < top) {
-            top = loss;
-            *best = a;
+    for (size_t k = 0; rc == 0 && k < NGRID; k++) {
+        if (g[k].rc < 0) {
+            *err = g[k].err;
+            rc = -1;
+        } else if (g[k].loss < top) {
+            top = g[k].loss;
+            *best = g[k].args;
             *tuned = true;
         }
     }
@@ -456,6 +496,32 @@ static void pool_fits(const model_fit *f, const size_t *ntrain, size_t K, model_
     out->folds_tuned = best_count;
 }
 
+/* One fold of a cross-validation: its rows, and what its model made. */
+typedef struct fold_fit {
+    size_t *tr, *te, ntr, nte;
+    predictions pred;
+    bool done;
+    int rc;
+    tells_error err;
+} fold_fit;
+
+typedef struct fold_work {
+    const dataset *d;
+    const baseline_config *c;
+    fold_fit *ff;
+} fold_work;
+
+static void fold_task(void *ctx, size_t k, size_t thread)
+{
+    (void)thread;
+    const fold_work *w = ctx;
+    fold_fit *f = &w->ff[k];
+    baseline_config c = *w->c;
+    c.progress = NULL;  /* from one thread only: said before the folds */
+    f->rc = baseline_fit_predict(w->d, f->tr, f->ntr, f->te, f->nte, &c, &f->pred, &f->err);
+    f->done = f->rc == 0;
+}
+
 int baseline_cross_validate(const dataset *d, const size_t *rows, size_t n,
                             const cv_plan *plan, const baseline_config *c,
                             predictions *out, tells_error *err)
@@ -465,10 +531,9 @@ int baseline_cross_validate(const dataset *d, const size_t *rows, size_t n,
         return tells_error_usage(err, "cross-validation needs at least 2 folds, not %zu", K);
     if (n < K)
         return tells_error_set(err, d->source, 0, "%zu examples cannot make %zu folds", n, K);
-    size_t *tr = array_new(n, sizeof *tr), *te = array_new(n, sizeof *te);
     size_t *slot = array_new(d->n, sizeof *slot);  /* row -> position */
     predictions all = {0};
-    int rc = tr && te && slot
+    int rc = slot
                  ? predictions_alloc(&all, n, vocab_size(d->labels),
                                      c->kind == MODEL_FASTTEXT, err)
                  : tells_error_nomem(err, NULL, 0);
@@ -482,36 +547,67 @@ int baseline_cross_validate(const dataset *d, const size_t *rows, size_t n,
             slot[rows[i]] = i;
         rc = cv_assign(d, rows, n, plan, all.fold, err);
     }
+    /* The folds side by side (c->jobs), each with its own rows, merged in
+       fold order: the same predictions whatever the jobs. */
+    fold_fit *ff = rc == 0 ? array_new(K, sizeof *ff) : NULL;
+    if (rc == 0 && !ff)
+        rc = tells_error_nomem(err, NULL, 0);
     for (size_t k = 0; rc == 0 && k < K; k++) {
         size_t ntr = 0, nte = 0;
+        for (size_t i = 0; i < n; i++)
+            ntr += all.fold[i] != k;
+        nte = n - ntr;
+        ff[k].tr = array_new(ntr ? ntr : 1, sizeof *ff[k].tr);
+        ff[k].te = array_new(nte ? nte : 1, sizeof *ff[k].te);
+        if (!ff[k].tr || !ff[k].te) {
+            rc = tells_error_nomem(err, NULL, 0);
+            break;
+        }
         for (size_t i = 0; i < n; i++) {
             if (all.fold[i] == k)
-                te[nte++] = rows[i];
+                ff[k].te[ff[k].nte++] = rows[i];
             else
-                tr[ntr++] = rows[i];
+                ff[k].tr[ff[k].ntr++] = rows[i];
         }
-        predictions fold;
-        rc = baseline_fit_predict(d, tr, ntr, te, nte, c, &fold, err);
-        if (rc == 0) {
-            fits[k] = fold.fit;
-            ntrain[k] = ntr;
+        tells_error_clear(&ff[k].err);
+    }
+    if (rc == 0) {
+        if (c->progress) {
+            char msg[96];
+            snprintf(msg, sizeof msg, "training fastText in %zu folds of %zu examples", K, n);
+            c->progress(msg, c->progress_user);
         }
-        for (size_t j = 0; rc == 0 && j < fold.n; j++) {
-            size_t i = slot[fold.row[j]];
-            all.pred[i] = fold.pred[j];
-            if (all.prob && fold.prob)
-                memcpy(all.prob + i * all.nlabels, fold.prob + j * fold.nlabels,
+        fold_work w = {d, c, ff};
+        tasks_run(tasks_threads((int)c->jobs), K, fold_task, &w);
+    }
+    for (size_t k = 0; rc == 0 && k < K; k++) {
+        if (ff[k].rc < 0) {
+            *err = ff[k].err;
+            rc = -1;
+            break;
+        }
+        predictions *fold = &ff[k].pred;
+        fits[k] = fold->fit;
+        ntrain[k] = ff[k].ntr;
+        for (size_t j = 0; j < fold->n; j++) {
+            size_t i = slot[fold->row[j]];
+            all.pred[i] = fold->pred[j];
+            if (all.prob && fold->prob)
+                memcpy(all.prob + i * all.nlabels, fold->prob + j * fold->nlabels,
                        all.nlabels * sizeof *all.prob);
         }
-        if (rc == 0)
-            predictions_free(&fold);
     }
+    for (size_t k = 0; ff && k < K; k++) {
+        if (ff[k].rc == 0 && ff[k].done)
+            predictions_free(&ff[k].pred);
+        free(ff[k].tr);
+        free(ff[k].te);
+    }
+    free(ff);
     if (rc == 0 && c->kind == MODEL_FASTTEXT)
         pool_fits(fits, ntrain, K, &all.fit);
     free(fits);
     free(ntrain);
-    free(tr);
-    free(te);
     free(slot);
     if (rc < 0) {
         predictions_free(&all);

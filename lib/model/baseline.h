@@ -96,6 +96,10 @@ typedef struct baseline_config {
        train on all of them with it. */
     bool tune;
     fold_grouping group;
+    /* Fits that may run side by side (the tuning grid's, the folds'):
+       each is fastText with ft.threads, so with ft.threads 1 the results
+       are the same bytes whatever jobs is; 0 or 1 runs them in turn. */
+    size_t jobs;
     void (*progress)(const char *msg, void *user);  /* may be NULL */
     void *progress_user;
 } baseline_config;

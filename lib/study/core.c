@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -213,6 +214,8 @@ void study_comparison_setup(study *s, comparison_config *cc)
     cc->ft.epoch = s->cfg->epoch;
     cc->ft.lr = s->cfg->lr;
     cc->ft.seed = (int)s->cfg->seed;
+    /* Each fit on one fastText thread; --threads of them side by side. */
+    cc->jobs = s->cfg->threads > 0 ? (size_t)s->cfg->threads : 1;
     cc->progress = s->cfg->progress ? study_forward_progress : NULL;
     cc->progress_user = s;
 }
@@ -300,6 +303,70 @@ static int run_report(study *s, void *unused, tells_error *err)
     return study_report(s, s->dir, err);
 }
 
+/* A section run beside others (study_section.beside). */
+typedef struct beside_run {
+    study *s;
+    const study_section *sec;
+    void *state;
+    size_t index;              /* its place in the table */
+    pthread_t thread;
+    bool started;
+    int rc;
+    double seconds;
+    tells_error err;
+} beside_run;
+
+static void *beside_main(void *arg)
+{
+    beside_run *b = arg;
+    double t0 = now();
+    tells_error_clear(&b->err);
+    b->rc = b->sec->run(b->s, b->state, &b->err);
+    b->seconds = now() - t0;
+    return NULL;
+}
+
+/* Starts the first section after i that may run beside the others and
+   whose needs `have` covers, unless one runs already. */
+static void start_beside(study *s, size_t i, unsigned have, beside_run *b)
+{
+    if (b->started || s->cfg->threads < 2)
+        return;
+    for (size_t j = i + 1; j < s->nsections; j++) {
+        const study_section *sec = s->sections[j];
+        if (!sec->beside || (sec->needs & ~have))
+            continue;
+        /* Its state now; out of memory, it runs in its turn instead. */
+        if (!(s->state[j] = calloc(1, sec->state_size ? sec->state_size : 1)))
+            return;
+        *b = (beside_run){.s = s, .sec = sec, .state = s->state[j], .index = j};
+        if (pthread_create(&b->thread, NULL, beside_main, b) == 0) {
+            b->started = true;
+            study_say(s, "%s: started beside the steps before it", sec->name);
+        } else {
+            free(s->state[j]);
+            s->state[j] = NULL;
+        }
+        return;
+    }
+}
+
+/* Waits for it, and records its step as timed() does. */
+static int join_beside(study *s, beside_run *b, tells_error *err)
+{
+    pthread_join(b->thread, NULL);
+    b->started = false;
+    if (s->nsteps < STUDY_MAX_STEPS) {
+        study_step *st = &s->step[s->nsteps++];
+        snprintf(st->name, sizeof st->name, "%s", b->sec->name);
+        st->seconds = b->seconds;
+        study_say(s, "%s: %.2f s", b->sec->name, st->seconds);
+    }
+    if (b->rc < 0)
+        *err = b->err;
+    return b->rc;
+}
+
 int study_run(const study_config *c, const char *dir, study_result **out, tells_error *err)
 {
     *out = NULL;
@@ -317,12 +384,29 @@ int study_run(const study_config *c, const char *dir, study_result **out, tells_
     int rc = study_table_check(s->sections, s->nsections, err);
     if (rc == 0)
         rc = provenance_start(s, err);
+    beside_run b = {0};
+    unsigned have = 0;
     for (size_t i = 0; rc == 0 && i < s->nsections; i++) {
         const study_section *sec = s->sections[i];
-        if (!(s->state[i] = calloc(1, sec->state_size ? sec->state_size : 1)))
+        if (b.started && b.index == i)
+            rc = join_beside(s, &b, err);
+        else if (!(s->state[i] = calloc(1, sec->state_size ? sec->state_size : 1)))
             rc = tells_error_nomem(err, NULL, 0);
         else
             rc = timed(s, sec->name, sec->run, s->state[i], err);
+        have |= sec->provides;
+        if (rc == 0)
+            start_beside(s, i, have, &b);
+    }
+    /* After a failure, the section beside is still waited for: it reads
+       the study being torn down. Its own error comes second. */
+    if (b.started) {
+        tells_error mine;
+        int brc = join_beside(s, &b, &mine);
+        if (rc == 0 && brc < 0) {
+            *err = mine;
+            rc = -1;
+        }
     }
     if (rc == 0)
         rc = timed(s, "verdicts", run_verdicts, NULL, err);

@@ -99,6 +99,12 @@ struct study_section {
     void (*free)(void *state);
     const study_check *checks;
     size_t nchecks;
+    /* Its run reads only the corpus and the configuration, writes only
+       its state and its own files, and says nothing: with more than one
+       thread it starts in a thread of its own once the sections before
+       it have provided its needs, beside the sections between, and is
+       waited for at its place in the table (study_run). */
+    bool beside;
 };
 
 /* A section's checks: .checks and .nchecks of an array. */

@@ -12,6 +12,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "base/alloc.h"
+#include "base/tasks.h"
 #include "study/sec-baselines.h"
 
 /* ---- the run ---- */
@@ -75,12 +76,22 @@ static void discordant(const unsigned char *a, const unsigned char *b, size_t n,
     }
 }
 
+/* With a test split and more than one thread the models train side by
+   side (run), and say nothing as they go: the progress callback is for
+   one thread. */
+static bool side_by_side(const study *s)
+{
+    return !s->cv && s->cfg->threads > 1;
+}
+
 /* The majority class and the hypothesis-only model: baseline.tsv,
    predictions.tsv, their correctness and the latter's confusion. */
 static int run_hypothesis(study *s, baselines_state *b, const dataset *d, tells_error *err)
 {
     comparison_config cc;
     study_comparison_setup(s, &cc);
+    if (side_by_side(s))
+        cc.progress = NULL;
     comparison cmp = {0};
     if (comparison_run(&cmp, d, &cc, err) < 0)
         return -1;
@@ -117,6 +128,8 @@ static int run_pair(study *s, baselines_state *b, const dataset *d, baseline_inp
 {
     comparison_config cc;
     study_comparison_setup(s, &cc);
+    if (side_by_side(s))
+        cc.progress = NULL;
     cc.input = in;
     cc.run_majority = false;
     comparison cmp = {0};
@@ -133,6 +146,27 @@ static int run_pair(study *s, baselines_state *b, const dataset *d, baseline_inp
         b->model[k].fit = pair->pred.fit;
     comparison_free(&cmp);
     return rc;
+}
+
+/* One model of the step, as a task (base/tasks.h). */
+typedef struct model_task {
+    study *s;
+    baselines_state *b;
+    const dataset *d;
+    baseline_input in;
+    study_model_id k;
+    const char *table;         /* NULL: the hypothesis-only model */
+    int rc;
+    tells_error err;
+} model_task;
+
+static void model_run_task(void *ctx, size_t i, size_t thread)
+{
+    (void)thread;
+    model_task *t = &((model_task *)ctx)[i];
+    tells_error_clear(&t->err);
+    t->rc = t->table ? run_pair(t->s, t->b, t->d, t->in, t->k, t->table, &t->err)
+                     : run_hypothesis(t->s, t->b, t->d, &t->err);
 }
 
 /* The share of the premise-aware model's gain over the majority class
@@ -230,12 +264,25 @@ static int run(study *s, void *state, tells_error *err)
     if (s->cv && strcmp(s->train, "all") == 0 && study_all(s, err) < 0)
         return -1;
     const dataset *d = comparison_data(s);
-    if (run_hypothesis(s, b, d, err) < 0 ||
-        run_pair(s, b, d, INPUT_PAIR, STUDY_PAIR, "pair-baseline.tsv", err) < 0 ||
-        run_pair(s, b, d, INPUT_PAIR_FEATURES, STUDY_AWARE, "pair-features-baseline.tsv",
-                 err) < 0 ||
-        run_pair(s, b, d, INPUT_PREMISE, STUDY_PREMISE, "premise-baseline.tsv", err) < 0)
-        return -1;
+    /* Cross-validated, each model's folds run side by side
+       (baseline_config.jobs); with a test split, the models themselves,
+       the slowest (pair-features) first. Each writes its own table and
+       its own slot of b; errors are reported in the models' order. */
+    model_task t[4] = {
+        {s, b, d, INPUT_PAIR_FEATURES, STUDY_AWARE, "pair-features-baseline.tsv", 0, {0}},
+        {s, b, d, INPUT_HYPOTHESIS, STUDY_HYPOTHESIS, NULL, 0, {0}},
+        {s, b, d, INPUT_PAIR, STUDY_PAIR, "pair-baseline.tsv", 0, {0}},
+        {s, b, d, INPUT_PREMISE, STUDY_PREMISE, "premise-baseline.tsv", 0, {0}},
+    };
+    if (side_by_side(s))
+        study_say(s, "  training the four models side by side");
+    tasks_run(side_by_side(s) ? tasks_threads(s->cfg->threads) : 1, 4, model_run_task, t);
+    static const size_t order[4] = {1, 2, 0, 3};
+    for (size_t i = 0; i < 4; i++)
+        if (t[order[i]].rc < 0) {
+            *err = t[order[i]].err;
+            return -1;
+        }
     return compare_models(s, b, err);
 }
 

@@ -66,6 +66,7 @@ const study_section section_vectors = {
               "--vectors; kept only with --keep-vectors (vectors.vec or vectors.bin)",
     .needs = RES_CORPUS,
     .provides = RES_VECTORS,
+    .beside = true,
     .state_size = sizeof(vectors_state),
     .run = run,
     .free = free_state,

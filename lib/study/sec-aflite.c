@@ -338,7 +338,8 @@ static void add_page(study *s, void *state, page *pg)
                                     "takes at most 20 rounds)");
     page_figure(pg, "aflite-rounds", "Examples left after each round.");
     page_figure(pg, "aflite-scores", "Predictability scores of the first round, when every "
-                                     "example is scored.");
+                                     "example is scored; the dashed line is tau, the score "
+                                     "from which an example may be removed.");
     page_figure(pg, "partitions", "Hypothesis-only accuracy on the evaluated examples, in "
                                   "full and on each partition, with 95% bootstrap intervals.");
     fputs("<p>The partitions' accuracies are described, not tested: AFLite put an example in "

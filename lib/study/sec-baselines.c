@@ -309,8 +309,12 @@ static size_t majority_answer(const study *s, const baselines_state *b)
 static const char *eval_words(const study *s, char *buf, size_t size)
 {
     if (s->cv)
-        snprintf(buf, size, "%zu-fold cross-validation over %s", s->folds,
-                 strcmp(s->train, "all") == 0 ? "every example" : s->train);
+        if (strcmp(s->train, "all") == 0)
+            snprintf(buf, size, "every example, each scored by the model of the other folds "
+                     "of a %zu-fold cross-validation,", s->folds);
+        else
+            snprintf(buf, size, "the %s examples, each scored by the model of the other folds "
+                     "of a %zu-fold cross-validation,", s->train, s->folds);
     else
         snprintf(buf, size, "the %s split (trained on %s)", s->eval, s->train);
     return buf;
@@ -604,7 +608,8 @@ static void add_page(study *s, void *state, page *pg)
     study_sentence(s, pg, "premise_only");
     study_sentence(s, pg, "hypothesis_share");
     page_figure(pg, "confusion", "The hypothesis-only model's confusion matrix: rows gold, "
-                                 "columns predicted, shaded by the share of the gold class.");
+                                 "columns predicted, each cell's count and its share of "
+                                 "the gold class.");
 }
 
 static const study_check checks[] = {

@@ -513,8 +513,9 @@ static void pvi_page(const study *s, const measures_state *m, page *pg)
           "tested against 0 by a one-sided one-sample t-test (<code>pvi.tsv</code>, <code>pvi-summary.tsv</code>; examples below 0 bits in "
           "<code>low-pvi.ids</code>, the others in <code>high-pvi.ids</code>).</p>\n",
           fp);
-    page_figure(pg, "pvi", "PVI of the examples of each class (the first and last bins "
-                           "also count those beyond them).");
+    page_figure(pg, "pvi", "PVI of the examples of each class, from the 1st percentile "
+                           "(the first bin also counts those below it) to the largest, in "
+                           "Freedman-Diaconis bins.");
     fputs("<table>\n<tr><th>examples</th><th>n</th><th>V-information (bits)</th>"
           "<th>95% interval</th></tr>\n",
           fp);
@@ -543,7 +544,8 @@ static void carto_page(const study *s, const measures_state *m, page *pg)
                     "(<code>carto.tsv</code>, <code>carto-*.ids</code>).</p>\n",
             m->carto.epochs);
     page_figure(pg, "datamap", "The data map: variability against confidence, coloured by "
-                               "correctness; at most 25,000 examples.");
+                               "correctness, the regions named above it; at most 25,000 "
+                               "examples.");
     study_sentence(s, pg, "cartography");
 }
 

@@ -236,7 +236,8 @@ static void sections(void)
     CHECK_NEAR(vs.v[0].p.p, 1.0 / 32, 1e-15);
     CHECK(vs.v[0].direction_ok);
     CHECK_STR(vs.v[0].sentence, "A fastText model that reads only the hypothesis gets 70.0% "
-                                "of 5-fold cross-validation over every example right, "
+                                "of every example, each scored by the model of the other "
+                                "folds of a 5-fold cross-validation, right, "
                                 "against 20.0% for always answering 'e': +50.0 points (95% "
                                 "interval +20.0 to +80.0), p = 0.031 (exact McNemar, "
                                 "one-sided). It gets 90.0% of its own training examples "

@@ -298,9 +298,7 @@ int out_dir_open(out_dir *d, const char *path, const char *mark, tells_error *er
                               strerror(e));
     }
     /* mkdtemp makes it 0700: give it the mode a plain mkdir would. */
-    mode_t mask = umask(0);
-    umask(mask);
-    chmod(d->tmp, 0777 & ~mask);
+    chmod(d->tmp, 0777 & ~out_umask());
     return 0;
 }
 

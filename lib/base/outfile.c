@@ -2,6 +2,7 @@
 #include "base/outfile.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -212,9 +213,7 @@ int out_open(out_file *o, const char *path, tells_error *err)
     } else {
         /* mkstemp makes the file 0600; give it the mode a plain create
            would. */
-        mode_t mask = umask(0);
-        umask(mask);
-        fchmod(fd, 0666 & ~mask);
+        fchmod(fd, 0666 & ~out_umask());
     }
     o->fp = fdopen(fd, "wb");
     if (!o->fp) {
@@ -362,6 +361,21 @@ void out_set_abort(out_set *s)
     for (size_t i = 0; i < s->n; i++)
         out_abort(&s->f[i]);
     s->n = 0;
+}
+
+static pthread_once_t umask_once = PTHREAD_ONCE_INIT;
+static mode_t process_umask;
+
+static void read_umask(void)
+{
+    process_umask = umask(0);
+    umask(process_umask);
+}
+
+mode_t out_umask(void)
+{
+    pthread_once(&umask_once, read_umask);
+    return process_umask;
 }
 
 void out_abort(out_file *o)

@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "base/error.h"
 
@@ -42,6 +43,11 @@ int out_open(out_file *o, const char *path, tells_error *err);
 int out_commit(out_file *o, tells_error *err);
 /* Discards a temporary file; safe to call after commit. */
 void out_abort(out_file *o);
+
+/* The process's umask, read once (umask(2) can only be read by setting
+   it, which threads writing files at once would race on): the mode a
+   plain create or mkdir gives is 0666 or 0777 without it. */
+mode_t out_umask(void);
 
 /* Opens path, lets write fill it, and commits; on failure nothing is
    left behind. write returns -1 on failure, with err set (or, when it

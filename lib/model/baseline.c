@@ -342,6 +342,12 @@ static int rows_accuracy(ft_model *m, const dataset *d, const size_t *rows, size
     return 0;
 }
 
+/* The threads of the fits side by side. */
+static size_t fit_threads(const baseline_config *c)
+{
+    return tasks_threads(c->jobs < BASELINE_MAX_JOBS ? (int)c->jobs : BASELINE_MAX_JOBS);
+}
+
 /* One setting of the grid: trained on `in`, its log loss on `val`. */
 typedef struct grid_fit {
     ft_train_args args;
@@ -408,7 +414,7 @@ static int tune(const dataset *d, const size_t *train, size_t ntrain, const base
         tells_error_clear(&g[k].err);
     }
     if (rc == 0)
-        tasks_run(tasks_threads((int)c->jobs), NGRID, grid_task, &w);
+        tasks_run(fit_threads(c), NGRID, grid_task, &w);
     double top = INFINITY;
     for (size_t k = 0; rc == 0 && k < NGRID; k++) {
         if (g[k].rc < 0) {
@@ -572,13 +578,13 @@ int baseline_cross_validate(const dataset *d, const size_t *rows, size_t n,
         tells_error_clear(&ff[k].err);
     }
     if (rc == 0) {
-        if (c->progress) {
+        if (c->progress && c->kind == MODEL_FASTTEXT) {
             char msg[96];
             snprintf(msg, sizeof msg, "training fastText in %zu folds of %zu examples", K, n);
             c->progress(msg, c->progress_user);
         }
         fold_work w = {d, c, ff};
-        tasks_run(tasks_threads((int)c->jobs), K, fold_task, &w);
+        tasks_run(fit_threads(c), K, fold_task, &w);
     }
     for (size_t k = 0; rc == 0 && k < K; k++) {
         if (ff[k].rc < 0) {

@@ -85,6 +85,10 @@ int fasttext_predict_rows(ft_model *m, const dataset *d, const size_t *rows,
                           tells_error *err);
 typedef enum { MODEL_MAJORITY, MODEL_FASTTEXT } model_kind;
 
+/* Fits side by side at most: each holds a model and a temporary file
+   (base/tempfile.h tracks a fixed number). */
+enum { BASELINE_MAX_JOBS = 8 };
+
 typedef struct baseline_config {
     model_kind kind;
     baseline_input input;
@@ -99,7 +103,7 @@ typedef struct baseline_config {
     /* Fits that may run side by side (the tuning grid's, the folds'):
        each is fastText with ft.threads, so with ft.threads 1 the results
        are the same bytes whatever jobs is; 0 or 1 runs them in turn. */
-    size_t jobs;
+    size_t jobs;               /* at most BASELINE_MAX_JOBS are used */
     void (*progress)(const char *msg, void *user);  /* may be NULL */
     void *progress_user;
 } baseline_config;

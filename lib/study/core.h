@@ -103,7 +103,9 @@ struct study_section {
        its state and its own files, and says nothing: with more than one
        thread it starts in a thread of its own once the sections before
        it have provided its needs, beside the sections between, and is
-       waited for at its place in the table (study_run). */
+       waited for at its place in the table (study_run). It should not
+       use base/tasks.h's pool: a call would wait for the other sections'
+       fits to end. */
     bool beside;
 };
 

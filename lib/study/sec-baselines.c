@@ -4,6 +4,7 @@
 #include <config.h>
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,15 +47,26 @@ static int correctness(study *s, const dataset *d, const comparison_entry *e,
                        unsigned char **right, tells_error *err)
 {
     const predictions *p = &e->pred;
+    /* The models may run side by side: the first to get here fixes the
+       rows, whole, before any other reads them. */
+    static pthread_mutex_t first = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&first);
+    int rc = 0;
     if (!s->eval_row) {
-        s->neval = p->n;
-        s->eval_row = array_new(p->n, sizeof *s->eval_row);
-        if (!s->eval_row)
-            return tells_error_nomem(err, NULL, 0);
-        for (size_t i = 0; i < p->n; i++)
-            s->eval_row[i] = p->row[i];
+        size_t *rows = array_new(p->n, sizeof *rows);
+        if (!rows)
+            rc = tells_error_nomem(err, NULL, 0);
+        for (size_t i = 0; rc == 0 && i < p->n; i++)
+            rows[i] = p->row[i];
+        if (rc == 0) {
+            s->neval = p->n;
+            s->eval_row = rows;
+        }
     } else if (p->n != s->neval)
-        return tells_error_set(err, NULL, 0, "models scored different rows");
+        rc = tells_error_set(err, NULL, 0, "models scored different rows");
+    pthread_mutex_unlock(&first);
+    if (rc < 0)
+        return -1;
     *right = array_new(p->n, sizeof **right);
     if (!*right)
         return tells_error_nomem(err, NULL, 0);

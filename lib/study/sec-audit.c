@@ -142,6 +142,12 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
                 snprintf(v->sentence, sizeof v->sentence,
                          "Batch %s, %s: %.3f against %.3f in the corpus, p = %s.", gr->name,
                          f->check, f->batch, f->reference, p);
+            else if (strcmp(f->check, "mean_gold_prob") == 0)
+                snprintf(v->sentence, sizeof v->sentence,
+                         "Batch %s, mean_gold_prob: the corpus's hypothesis-only model gives "
+                         "the gold label a mean probability of %.3f on the batch's rows, "
+                         "against %.3f in cross-validation over the corpus (described, not "
+                         "tested).", gr->name, f->batch, f->reference);
             else if (strcmp(f->check, "shared_ids") == 0 && f->batch > 0)
                 snprintf(v->sentence, sizeof v->sentence,
                          "Warning: batch %s repeats the corpus: %.1f%% of its rows have an id "

@@ -506,7 +506,7 @@ static void pool_fits(const model_fit *f, const size_t *ntrain, size_t K, model_
 typedef struct fold_fit {
     size_t *tr, *te, ntr, nte;
     predictions pred;
-    bool done;
+    bool done;                 /* pred holds its predictions */
     int rc;
     tells_error err;
 } fold_fit;
@@ -604,7 +604,7 @@ int baseline_cross_validate(const dataset *d, const size_t *rows, size_t n,
         }
     }
     for (size_t k = 0; ff && k < K; k++) {
-        if (ff[k].rc == 0 && ff[k].done)
+        if (ff[k].done)
             predictions_free(&ff[k].pred);
         free(ff[k].tr);
         free(ff[k].te);

@@ -94,22 +94,22 @@ double fig_tick_step(double span, int intervals)
 
 void fig_label_string(FILE *fp, const char *s, size_t max_chars)
 {
+    /* One walk: where the max_chars-th character starts is the cut, used
+       once a character after it shows the string is longer. */
+    const char *cut = s;
     size_t chars = 0;
-    const char *end = s;
-    for (; *end; end++)
-        if (((unsigned char)*end & 0xC0) != 0x80 && ++chars > max_chars)
-            break;
-    if (!*end) {
-        fig_data_string(fp, s);
-        return;
+    for (const char *p = s; *p; p++) {
+        if (((unsigned char)*p & 0xC0) == 0x80)
+            continue;
+        if (++chars == max_chars) {
+            cut = p;
+        } else if (chars > max_chars) {
+            data_chars(fp, s, cut);
+            fputs("\xe2\x80\xa6", fp); /* an ellipsis */
+            return;
+        }
     }
-    /* max_chars - 1 characters, then an ellipsis. */
-    chars = 0;
-    for (end = s; *end; end++)
-        if (((unsigned char)*end & 0xC0) != 0x80 && ++chars > max_chars - 1)
-            break;
-    data_chars(fp, s, end);
-    fputs("\xe2\x80\xa6", fp); /* an ellipsis */
+    fig_data_string(fp, s);
 }
 
 void fig_panels_head(FILE *fp, const char *name, size_t panels, const char *xlabel,

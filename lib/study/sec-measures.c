@@ -43,6 +43,9 @@ typedef struct measures_state {
     interval ci[NPARTS];
     double full_accuracy;
     double jaccard[NPARTS][NPARTS];
+    /* The PVI histogram (pvi_range), for its data and its script. */
+    double hist_lo, hist_hi;
+    int hist_bins;
 } measures_state;
 
 /* ---- the files ---- */
@@ -375,7 +378,7 @@ static int cmp_double(const void *a, const void *b)
    largest value, both widened to include 0; bins Freedman-Diaconis wide
    (twice the interquartile range over the cube root of n), 10 to
    PVI_BINS of them. */
-static int pvi_range(const study *s, const measures_state *m, double *lo, double *hi)
+static int pvi_range(const study *s, measures_state *m)
 {
     size_t n = s->data.n;
     double *v = array_new(n ? n : 1, sizeof *v);
@@ -386,13 +389,15 @@ static int pvi_range(const study *s, const measures_state *m, double *lo, double
     double q01 = n ? v[(size_t)(0.01 * (double)(n - 1))] : 0, mx = n ? v[n - 1] : 1;
     double iqr = n ? v[(size_t)(0.75 * (double)(n - 1))] - v[(size_t)(0.25 * (double)(n - 1))] : 0;
     free(v);
-    *lo = fmin(0, floor(2 * q01) / 2);
-    *hi = fmax(0, ceil(10 * mx) / 10);
-    if (*hi - *lo < 1)
-        *hi = *lo + 1;
+    double lo = fmin(0, floor(2 * q01) / 2), hi = fmax(0, ceil(10 * mx) / 10);
+    if (hi - lo < 1)
+        hi = lo + 1;
     double width = 2 * iqr / cbrt((double)(n ? n : 1));
-    int bins = width > 0 ? (int)ceil((*hi - *lo) / width) : PVI_BINS;
-    return bins < 10 ? 10 : bins > PVI_BINS ? PVI_BINS : bins;
+    int bins = width > 0 ? (int)ceil((hi - lo) / width) : PVI_BINS;
+    m->hist_lo = lo;
+    m->hist_hi = hi;
+    m->hist_bins = bins < 10 ? 10 : bins > PVI_BINS ? PVI_BINS : bins;
+    return 0;
 }
 
 static int pvi_data(FILE *fp, const void *state, const void *study_p)
@@ -400,9 +405,9 @@ static int pvi_data(FILE *fp, const void *state, const void *study_p)
     const measures_state *m = state;
     const study *s = study_p;
     size_t K = s->nclasses;
-    double lo, hi;
-    int nb = pvi_range(s, m, &lo, &hi);
-    size_t *bins = nb > 0 ? array_new((size_t)nb * K, sizeof *bins) : NULL;
+    double lo = m->hist_lo, hi = m->hist_hi;
+    int nb = m->hist_bins;
+    size_t *bins = array_new((size_t)nb * K, sizeof *bins);
     if (!bins)
         return -1;
     for (size_t i = 0; i < s->data.n; i++) {
@@ -430,9 +435,8 @@ static int pvi_data(FILE *fp, const void *state, const void *study_p)
 static int pvi_script(FILE *fp, const void *state, const void *study_p)
 {
     const study *s = study_p;
-    double lo, hi;
-    if (pvi_range(s, state, &lo, &hi) < 0)
-        return -1;
+    const measures_state *m = state;
+    double lo = m->hist_lo, hi = m->hist_hi;
     fig_script_head(fp, "pvi", 560, 340);
     fprintf(fp, "set xlabel 'PVI (bits; the first bin holds everything below it)'\n"
                 "set ylabel 'examples'\nset key top left\nset xrange [%g:%g]\n"
@@ -481,9 +485,11 @@ static int compare_data(FILE *fp, const void *state, const void *study_p)
 
 static int add_figures(study *s, void *state, figset *f, tells_error *err)
 {
-    const measures_state *m = state;
+    measures_state *m = state;
     if (!m->done)
         return 0;
+    if (pvi_range(s, m) < 0)
+        return tells_error_nomem(err, NULL, 0);
     if (figure_add(f, "pvi", pvi_data, pvi_script, state, s, err) < 0 ||
         figure_add_fixed(f, "datamap", map_data, 560, 420,
                          "set xlabel 'variability'\nset ylabel 'confidence'\n"

@@ -78,8 +78,8 @@ typedef struct finding {
     char detail[256];
     /* What the compared values are, with the class and the counts, as
        words ("0.796 of the batch's 58 rows with it are contradiction,
-       against 0.387 of 1203 in the corpus"); empty for a finding without
-       a test. */
+       against 0.387 of 1203 in the corpus"): set by every check that
+       tests; empty for a finding without a test. */
     char says[256];
 } finding;
 

@@ -135,13 +135,9 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
             snprintf(v->detail, sizeof v->detail, "%s", f->detail);
             char p[64];
             study_pvalue(p, sizeof p, v->p);
-            if (f->tested && f->says[0])
+            if (f->tested)
                 snprintf(v->sentence, sizeof v->sentence, "Batch %s, %s: %s; p = %s.",
                          gr->name, f->check, f->says, p);
-            else if (f->tested)
-                snprintf(v->sentence, sizeof v->sentence,
-                         "Batch %s, %s: %.3f against %.3f in the corpus, p = %s.", gr->name,
-                         f->check, f->batch, f->reference, p);
             else if (strcmp(f->check, "mean_gold_prob") == 0)
                 snprintf(v->sentence, sizeof v->sentence,
                          "Batch %s, mean_gold_prob: the corpus's hypothesis-only model gives "

@@ -62,7 +62,7 @@ static void free_state(void *state)
 const study_section section_vectors = {
     .name = "vectors",
     .writes = "hypothesis.npy (tells-embed), from fastText skipgram vectors (dim 100, "
-              "5 to 20 epochs: about a million tokens seen) trained on the corpus unless "
+              "5 to 20 epochs: about 2.5 million tokens seen) trained on the corpus unless "
               "--vectors; kept only with --keep-vectors (vectors.vec or vectors.bin)",
     .needs = RES_CORPUS,
     .provides = RES_VECTORS,

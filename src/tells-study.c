@@ -117,6 +117,8 @@ static void usage(void)
 "      --batch FILE         a new annotation batch to audit against the corpus\n"
 "                           (prepared like it, unless a prepared TSV);\n"
 "                           repeatable\n"
+"      --negation FILE      the pair features' negation cues, one phrase per\n"
+"                           line [DATA/lexicons/negation-triggers.txt]\n"
 "      --vectors FILE       word vectors for AFLite (fastText .bin, .vec or\n"
 "                           GloVe) [skipgram vectors trained on the corpus]\n"
 "      --keep-vectors[=FMT] keep the trained vectors: vec, the corpus's words\n"
@@ -177,7 +179,7 @@ CLI_GROUP_BY_HELP
 }
 
 enum {
-    OPT_PHRASES = 256, OPT_MESH, OPT_BATCH, OPT_VECTORS, OPT_KEEP_VECTORS, OPT_FOLDS, OPT_GROUP_BY, OPT_EPOCH, OPT_LR, OPT_ALPHA,
+    OPT_PHRASES = 256, OPT_MESH, OPT_BATCH, OPT_NEGATION, OPT_VECTORS, OPT_KEEP_VECTORS, OPT_FOLDS, OPT_GROUP_BY, OPT_EPOCH, OPT_LR, OPT_ALPHA,
     OPT_TOKEN_ALPHA, OPT_CLASS_PRIOR, OPT_THREADS, OPT_SEED, OPT_NO_FIGURES, OPT_GNUPLOT,
     OPT_TRAIN, OPT_EVAL, OPT_NAME, OPT_LIST_CHECKS
 };
@@ -189,6 +191,7 @@ static const struct option long_options[] = {
     CLI_LINKING_OPTIONS,
     {"batch", required_argument, NULL, OPT_BATCH},
     {"vectors", required_argument, NULL, OPT_VECTORS},
+    {"negation", required_argument, NULL, OPT_NEGATION},
     {"keep-vectors", optional_argument, NULL, OPT_KEEP_VECTORS},
     {"heuristics", required_argument, NULL, 'H'},
     {"train", required_argument, NULL, OPT_TRAIN},
@@ -219,6 +222,7 @@ typedef struct options {
     char **phrases, **batches, **definitions;
     const char *output;
     char *output_buf;
+    char *negation_buf;                /* the default negation cues */
     bool quiet, show_progress;
     cli_linking link;                  /* the heuristics' MeSH options */
     char name_buf[256];
@@ -233,6 +237,7 @@ static bool study_option(int ch, options *o)
     case OPT_MESH: c->mesh_terms = optarg; break;
     case OPT_BATCH: o->batches[c->nbatches++] = optarg; break;
     case OPT_VECTORS: c->vectors = optarg; break;
+    case OPT_NEGATION: c->negation = optarg; break;
     case OPT_KEEP_VECTORS:
         if (optarg && strcmp(optarg, "vec") != 0 && strcmp(optarg, "bin") != 0)
             cli_usage_error("invalid value '%s' for --keep-vectors (expected vec or bin)",
@@ -343,6 +348,9 @@ static void parse_args(int argc, char **argv, options *o)
             !cli_common_option(ch, usage, &v))
             cli_try_help();
     check_args(argc, argv, o);
+    if (!c->negation && !(c->negation = o->negation_buf =
+                              cli_data_file("lexicons/negation-triggers.txt")))
+        cli_die("out of memory");
     c->inputs = o->corpus.inputs;
     c->phrase_files = o->phrases;
     c->batches = o->batches;
@@ -386,6 +394,7 @@ static void check_io(const options *o)
     for (size_t i = 0; i < c->nbatches; i++)
         io_input(&io, "--batch", c->batches[i]);
     io_input(&io, "--vectors", c->vectors);
+    io_input(&io, "--negation", c->negation);
     if (!c->ninputs && !c->prepared)
         for (size_t i = 0; i < sizeof bundled_files / sizeof *bundled_files; i++) {
             char *p = data_path(bundled_files[i]);
@@ -653,6 +662,7 @@ static void options_free(options *o)
     cli_corpus_free(&o->corpus);
     cli_linking_free(&o->link);
     free(o->output_buf);
+    free(o->negation_buf);
 }
 
 /* The command line as a shell reads it back: each argument as it is when

@@ -270,3 +270,157 @@ int gof_test(const uint64_t *observed, const double *share, size_t k, unsigned l
     return multinomial_monte_carlo(observed, share, k, GOF_MONTE_CARLO_DRAWS, seed,
                                    &r->test.p, err);
 }
+
+/* ---- a flag against the class: the 2 x k table ---- */
+
+typedef struct table2 {
+    size_t k;
+    const uint64_t *c;      /* column totals */
+    double *lnc;            /* per column: ln C(c_j, x_j) for x_j = 0 .. c_j, at off[j] */
+    size_t *off;
+    double log_bound;       /* ln P(observed) (1 + 1e-7), without the ln C(N, r) */
+    double sum;             /* of exp(ln P - ln P(observed)) over the tables as extreme */
+    double log_obs;
+    uint64_t *suffix;       /* capacity of columns j .. k-1 */
+} table2;
+
+static void enumerate_tables(table2 *t, size_t j, uint64_t left, double acc)
+{
+    if (j + 1 == t->k) {
+        if (left > t->c[j])
+            return;
+        double lp = acc + t->lnc[t->off[j] + left];
+        if (lp <= t->log_bound)
+            t->sum += exp(lp - t->log_obs);
+        return;
+    }
+    uint64_t hi = left < t->c[j] ? left : t->c[j];
+    uint64_t lo = left > t->suffix[j + 1] ? left - t->suffix[j + 1] : 0;
+    for (uint64_t x = lo; x <= hi; x++)
+        enumerate_tables(t, j + 1, left - x, acc + t->lnc[t->off[j] + x]);
+}
+
+int flag_class_test(const uint64_t *flagged, const uint64_t *total, size_t k,
+                    unsigned long seed, gof_result *r, tells_error *err)
+{
+    double *a = array_new(k ? k : 1, sizeof *a), *b = array_new(k ? k : 1, sizeof *b);
+    uint64_t *x = array_new(k ? k : 1, sizeof *x), *c = array_new(k ? k : 1, sizeof *c);
+    size_t *off = array_new(k + 1, sizeof *off);
+    uint64_t *suffix = array_new(k + 1, sizeof *suffix);
+    double *lnc = NULL;
+    gsl_rng *rng = NULL;
+    int rc = 0;
+    if (!a || !b || !x || !c || !off || !suffix) {
+        rc = tells_error_nomem(err, NULL, 0);
+        goto done;
+    }
+    /* The classes with examples; the smaller row's counts. */
+    size_t m = 0;
+    uint64_t nf = 0, n = 0;
+    for (size_t j = 0; j < k; j++) {
+        if (flagged[j] > total[j]) {
+            rc = tells_error_set(err, NULL, 0, "%" PRIu64 " flagged of %" PRIu64 " examples",
+                                 flagged[j], total[j]);
+            goto done;
+        }
+        if (total[j] == 0)
+            continue;
+        a[m] = (double)flagged[j];
+        b[m] = (double)(total[j] - flagged[j]);
+        x[m] = flagged[j];
+        c[m++] = total[j];
+        nf += flagged[j];
+        n += total[j];
+    }
+    chisq_homogeneity(a, b, m, &r->test);
+    r->method = GOF_CHI2;
+    if (m < 2 || nf == 0 || nf == n)
+        goto done;
+    bool small = false;
+    for (size_t j = 0; j < m; j++) {
+        double col = (double)c[j];
+        small |= col * (double)nf / (double)n < GOF_MIN_EXPECTED * (1 - 1e-12) ||
+                 col * (double)(n - nf) / (double)n < GOF_MIN_EXPECTED * (1 - 1e-12);
+    }
+    if (!small)
+        goto done;
+    uint64_t row = nf;
+    if (n - nf < nf) {
+        row = n - nf;
+        for (size_t j = 0; j < m; j++)
+            x[j] = c[j] - x[j];
+    }
+    /* ln C(c_j, i) for i = 0 .. min(c_j, row). */
+    size_t cells = 0;
+    for (size_t j = 0; j < m; j++) {
+        off[j] = cells;
+        cells += (size_t)((c[j] < row ? c[j] : row) + 1);
+    }
+    if (!(lnc = array_new(cells, sizeof *lnc))) {
+        rc = tells_error_nomem(err, NULL, 0);
+        goto done;
+    }
+    for (size_t j = 0; j < m; j++) {
+        uint64_t top = c[j] < row ? c[j] : row;
+        for (uint64_t i = 0; i <= top; i++)
+            lnc[off[j] + i] = lgamma((double)c[j] + 1) - lgamma((double)i + 1) -
+                              lgamma((double)(c[j] - i) + 1);
+    }
+    double log_obs = 0;
+    for (size_t j = 0; j < m; j++)
+        log_obs += lnc[off[j] + x[j]];
+    double log_all = lgamma((double)n + 1) - lgamma((double)row + 1) -
+                     lgamma((double)(n - row) + 1);
+    uint64_t *cap = c;
+    table2 t = {.k = m, .c = cap, .lnc = lnc, .off = off, .log_obs = log_obs,
+                .log_bound = log_obs + log1p(1e-7), .suffix = suffix};
+    suffix[m] = 0;
+    for (size_t j = m; j-- > 0;)
+        suffix[j] = suffix[j + 1] + (c[j] < row ? c[j] : row);
+    if (multinomial_outcomes(row, m) <= GOF_EXACT_MAX_OUTCOMES) {
+        r->method = GOF_EXACT;
+        enumerate_tables(&t, 0, row, 0);
+        double log_p = log_obs - log_all + log(t.sum);
+        r->test.p = log_p >= 0 ? pvalue_from_p(1.0) : pvalue_from_log(log_p);
+        goto done;
+    }
+    /* Tables drawn column by column: the flagged of column j among the
+       examples left, hypergeometric. */
+    if (row > UINT_MAX || n > UINT_MAX) {
+        rc = tells_error_set(err, NULL, 0, "%" PRIu64 " examples: too many to draw", n);
+        goto done;
+    }
+    if (!(rng = gsl_rng_alloc(gsl_rng_mt19937))) {
+        rc = tells_error_nomem(err, NULL, 0);
+        goto done;
+    }
+    gsl_rng_set(rng, seed);
+    r->method = GOF_MONTE_CARLO;
+    size_t as_extreme = 0;
+    for (size_t d = 0; d < GOF_MONTE_CARLO_DRAWS; d++) {
+        uint64_t left = row, rest = n;
+        double lp = 0;
+        for (size_t j = 0; j < m; j++) {
+            unsigned xj = j + 1 == m ? (unsigned)left
+                                     : gsl_ran_hypergeometric(rng, (unsigned)c[j],
+                                                              (unsigned)(rest - c[j]),
+                                                              (unsigned)left);
+            lp += lnc[off[j] + xj];
+            left -= xj;
+            rest -= c[j];
+        }
+        as_extreme += lp <= t.log_bound;
+    }
+    r->test.p = pvalue_from_p((double)(as_extreme + 1) / (double)(GOF_MONTE_CARLO_DRAWS + 1));
+done:
+    if (rng)
+        gsl_rng_free(rng);
+    free(a);
+    free(b);
+    free(x);
+    free(c);
+    free(off);
+    free(suffix);
+    free(lnc);
+    return rc;
+}

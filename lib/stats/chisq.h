@@ -66,4 +66,19 @@ int multinomial_monte_carlo(const uint64_t *observed, const double *share, size_
 int gof_test(const uint64_t *observed, const double *share, size_t k, unsigned long seed,
              gof_result *r, tells_error *err);
 
+/* Independence of a flag and the class, on the 2 x k table of flagged
+   and other examples per class (classes without examples left out):
+   Pearson's chi-squared (chisq_homogeneity: no continuity correction, as
+   scipy.stats.chi2_contingency(correction=False)) when every expected
+   count is at least GOF_MIN_EXPECTED; else the exact conditional test
+   (Fisher's for 2 x 2, Freeman and Halton's for 2 x k): p = the sum of
+   P(x) over every table x with the observed margins whose P(x) is at most
+   P(observed) (1 + 1e-7), P the multivariate hypergeometric, enumerated
+   along the smaller row when there are at most GOF_EXACT_MAX_OUTCOMES
+   tables, else estimated from GOF_MONTE_CARLO_DRAWS tables drawn with
+   those margins (mt19937 seeded with seed) as (1 + as extreme) / (draws
+   + 1). r->test keeps Pearson's statistic and df in every case. */
+int flag_class_test(const uint64_t *flagged, const uint64_t *total, size_t k,
+                    unsigned long seed, gof_result *r, tells_error *err);
+
 #endif

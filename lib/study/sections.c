@@ -12,6 +12,7 @@
     X(baselines)    \
     X(tokens)       \
     X(lengths)      \
+    X(pairs)        \
     X(heuristics)   \
     X(vectors)      \
     X(aflite)       \

@@ -51,6 +51,8 @@ typedef struct study_config {
     const char *mesh_terms;
     heur_sources heur;             /* the heuristics' MeSH tree and definitions */
     const char *vectors;           /* word vectors to use, or NULL to train them */
+    const char *negation;          /* the pair features' negation cues
+                                      (text/pairshape.h), or NULL: none */
     const char *command;           /* the command line, shell-quoted, for
                                       run.json and the report; or NULL */
     const char *keep_vectors;      /* the trained vectors kept as "vec" (the

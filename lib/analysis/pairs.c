@@ -36,18 +36,53 @@ void pairs_assoc_free(pair_assoc *a)
     memset(a, 0, sizeof *a);
 }
 
-static int cmp_double(const void *a, const void *b)
+/* The k-th smallest of v[0 .. n) (Hoare's selection; v is reordered). */
+static double select_kth(double *v, size_t n, size_t k)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    size_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        double pivot = v[lo + (hi - lo) / 2];
+        size_t i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] < pivot)
+                i++;
+            while (v[j] > pivot)
+                j--;
+            if (i <= j) {
+                double t = v[i];
+                v[i] = v[j];
+                v[j] = t;
+                i++;
+                if (j == 0)
+                    break;
+                j--;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            return v[k];
+    }
+    return v[k];
 }
 
+/* The median of v[0 .. n) (the mean of the middle two for even n); v is
+   reordered. */
 static double median_of(double *v, size_t n)
 {
     if (n == 0)
         return NAN;
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    double upper = select_kth(v, n, n / 2);
+    if (n % 2)
+        return upper;
+    /* The lower middle: the largest of the values before n / 2. */
+    double lower = v[0];
+    for (size_t i = 1; i < n / 2; i++)
+        if (v[i] > lower)
+            lower = v[i];
+    return (lower + upper) / 2;
 }
 
 static int associate_one(const dataset *d, const size_t *rows, size_t n, const double *x,

@@ -51,19 +51,25 @@ enum { IS_WORD = 1, IS_NUMBER = 2, IS_UNIT = 4 };
 
 struct pair_shaper {
     term_trie *cues;
-    vocab *words;               /* every token seen */
+    vocab *words;               /* every token seen, ASCII letters lowercased */
     unsigned char *flags;       /* per token id: IS_* */
-    uint64_t *stamp;            /* per token id: the last pair whose premise has it */
+    uint64_t *pstamp, *hstamp;  /* per token id: the last premise (hypothesis) with it */
     size_t cap;
-    uint64_t pair;              /* the current pair's stamp */
-    token_list toks, parts, scratch;
+    uint64_t pair;              /* the last stamp given */
+    uint64_t pcur;              /* the current premise's stamp */
+    char *low;                  /* a token lowercased */
+    size_t low_cap;
+    token_list parts;           /* a text's tokens split at '_', for the cues */
     term_hits hits;
-    uint32_t *p_ids, *h_ids;    /* the words of P and H, in order */
-    size_t p_cap, h_cap;
+    uint32_t *p_tok, *h_tok;    /* the tokens of P and H, in order */
+    uint32_t *p_ids, *h_ids;    /* their words, in order */
+    size_t p_tok_cap, h_tok_cap, p_cap, h_cap, np, pw;
     uint32_t *p_cues;           /* the cue nodes P has */
-    size_t p_cues_cap;
+    size_t p_cues_cap, npc;
     uint64_t *p_qty;            /* number << 32 | unit of P's numbers with units */
-    size_t p_qty_cap;
+    size_t p_qty_cap, nqty;
+    char *last_premise;         /* the premise of the last pair (kept when the next shares it) */
+    size_t last_cap;
 };
 
 typedef struct cue_ctx {
@@ -95,9 +101,7 @@ pair_shaper *pair_shaper_load(const char *negation_cues, tells_error *err)
         tells_error_nomem(err, NULL, 0);
         return NULL;
     }
-    token_list_init(&ps->toks);
     token_list_init(&ps->parts);
-    token_list_init(&ps->scratch);
     if (!negation_cues)
         return ps;
     static const char *const names[] = {"cue phrase"};
@@ -123,13 +127,16 @@ void pair_shaper_free(pair_shaper *ps)
     term_trie_free(ps->cues);
     vocab_free(ps->words);
     free(ps->flags);
-    free(ps->stamp);
-    token_list_free(&ps->toks);
+    free(ps->pstamp);
+    free(ps->hstamp);
+    free(ps->low);
     token_list_free(&ps->parts);
-    token_list_free(&ps->scratch);
     term_hits_free(&ps->hits);
+    free(ps->p_tok);
+    free(ps->h_tok);
     free(ps->p_ids);
     free(ps->h_ids);
+    free(ps->last_premise);
     free(ps->p_cues);
     free(ps->p_qty);
     free(ps);
@@ -162,7 +169,8 @@ static unsigned char classify(const char *s, size_t len)
     return f;
 }
 
-/* The id of a token, interned (and classified when new). */
+/* The id of a token (lowercased in ps->low), interned, and classified
+   when new. */
 static long intern(pair_shaper *ps, const char *s, size_t len)
 {
     size_t known = vocab_size(ps->words);
@@ -177,11 +185,16 @@ static long intern(pair_shaper *ps, const char *s, size_t len)
         if (!f)
             return -1;
         ps->flags = f;
-        uint64_t *st = realloc(ps->stamp, cap * sizeof *st);
-        if (!st)
+        uint64_t *p = realloc(ps->pstamp, cap * sizeof *p);
+        if (!p)
             return -1;
-        ps->stamp = st;
-        memset(st + ps->cap, 0, (cap - ps->cap) * sizeof *st);
+        ps->pstamp = p;
+        uint64_t *h = realloc(ps->hstamp, cap * sizeof *h);
+        if (!h)
+            return -1;
+        ps->hstamp = h;
+        memset(p + ps->cap, 0, (cap - ps->cap) * sizeof *p);
+        memset(h + ps->cap, 0, (cap - ps->cap) * sizeof *h);
         ps->cap = cap;
     }
     if ((size_t)id >= known)
@@ -189,28 +202,43 @@ static long intern(pair_shaper *ps, const char *s, size_t len)
     return id;
 }
 
-/* The token ids of text (every token, words or not) into *ids. */
+/* The tokens of text (split at spaces, ASCII letters lowercased) as ids
+   into *ids, and their parts (split again at '_') into ps->parts, for the
+   cues. The number of tokens, or -1. */
 static long tokens_of(pair_shaper *ps, const char *text, uint32_t **ids, size_t *cap)
 {
-    static const tok_options ws = {.kind = TOKENIZER_WHITESPACE};
-    if (tokenize(&ws, text, strlen(text), &ps->toks) < 0 ||
-        ARRAY_RESERVE(*ids, *cap, ps->toks.n + 1) < 0)
+    size_t len = strlen(text), n = 0;
+    if (ARRAY_RESERVE(ps->low, ps->low_cap, len + 1) < 0)
         return -1;
-    for (size_t i = 0; i < ps->toks.n; i++) {
-        long id = intern(ps, token_at(&ps->toks, i), ps->toks.len[i]);
-        if (id < 0)
+    token_list_clear(&ps->parts);
+    const char *t = text, *end = text + len;
+    while (t < end) {
+        while (t < end && *t == ' ')
+            t++;
+        const char *e = t;
+        while (e < end && *e != ' ')
+            e++;
+        if (e == t)
+            break;
+        size_t k = (size_t)(e - t);
+        for (size_t i = 0; i < k; i++) {
+            char c = t[i];
+            ps->low[i] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+        }
+        long id = intern(ps, ps->low, k);
+        if (id < 0 || ARRAY_RESERVE(*ids, *cap, n + 1) < 0)
             return -1;
-        (*ids)[i] = (uint32_t)id;
+        (*ids)[n++] = (uint32_t)id;
+        for (size_t i = 0; i < k;) {
+            const char *u = memchr(ps->low + i, '_', k - i);
+            size_t j = u ? (size_t)(u - ps->low) : k;
+            if (j > i && token_list_push(&ps->parts, ps->low + i, j - i) < 0)
+                return -1;
+            i = j + 1;
+        }
+        t = e;
     }
-    return (long)ps->toks.n;
-}
-
-/* The cue nodes found in text, leftmost-longest, into ps->hits. */
-static int cues_of(pair_shaper *ps, const char *text)
-{
-    if (text_parts(text, strlen(text), &ps->scratch, &ps->parts) < 0)
-        return -1;
-    return term_trie_scan(ps->cues, &ps->parts, &ps->hits);
+    return (long)n;
 }
 
 static bool is_word(const pair_shaper *ps, uint32_t id)
@@ -218,92 +246,103 @@ static bool is_word(const pair_shaper *ps, uint32_t id)
     return ps->flags[id] & IS_WORD;
 }
 
-int pair_shape(pair_shaper *ps, const char *premise, const char *hypothesis, double *out)
+/* P's tokens, words, quantities and cues, kept for the next pair when it
+   has the same premise (an NLI corpus lists a premise's hypotheses
+   together). */
+static int read_premise(pair_shaper *ps, const char *premise)
 {
-    ps->pair++;
-    long np = tokens_of(ps, premise, &ps->p_ids, &ps->p_cap);
-    if (np < 0)
+    size_t len = strlen(premise);
+    if (ps->last_premise && strcmp(ps->last_premise, premise) == 0)
+        return 0;
+    long np = tokens_of(ps, premise, &ps->p_tok, &ps->p_tok_cap);
+    if (np < 0 || ARRAY_RESERVE(ps->p_ids, ps->p_cap, (size_t)np + 1) < 0 ||
+        term_trie_scan(ps->cues, &ps->parts, &ps->hits) < 0 ||
+        ARRAY_RESERVE(ps->p_cues, ps->p_cues_cap, ps->hits.n + 1) < 0 ||
+        ARRAY_RESERVE(ps->last_premise, ps->last_cap, len + 1) < 0) {
+        if (ps->last_premise)
+            ps->last_premise[0] = '\0';
         return -1;
-    /* P's numbers with a unit after them (the unit a token, word or
-       not), then P's words only, in order, each stamped. */
-    size_t pw = 0, nqty = 0;
-    for (long i = 0; i + 1 < np; i++)
-        if ((ps->flags[ps->p_ids[i]] & IS_NUMBER) && (ps->flags[ps->p_ids[i + 1]] & IS_UNIT)) {
-            if (ARRAY_RESERVE(ps->p_qty, ps->p_qty_cap, nqty + 1) < 0)
+    }
+    ps->np = (size_t)np;
+    ps->npc = ps->hits.n;
+    for (size_t k = 0; k < ps->npc; k++)
+        ps->p_cues[k] = ps->hits.v[k].node;
+    /* A new stamp: this premise's words. */
+    ps->pcur = ++ps->pair;
+    ps->nqty = 0;
+    for (size_t i = 0; i + 1 < ps->np; i++)
+        if ((ps->flags[ps->p_tok[i]] & IS_NUMBER) && (ps->flags[ps->p_tok[i + 1]] & IS_UNIT)) {
+            if (ARRAY_RESERVE(ps->p_qty, ps->p_qty_cap, ps->nqty + 1) < 0)
                 return -1;
-            ps->p_qty[nqty++] = (uint64_t)ps->p_ids[i] << 32 | ps->p_ids[i + 1];
+            ps->p_qty[ps->nqty++] = (uint64_t)ps->p_tok[i] << 32 | ps->p_tok[i + 1];
         }
-    for (long i = 0; i < np; i++) {
-        uint32_t t = ps->p_ids[i];
+    ps->pw = 0;
+    for (size_t i = 0; i < ps->np; i++) {
+        uint32_t t = ps->p_tok[i];
         if (!is_word(ps, t))
             continue;
-        ps->p_ids[pw++] = t;
-        ps->stamp[t] = ps->pair;
+        ps->p_ids[ps->pw++] = t;
+        ps->pstamp[t] = ps->pcur;
     }
+    memcpy(ps->last_premise, premise, len + 1);
+    return 0;
+}
 
-    long nh = tokens_of(ps, hypothesis, &ps->h_ids, &ps->h_cap);
-    if (nh < 0)
+int pair_shape(pair_shaper *ps, const char *premise, const char *hypothesis, double *out)
+{
+    if (read_premise(ps, premise) < 0)
         return -1;
+    uint64_t pstamp = ps->pcur;
+    long nh = tokens_of(ps, hypothesis, &ps->h_tok, &ps->h_tok_cap);
+    if (nh < 0 || ARRAY_RESERVE(ps->h_ids, ps->h_cap, (size_t)nh + 1) < 0 ||
+        term_trie_scan(ps->cues, &ps->parts, &ps->hits) < 0)
+        return -1;
+    /* H's stamp: one per pair, above every premise's. */
+    uint64_t hstamp = ++ps->pair;
     size_t hw = 0, found = 0;
     bool numbers = false;
     for (long i = 0; i < nh; i++) {
-        uint32_t t = ps->h_ids[i];
+        uint32_t t = ps->h_tok[i];
         unsigned char f = ps->flags[t];
         if (f & IS_NUMBER) {
-            if (ps->stamp[t] != ps->pair)
+            if (ps->pstamp[t] != pstamp)
                 numbers = true;
-            else if (i + 1 < nh && (ps->flags[ps->h_ids[i + 1]] & IS_UNIT)) {
-                uint64_t q = (uint64_t)t << 32 | ps->h_ids[i + 1];
+            else if (i + 1 < nh && (ps->flags[ps->h_tok[i + 1]] & IS_UNIT)) {
+                uint64_t q = (uint64_t)t << 32 | ps->h_tok[i + 1];
                 bool has = false;
-                for (size_t k = 0; k < nqty && !has; k++)
+                for (size_t k = 0; k < ps->nqty && !has; k++)
                     has = ps->p_qty[k] == q;
                 numbers |= !has;
             }
         }
-    }
-    for (long i = 0; i < nh; i++) {
-        uint32_t t = ps->h_ids[i];
-        if (!is_word(ps, t))
+        if (!(f & IS_WORD))
             continue;
         ps->h_ids[hw++] = t;
-        found += ps->stamp[t] == ps->pair;
+        ps->hstamp[t] = hstamp;
+        found += ps->pstamp[t] == pstamp;
     }
-    /* P's words that H has: stamp H's words with the next stamp. */
-    uint64_t hstamp = ++ps->pair;
     size_t covered = 0;
-    for (size_t i = 0; i < hw; i++)
-        ps->stamp[ps->h_ids[i]] = hstamp;
-    for (size_t i = 0; i < pw; i++)
-        covered += ps->stamp[ps->p_ids[i]] == hstamp;
+    for (size_t i = 0; i < ps->pw; i++)
+        covered += ps->hstamp[ps->p_ids[i]] == hstamp;
 
     bool subsequence = false;
-    for (size_t s = 0; hw > 0 && s + hw <= pw && !subsequence; s++)
+    for (size_t s = 0; hw > 0 && s + hw <= ps->pw && !subsequence; s++)
         subsequence = memcmp(ps->p_ids + s, ps->h_ids, hw * sizeof *ps->h_ids) == 0;
 
-    /* Cues: H's that P lacks. */
-    if (cues_of(ps, premise) < 0)
-        return -1;
-    size_t npc = ps->hits.n;
-    if (ARRAY_RESERVE(ps->p_cues, ps->p_cues_cap, npc + 1) < 0)
-        return -1;
-    for (size_t k = 0; k < npc; k++)
-        ps->p_cues[k] = ps->hits.v[k].node;
-    if (cues_of(ps, hypothesis) < 0)
-        return -1;
     bool negation = false;
     for (size_t k = 0; k < ps->hits.n && !negation; k++) {
         bool has = false;
-        for (size_t j = 0; j < npc && !has; j++)
+        for (size_t j = 0; j < ps->npc && !has; j++)
             has = ps->p_cues[j] == ps->hits.v[k].node;
         negation = !has;
     }
 
     out[PAIR_OVERLAP] = hw ? (double)found / (double)hw : 0;
-    out[PAIR_PREMISE_OVERLAP] = pw ? (double)covered / (double)pw : 0;
+    out[PAIR_PREMISE_OVERLAP] = ps->pw ? (double)covered / (double)ps->pw : 0;
     out[PAIR_ALL_IN_PREMISE] = hw > 0 && found == hw;
     out[PAIR_SUBSEQUENCE] = subsequence;
     out[PAIR_NEGATION] = negation;
     out[PAIR_NUMBERS] = numbers;
-    out[PAIR_LENGTH_DIFFERENCE] = (double)pw - (double)hw;
+    out[PAIR_LENGTH_DIFFERENCE] = (double)ps->pw - (double)hw;
     return 0;
 }

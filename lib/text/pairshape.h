@@ -5,12 +5,14 @@
    tokens, as tells-prep writes them), over their words: the tokens with
    a letter or a digit (any byte of 0x80 or above counts as a letter), so
    that punctuation is left out; a merged token ("brain_injury") is one
-   word; words are compared byte for byte as prepared (the default
-   tokenizer has lowercased them).
+   word; words compare byte for byte with ASCII letters folded to
+   lowercase (tells-prep's default tokenizer has lowercased the text
+   already; this matters for --keep-case or whitespace-tokenized text).
+   Shares count every occurrence.
 
      overlap            share: of H's words (each occurrence), those that
                         P has; 0 when H has no word
-     premise_overlap    share: of P's words, those that H has; 0 when P
+     premise_overlap    share: of P's words (each occurrence), those that H has; 0 when P
                         has no word
      all_in_premise     flag: H has a word and P has every word of H
                         (McCoy et al.'s lexical overlap)

@@ -12,11 +12,13 @@ TSV (id, split, label, premise P, hypothesis H; tokens joined by spaces):
   premise_overlap    of P's words (each occurrence), those H has; 0 if none
   all_in_premise     H has a word and P has every word of H
   subsequence        H has a word and H's words are a contiguous run of P's
-  negation           a cue of the lexicon is found in H and not in P: cues
+  negation           a cue of the lexicon is found in H whose words P does
+                     not have together and in that order: cues
                      tokenised as tells-prep's default tokenizer does
                      (lowercased, punctuation dropped, ' - . kept between
                      letters or digits, split at '_'); texts split at
-                     spaces and at the '_' of merged tokens, lowercased;
+                     spaces and at the '_' of merged tokens, ASCII letters
+                     lowercased;
                      leftmost-longest non-overlapping matches
   numbers            H has a number (a word with a digit, or a number word)
                      that P lacks; when the token after it is a unit, P
@@ -107,7 +109,7 @@ def load_cues(path):
 
 def cues_in(tokens, cues):
     """The cue phrases found in a text, leftmost-longest, not overlapping."""
-    parts = [lower(p) for t in tokens for p in t.split(b'_') if p]
+    parts = parts_of(tokens)
     found = set()
     i, n = 0, len(parts)
     while i < n:
@@ -120,6 +122,16 @@ def cues_in(tokens, cues):
         else:
             i += 1
     return found
+
+
+def parts_of(tokens):
+    return [p for t in tokens for p in t.split(b'_') if p]
+
+
+def has_run(parts, cue):
+    """Whether the words of cue occur together, in that order, in parts."""
+    k = len(cue)
+    return any(tuple(parts[i:i + k]) == cue for i in range(len(parts) - k + 1))
 
 
 def is_number(w):
@@ -152,7 +164,8 @@ def features(premise, hypothesis, cues):
 
     negation = 0
     if cues:
-        negation = int(bool(cues_in(htoks, cues) - cues_in(ptoks, cues)))
+        pparts = parts_of(ptoks)
+        negation = int(any(not has_run(pparts, cue) for cue in cues_in(htoks, cues)))
 
     # Numbers: P's numbers, and P's (number, unit) pairs.
     pqty = set()

@@ -12,7 +12,9 @@
 
    The output depends on the options only: the program has its own RNG
    (splitmix64), makes every decision with integer arithmetic, and gives
-   each premise its own stream, so --plant leaves all else unchanged. */
+   each premise its own stream, so --plant leaves all else unchanged.
+   --plant-pair remakes hypotheses from their premise (a run of its
+   words, an added negation cue or number), from streams of its own too. */
 #include <config.h>
 
 #include <ctype.h>
@@ -406,6 +408,12 @@ static int heur_of(int kind, int variant)
 
 typedef struct { char token[64]; int cls, permille; } plant_t;
 
+/* Pair artifacts: how the hypothesis is made from its premise. */
+enum { PP_OVERLAP, PP_NEGATION, PP_NUMBERS, NPAIRKIND };
+static const char *const pair_kind_name[NPAIRKIND] =
+    {"overlap", "negation", "numbers"};
+typedef struct { int kind, cls, permille; } pair_plant_t;
+
 typedef struct {
     const char *outdir, *prefix;
     int replace;             /* --replace: write over a corpus in outdir */
@@ -415,6 +423,8 @@ typedef struct {
     long hypernym;     /* per mille of the tokenless hypernym artifact, or -1 */
     plant_t plant[MAXPLANT];
     int nplant;
+    pair_plant_t pair[MAXPLANT]; /* --plant-pair, in the order given */
+    int npair;
 } opts_t;
 
 /* An artifact's rate in parts per million: its rate scaled by --strength,
@@ -505,6 +515,7 @@ typedef struct {
     char text[LINE];
     int heur;
     const mesh_t *pm, *hm; /* MeSH pair behind heur */
+    unsigned pairs;        /* bit k: --plant-pair number k remade it */
 } hyp_t;
 
 static subst_t prem_subst(const prem_t *p)
@@ -1000,6 +1011,232 @@ static void plant_extras(const opts_t *o, long idx, hyp_t *hyp)
     }
 }
 
+/* ---------------------------------------------------------------- */
+/* Pair artifacts (--plant-pair)                                    */
+
+static int has_words(const char *text, const char *seq);
+
+/* A negation cue and the clause that adds it before the final period;
+   %s is the hypothesis' subject. */
+static const struct { const char *cue, *tail; } neg_cues[] = {
+    {"denies", ", and %s denies pain"},
+    {"no evidence of", ", with no evidence of bleeding"},
+    {"negative for", ", and %s tested negative for influenza"},
+    {"not", ", and %s is not in distress"},
+    {"no", ", with no acute distress"},
+    {"never", ", and %s has never been hospitalized"},
+    {"without", ", without acute distress"},
+    {"free of", ", and %s is free of pain"},
+};
+
+/* A unit, the clause that adds a number with it (%d), and its numbers. */
+static const struct { const char *unit, *tail; int val[10]; } num_units[] = {
+    {"mg", ", given %d mg", {5, 10, 20, 25, 40, 50, 80, 100, 250, 500}},
+    {"days", ", for %d days", {2, 3, 4, 5, 6, 7, 10, 14}},
+    {"weeks", ", for %d weeks", {2, 3, 4, 6, 8}},
+    {"hours", ", for %d hours", {6, 12, 24, 36, 48, 72}},
+    {"kg", ", weighing %d kg", {52, 58, 64, 71, 77, 83, 96, 104}},
+    {"ml", ", after %d ml of saline", {250, 500, 750, 1000, 1500, 2000}},
+};
+
+/* Puts clause before h's final period. */
+static void add_clause(hyp_t *h, const char *clause)
+{
+    size_t len = strlen(h->text), cl = strlen(clause);
+    if (len + cl + 1 >= LINE)
+        cli_die("internal error: sentence too long");
+    memcpy(h->text + len - 1, clause, cl);
+    strcpy(h->text + len - 1 + cl, ".");
+}
+
+/* The premise's words: its space-separated chunks. */
+enum { MAXW = 4 * LINE / 2 };
+typedef struct {
+    const char *w[MAXW];
+    size_t wl[MAXW];       /* without trailing punctuation */
+    int sent[MAXW];        /* the sentence of each */
+    char glue[MAXW];       /* glue[i]: i and i + 1 are in one concept */
+    int n;
+} words_t;
+
+static int same_word(const char *a, const char *b, size_t l)
+{
+    for (size_t i = 0; i < l; i++)
+        if (tolower((unsigned char)a[i]) != tolower((unsigned char)b[i]))
+            return 0;
+    return 1;
+}
+
+/* Glues the words of each occurrence of a multiword term, so that a run
+   does not cut it (and stays a run when a prepared text merges it). */
+static void glue_term(words_t *ws, const char *term)
+{
+    if (!strchr(term, ' '))
+        return;
+    for (int i = 0; i < ws->n; i++) {
+        const char *t = term;
+        for (int j = i; j < ws->n; j++) {
+            size_t tl = strcspn(t, " ");
+            if (ws->wl[j] != tl || !same_word(ws->w[j], t, tl))
+                break;
+            t += tl;
+            if (!*t) {
+                for (int b = i; b < j; b++)
+                    ws->glue[b] = 1;
+                break;
+            }
+            t++;
+        }
+    }
+}
+
+static void split_words(words_t *ws, const char *premise)
+{
+    int s = 0;
+    ws->n = 0;
+    for (const char *c = premise; *c && ws->n < MAXW;) {
+        size_t l = strcspn(c, " ");
+        if (l) {
+            ws->w[ws->n] = c;
+            ws->sent[ws->n] = s;
+            ws->glue[ws->n] = 0;
+            s += c[l - 1] == '.';
+            while (l > 1 && strchr(".,;:", c[l - 1]))
+                l--;
+            ws->wl[ws->n++] = l;
+        }
+        c += strcspn(c, " ");
+        c += *c == ' ';
+    }
+    /* MeSH terms of the fixed wording ("Hepatitis A" when a sentence
+       starting with "A" follows "hepatitis", merged across the period) */
+    static const char *const fixed[] = {"Physical Examination",
+        "Body Mass Index", "Blood Transfusion", "Hepatitis A"};
+    for (size_t i = 0; i < NELEM(fixed); i++)
+        glue_term(ws, fixed[i]);
+    for (size_t i = 0; i < NELEM(chronic); i++)
+        glue_term(ws, chronic[i].term);
+    for (size_t i = 0; i < NELEM(symptoms); i++)
+        glue_term(ws, symptoms[i].term);
+    for (size_t i = 0; i < NELEM(vitals); i++)
+        glue_term(ws, vitals[i].m.term);
+    for (size_t i = 0; i < NELEM(organ_dx); i++)
+        glue_term(ws, organ_dx[i].m.term);
+    for (size_t i = 0; i < NELEM(infections); i++)
+        glue_term(ws, infections[i].term);
+    for (size_t i = 0; i < NELEM(hypers); i++) {
+        glue_term(ws, hypers[i].desc.term);
+        glue_term(ws, hypers[i].anc.term);
+    }
+}
+
+/* May the run of len words from i be taken?  strict 2: inside one
+   sentence and cutting no concept; 1: cutting no concept; 0: any. */
+static int run_ok(const words_t *ws, int i, int len, int strict)
+{
+    int last = i + len - 1;
+    if (strict >= 1 && ((i > 0 && ws->glue[i - 1]) || ws->glue[last]))
+        return 0;
+    return strict < 2 || ws->sent[i] == ws->sent[last];
+}
+
+/* The hypothesis becomes a run of 4 to 8 of the premise's words (all of
+   them when fewer): inside one sentence and cutting no concept when
+   such a run exists. */
+static int pair_overlap(synth_rng *r, const char *premise, hyp_t *h)
+{
+    static words_t ws;
+    int len, from = -1;
+    size_t out = 0;
+
+    split_words(&ws, premise);
+    if (ws.n == 0)
+        return 0;
+    len = 4 + (int)synth_below(r, 5);
+    if (len > ws.n)
+        len = ws.n;
+    for (int strict = 2; from < 0; strict--) {
+        int starts = 0, pick;
+        for (int i = 0; i + len <= ws.n; i++)
+            starts += run_ok(&ws, i, len, strict);
+        if (!starts)
+            continue;
+        pick = (int)synth_below(r, (uint32_t)starts);
+        for (int i = 0; from < 0; i++)
+            if (run_ok(&ws, i, len, strict) && pick-- == 0)
+                from = i;
+    }
+    for (int i = from; i < from + len; i++) {
+        /* the last word without its period; the others as they are */
+        size_t l = i == from + len - 1 ? ws.wl[i] : strcspn(ws.w[i], " ");
+        if (out + l + 3 >= LINE)
+            cli_die("internal error: sentence too long");
+        if (i > from)
+            h->text[out++] = ' ';
+        memcpy(h->text + out, ws.w[i], l);
+        out += l;
+    }
+    strcpy(h->text + out, ".");
+    h->text[0] = (char)toupper((unsigned char)h->text[0]);
+    return 1;
+}
+
+/* Adds a negation cue the premise does not have; none left: 0. */
+static int pair_negation(synth_rng *r, const char *premise, hyp_t *h)
+{
+    int ok[NELEM(neg_cues)], nok = 0, pick;
+    char clause[LINE];
+    for (size_t i = 0; i < NELEM(neg_cues); i++)
+        if (!has_words(premise, neg_cues[i].cue))
+            ok[nok++] = (int)i;
+    if (nok == 0)
+        return 0;
+    pick = ok[synth_below(r, (uint32_t)nok)];
+    snprintf(clause, sizeof clause, neg_cues[pick].tail, h->subj);
+    add_clause(h, clause);
+    return 1;
+}
+
+/* Adds a number with a unit, the number not in the premise; none: 0. */
+static int pair_numbers(synth_rng *r, const char *premise, hyp_t *h)
+{
+    size_t u = synth_below(r, NELEM(num_units));
+    int ok[NELEM(num_units[0].val)], nok = 0;
+    char num[16], clause[LINE];
+    for (size_t i = 0; i < NELEM(num_units[u].val) && num_units[u].val[i]; i++) {
+        snprintf(num, sizeof num, "%d", num_units[u].val[i]);
+        if (!has_words(premise, num))
+            ok[nok++] = num_units[u].val[i];
+    }
+    if (nok == 0)
+        return 0;
+    snprintf(clause, sizeof clause, num_units[u].tail,
+             ok[synth_below(r, (uint32_t)nok)]);
+    add_clause(h, clause);
+    return 1;
+}
+
+/* Remakes hypotheses by --plant-pair, in the order given, each from a
+   stream of its own: one draw per option and premise decides. */
+static void plant_pairs(const opts_t *o, long idx, const char *premise,
+                        hyp_t *hyp)
+{
+    for (int k = 0; k < o->npair; k++) {
+        const pair_plant_t *pp = &o->pair[k];
+        hyp_t *h = &hyp[pp->cls];
+        synth_rng r;
+        int done;
+        synth_rng_init(&r, o->seed, (uint64_t)idx, (uint64_t)(MAXPLANT + 1 + k));
+        if (synth_below(&r, 1000) >= (uint32_t)pp->permille)
+            continue;
+        done = pp->kind == PP_OVERLAP    ? pair_overlap(&r, premise, h)
+               : pp->kind == PP_NEGATION ? pair_negation(&r, premise, h)
+                                         : pair_numbers(&r, premise, h);
+        if (done)
+            h->pairs |= 1u << k;
+    }
+}
+
 static void build_item(const opts_t *o, long idx, item_t *it)
 {
     synth_rng r;
@@ -1026,6 +1263,7 @@ static void build_item(const opts_t *o, long idx, item_t *it)
         hyp[c].variant = pick[c].variant;
         hyp[c].heur = H_NONE;
         hyp[c].pm = hyp[c].hm = NULL;
+        hyp[c].pairs = 0;
         hyp[c].subj = synth_below(&r, 100) < 80 ? "the patient" : "patient";
         hyp[c].poss = hyp[c].subj[0] == 't' ? "the patient's" : "patient's";
     }
@@ -1043,6 +1281,7 @@ static void build_item(const opts_t *o, long idx, item_t *it)
     add_background(&p, used);
     assemble(&p, opening, text, sizeof text);
     plant_extras(o, idx, hyp);
+    plant_pairs(o, idx, text, hyp);
 
     /* Output order within a premise is random, so that a pairID's
        position says nothing about its label. */
@@ -1060,7 +1299,7 @@ static void build_item(const opts_t *o, long idx, item_t *it)
    text split lowercased on every non-alphanumeric character? */
 static int has_words(const char *text, const char *seq)
 {
-    char tok[LINE];
+    char tok[4 * LINE];
     size_t n = 0;
     for (const char *s = text; *s; s++) {
         if (n + 2 >= sizeof tok)
@@ -1087,6 +1326,16 @@ static long count_token(const item_t *items, long n, int cls,
         for (int j = 0; j < NCLS; j++)
             count += items[i].hyp[j]->cls == cls
                      && has_words(items[i].hyp[j]->text, token);
+    return count;
+}
+
+/* Hypotheses that --plant-pair number k remade. */
+static long count_pair(const item_t *items, long n, int k)
+{
+    long count = 0;
+    for (long i = 0; i < n; i++)
+        for (int j = 0; j < NCLS; j++)
+            count += (items[i].hyp[j]->pairs >> k) & 1;
     return count;
 }
 
@@ -1172,6 +1421,10 @@ static int write_key(FILE *f, void *ctx, tells_error *err)
                 cls_name[o->plant[k].cls], o->plant[k].permille,
                 count_token(w->items, w->n, o->plant[k].cls,
                             o->plant[k].token));
+    for (int k = 0; k < o->npair; k++)
+        fprintf(f, "pair\t%s\t%s\t%d\t%ld\n", pair_kind_name[o->pair[k].kind],
+                cls_name[o->pair[k].cls], o->pair[k].permille,
+                count_pair(w->items, w->n, k));
     return out_status(f, err);
 }
 
@@ -1245,6 +1498,11 @@ static void usage(void)
 "                            also append TOKEN (lowercase words) to PERMILLE\n"
 "                              per mille of CLASS's hypotheses; repeatable,\n"
 "                              not scaled by --strength or --no-artifacts\n"
+"      --plant-pair KIND=CLASS:PERMILLE\n"
+"                            remake PERMILLE per mille of CLASS's hypotheses\n"
+"                              from their premise by KIND (below), after\n"
+"                              --plant and in the order given; repeatable,\n"
+"                              not scaled by --strength or --no-artifacts\n"
 "      --hypernym PERMILLE   plant the hypernym heuristic without a token (a\n"
 "                              premise concept's MeSH ancestor in the\n"
 "                              hypothesis) in PERMILLE per mille of the\n"
@@ -1254,11 +1512,21 @@ static void usage(void)
 "      --help                display this help and exit\n"
 "      --version             output version information and exit\n"
 "\n"
-"CLASS is entailment, neutral or contradiction.\n"
+"CLASS is entailment, neutral or contradiction.  KIND is one of:\n"
+"  overlap    the hypothesis becomes a run of 4 to 8 of the premise's words\n"
+"               (all of them when fewer)\n"
+"  negation   a clause with a negation cue the premise lacks is added: denies,\n"
+"               no evidence of, negative for, not, no, never, without, free of\n"
+"  numbers    a clause with a number the premise lacks and a unit is added:\n"
+"               mg, days, weeks, hours, kg, ml\n"
+"A hypothesis whose premise leaves no such cue or number is kept as it was.\n"
+"KEY.tsv has a row of kind pair for each --plant-pair, its count the\n"
+"hypotheses remade.\n"
 "\n"
 "Examples:\n"
 "  " PROG " -o my-corpus\n"
-"  " PROG " --seed 2 --plant 'at baseline=neutral:200' -o batch2\n",
+"  " PROG " --seed 2 --plant 'at baseline=neutral:200' -o batch2\n"
+"  " PROG " --plant-pair negation=contradiction:300 -o pairs\n",
         stdout);
 }
 
@@ -1301,6 +1569,35 @@ static void parse_plant(opts_t *o, const char *arg)
     o->nplant++;
 }
 
+static void parse_plant_pair(opts_t *o, const char *arg)
+{
+    const char *eq = strchr(arg, '='), *colon;
+    pair_plant_t *p = &o->pair[o->npair];
+    int k, c;
+
+    if (o->npair >= MAXPLANT)
+        cli_usage_error("at most %d --plant-pair options", MAXPLANT);
+    if (!eq || !(colon = strchr(eq, ':')))
+        cli_usage_error("invalid --plant-pair '%s': expected KIND=CLASS:PERMILLE", arg);
+    for (k = 0; k < NPAIRKIND; k++)
+        if (strlen(pair_kind_name[k]) == (size_t)(eq - arg)
+            && !strncmp(arg, pair_kind_name[k], (size_t)(eq - arg)))
+            break;
+    if (k == NPAIRKIND)
+        cli_usage_error("invalid --plant-pair kind '%.*s': expected overlap, negation or numbers",
+                        (int)(eq - arg), arg);
+    for (c = 0; c < NCLS; c++)
+        if (strlen(cls_name[c]) == (size_t)(colon - eq - 1)
+            && !strncmp(eq + 1, cls_name[c], (size_t)(colon - eq - 1)))
+            break;
+    if (c == NCLS)
+        cli_usage_error("invalid --plant-pair class '%.*s'", (int)(colon - eq - 1), eq + 1);
+    p->kind = k;
+    p->cls = c;
+    p->permille = (int)synth_parse_num("--plant-pair", colon + 1, 0, 1000);
+    o->npair++;
+}
+
 /* The largest --strength that keeps every class's rates <= 1000. */
 static long max_strength(void)
 {
@@ -1325,7 +1622,7 @@ static void check_prefix(const char *s)
 static void parse_args(int argc, char **argv, opts_t *o)
 {
     enum { O_SEED = 256, O_PREMISES, O_NOART, O_STRENGTH, O_PLANT,
-           O_HYPERNYM, O_PREFIX, O_REPLACE, O_HELP, O_VERSION };
+           O_PLANT_PAIR, O_HYPERNYM, O_PREFIX, O_REPLACE, O_HELP, O_VERSION };
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
         {"seed", required_argument, NULL, O_SEED},
@@ -1333,6 +1630,7 @@ static void parse_args(int argc, char **argv, opts_t *o)
         {"no-artifacts", no_argument, NULL, O_NOART},
         {"strength", required_argument, NULL, O_STRENGTH},
         {"plant", required_argument, NULL, O_PLANT},
+        {"plant-pair", required_argument, NULL, O_PLANT_PAIR},
         {"hypernym", required_argument, NULL, O_HYPERNYM},
         {"id-prefix", required_argument, NULL, O_PREFIX},
         {"replace", no_argument, NULL, O_REPLACE},
@@ -1363,6 +1661,7 @@ static void parse_args(int argc, char **argv, opts_t *o)
                                           (uint64_t)max_strength());
             break;
         case O_PLANT: parse_plant(o, optarg); break;
+        case O_PLANT_PAIR: parse_plant_pair(o, optarg); break;
         case O_HYPERNYM:
             o->hypernym = (long)synth_parse_num("--hypernym", optarg, 0, 1000);
             break;

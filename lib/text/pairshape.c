@@ -60,12 +60,11 @@ struct pair_shaper {
     char *low;                  /* a token lowercased */
     size_t low_cap;
     token_list parts;           /* a text's tokens split at '_', for the cues */
+    token_list p_parts;         /* the premise's */
     term_hits hits;
     uint32_t *p_tok, *h_tok;    /* the tokens of P and H, in order */
     uint32_t *p_ids, *h_ids;    /* their words, in order */
     size_t p_tok_cap, h_tok_cap, p_cap, h_cap, np, pw;
-    uint32_t *p_cues;           /* the cue nodes P has */
-    size_t p_cues_cap, npc;
     uint64_t *p_qty;            /* number << 32 | unit of P's numbers with units */
     size_t p_qty_cap, nqty;
     char *last_premise;         /* the premise of the last pair (kept when the next shares it) */
@@ -102,6 +101,7 @@ pair_shaper *pair_shaper_load(const char *negation_cues, tells_error *err)
         return NULL;
     }
     token_list_init(&ps->parts);
+    token_list_init(&ps->p_parts);
     if (!negation_cues)
         return ps;
     static const char *const names[] = {"cue phrase"};
@@ -131,13 +131,13 @@ void pair_shaper_free(pair_shaper *ps)
     free(ps->hstamp);
     free(ps->low);
     token_list_free(&ps->parts);
+    token_list_free(&ps->p_parts);
     term_hits_free(&ps->hits);
     free(ps->p_tok);
     free(ps->h_tok);
     free(ps->p_ids);
     free(ps->h_ids);
     free(ps->last_premise);
-    free(ps->p_cues);
     free(ps->p_qty);
     free(ps);
 }
@@ -205,12 +205,13 @@ static long intern(pair_shaper *ps, const char *s, size_t len)
 /* The tokens of text (split at spaces, ASCII letters lowercased) as ids
    into *ids, and their parts (split again at '_') into ps->parts, for the
    cues. The number of tokens, or -1. */
-static long tokens_of(pair_shaper *ps, const char *text, uint32_t **ids, size_t *cap)
+static long tokens_of(pair_shaper *ps, const char *text, uint32_t **ids, size_t *cap,
+                      token_list *parts)
 {
     size_t len = strlen(text), n = 0;
     if (ARRAY_RESERVE(ps->low, ps->low_cap, len + 1) < 0)
         return -1;
-    token_list_clear(&ps->parts);
+    token_list_clear(parts);
     const char *t = text, *end = text + len;
     while (t < end) {
         while (t < end && *t == ' ')
@@ -232,7 +233,7 @@ static long tokens_of(pair_shaper *ps, const char *text, uint32_t **ids, size_t 
         for (size_t i = 0; i < k;) {
             const char *u = memchr(ps->low + i, '_', k - i);
             size_t j = u ? (size_t)(u - ps->low) : k;
-            if (j > i && token_list_push(&ps->parts, ps->low + i, j - i) < 0)
+            if (j > i && token_list_push(parts, ps->low + i, j - i) < 0)
                 return -1;
             i = j + 1;
         }
@@ -246,7 +247,22 @@ static bool is_word(const pair_shaper *ps, uint32_t id)
     return ps->flags[id] & IS_WORD;
 }
 
-/* P's tokens, words, quantities and cues, kept for the next pair when it
+/* Whether parts[from, to) of h occur together, in that order, in p. */
+static bool has_run(const token_list *p, const token_list *h, size_t from, size_t to)
+{
+    size_t k = to - from;
+    for (size_t s = 0; s + k <= p->n; s++) {
+        size_t j = 0;
+        while (j < k && p->len[s + j] == h->len[from + j] &&
+               memcmp(token_at(p, s + j), token_at(h, from + j), p->len[s + j]) == 0)
+            j++;
+        if (j == k)
+            return true;
+    }
+    return false;
+}
+
+/* P's tokens, words, quantities and parts, kept for the next pair when it
    has the same premise (an NLI corpus lists a premise's hypotheses
    together). */
 static int read_premise(pair_shaper *ps, const char *premise)
@@ -254,19 +270,14 @@ static int read_premise(pair_shaper *ps, const char *premise)
     size_t len = strlen(premise);
     if (ps->last_premise && strcmp(ps->last_premise, premise) == 0)
         return 0;
-    long np = tokens_of(ps, premise, &ps->p_tok, &ps->p_tok_cap);
+    long np = tokens_of(ps, premise, &ps->p_tok, &ps->p_tok_cap, &ps->p_parts);
     if (np < 0 || ARRAY_RESERVE(ps->p_ids, ps->p_cap, (size_t)np + 1) < 0 ||
-        term_trie_scan(ps->cues, &ps->parts, &ps->hits) < 0 ||
-        ARRAY_RESERVE(ps->p_cues, ps->p_cues_cap, ps->hits.n + 1) < 0 ||
         ARRAY_RESERVE(ps->last_premise, ps->last_cap, len + 1) < 0) {
         if (ps->last_premise)
             ps->last_premise[0] = '\0';
         return -1;
     }
     ps->np = (size_t)np;
-    ps->npc = ps->hits.n;
-    for (size_t k = 0; k < ps->npc; k++)
-        ps->p_cues[k] = ps->hits.v[k].node;
     /* A new stamp: this premise's words. */
     ps->pcur = ++ps->pair;
     ps->nqty = 0;
@@ -293,7 +304,7 @@ int pair_shape(pair_shaper *ps, const char *premise, const char *hypothesis, dou
     if (read_premise(ps, premise) < 0)
         return -1;
     uint64_t pstamp = ps->pcur;
-    long nh = tokens_of(ps, hypothesis, &ps->h_tok, &ps->h_tok_cap);
+    long nh = tokens_of(ps, hypothesis, &ps->h_tok, &ps->h_tok_cap, &ps->parts);
     if (nh < 0 || ARRAY_RESERVE(ps->h_ids, ps->h_cap, (size_t)nh + 1) < 0 ||
         term_trie_scan(ps->cues, &ps->parts, &ps->hits) < 0)
         return -1;
@@ -330,12 +341,8 @@ int pair_shape(pair_shaper *ps, const char *premise, const char *hypothesis, dou
         subsequence = memcmp(ps->p_ids + s, ps->h_ids, hw * sizeof *ps->h_ids) == 0;
 
     bool negation = false;
-    for (size_t k = 0; k < ps->hits.n && !negation; k++) {
-        bool has = false;
-        for (size_t j = 0; j < ps->npc && !has; j++)
-            has = ps->p_cues[j] == ps->hits.v[k].node;
-        negation = !has;
-    }
+    for (size_t k = 0; k < ps->hits.n && !negation; k++)
+        negation = !has_run(&ps->p_parts, &ps->parts, ps->hits.v[k].start, ps->hits.v[k].end);
 
     out[PAIR_OVERLAP] = hw ? (double)found / (double)hw : 0;
     out[PAIR_PREMISE_OVERLAP] = ps->pw ? (double)covered / (double)ps->pw : 0;

@@ -18,10 +18,12 @@
                         (McCoy et al.'s lexical overlap)
      subsequence        flag: H has a word and H's words are a contiguous
                         run of P's words (McCoy et al.'s subsequence)
-     negation           flag: a negation cue of the lexicon is in H and
-                        not in P (cues matched as the heuristics match
-                        them, text/concepts.h: whole tokens, also inside
-                        merged tokens, leftmost-longest)
+     negation           flag: H has a negation cue of the lexicon whose
+                        words P does not have, together and in that order
+                        (cues found in H as the heuristics find them,
+                        text/concepts.h: whole tokens, also inside merged
+                        tokens, leftmost-longest; "no pneumonia" after
+                        "no evidence of pneumonia" adds none)
      numbers            flag: H has a number that P lacks: a word with a
                         digit or a number word (zero to twenty, the tens,
                         hundred, thousand, million, billion, dozen); and,

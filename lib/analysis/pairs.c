@@ -408,6 +408,9 @@ int pairs_plan(const dataset *d, const char *train, const char *eval, size_t fol
             return tells_error_usage(err, "no split '%s' in %s", given[k], d->source);
     if (train && eval && strcmp(train, eval) == 0)
         return tells_error_usage(err, "split '%s' cannot both train and be scored", train);
+    if (train && ns < 2)
+        return tells_error_usage(err, "a training split '%s' needs another split to score",
+                                 train);
     if (!train && vocab_find(sp, "train", 5) >= 0 && ns >= 2)
         train = "train";
     if (train && ns >= 2) {

@@ -33,7 +33,8 @@ static void table(void)
     /* Every check is listed once, in the order of summary.tsv. */
     const char *want[] = {"hypothesis_only", "premise_and_hypothesis", "bag_of_both",
                           "premise_only", "hypothesis_share", "token:W:CLASS",
-                          "length", "heuristic:NAME", "aflite", "audit:BATCH:CHECK",
+                          "length", "pair:FEATURE", "pair:classifier", "heuristic:NAME",
+                          "aflite", "audit:BATCH:CHECK",
                           "v_information", "cartography", "logodds"};
     size_t n = 0;
     for (; study_check_at(n); n++) {

@@ -9,6 +9,7 @@
 
 #include "analysis/audit.h"
 #include "analysis/heuristics.h"
+#include "text/pairshape.h"
 #include "base/outfile.h"
 #include "cli.h"
 #include "model/baseline.h"
@@ -75,6 +76,10 @@ CLI_GROUP_BY_HELP
 "  -H, --heuristics FILE    add the heuristics defined in FILE (tells-heur's\n"
 "                           format) to the built-in ones; repeatable\n"
 "      --no-heuristics      no heuristic check\n"
+"      --negation FILE      the negation cues of the pair checks (overlap and\n"
+"                           added negation by class, batch against\n"
+"                           reference) [DATA/lexicons/negation-triggers.txt]\n"
+"      --no-pairs           no pair check\n"
 "      --flags FILE         write per-example flags, worst first\n"
 "      --fail-on LIST       exit 1 when a significant finding of these kinds\n"
 "                           (or any duplicate) is made: any, predictability,\n"
@@ -111,7 +116,8 @@ CLI_GROUP_BY_HELP
 
 enum {
     OPT_MODEL = 256, OPT_SAVE, OPT_FOLDS, OPT_GROUP_BY, OPT_SEED, OPT_THREADS, OPT_ALPHA, OPT_MIN,
-    OPT_PSEUDO, OPT_PREDICTABLE, OPT_TOP, OPT_FLAGS, OPT_FAIL, OPT_NO_HEURISTICS
+    OPT_PSEUDO, OPT_PREDICTABLE, OPT_TOP, OPT_FLAGS, OPT_FAIL, OPT_NO_HEURISTICS, OPT_NEGATION,
+    OPT_NO_PAIRS
 };
 
 static const struct option long_options[] = {
@@ -131,6 +137,8 @@ static const struct option long_options[] = {
     {"mesh", required_argument, NULL, 'm'},
     {"heuristics", required_argument, NULL, 'H'},
     {"no-heuristics", no_argument, NULL, OPT_NO_HEURISTICS},
+    {"negation", required_argument, NULL, OPT_NEGATION},
+    {"no-pairs", no_argument, NULL, OPT_NO_PAIRS},
     CLI_LINKING_OPTIONS,
     {"flags", required_argument, NULL, OPT_FLAGS},
     {"fail-on", required_argument, NULL, OPT_FAIL},
@@ -169,7 +177,8 @@ typedef struct run {
     cli_linking link;
     char **heur_files;         /* room for argc */
     size_t nheur_files;
-    bool no_heuristics;
+    bool no_heuristics, no_pairs;
+    char *negation;            /* the pair features' cues */
     heuristic_set hs;
     heur_sources src;          /* where the heuristics come from */
     unsigned gates;
@@ -211,6 +220,11 @@ static void parse_args(int argc, char **argv, run *r)
         case 'm': r->link.mesh = optarg; break;
         case 'H': r->heur_files[r->nheur_files++] = optarg; break;
         case OPT_NO_HEURISTICS: r->no_heuristics = true; break;
+        case OPT_NEGATION:
+            free(r->negation);
+            r->negation = cli_strdup(optarg);
+            break;
+        case OPT_NO_PAIRS: r->no_pairs = true; break;
         case OPT_FAIL: r->gates = parse_gates(optarg); break;
         case 'o': r->output = optarg; break;
         default: cli_try_help();
@@ -227,6 +241,11 @@ static void parse_args(int argc, char **argv, run *r)
         cli_usage_error("--no-heuristics excludes --mesh, --terms, --no-terms, --stem, "
                         "--no-stem and --heuristics");
     cli_linking_check(&r->link);
+    if (r->no_pairs && r->negation)
+        cli_usage_error("--no-pairs excludes --negation");
+    if (!r->no_pairs && !r->negation &&
+        !(r->negation = cli_data_file("lexicons/negation-triggers.txt")))
+        cli_die("out of memory");
     r->show_progress = cli_show_progress(v.quiet, v.progress);
     r->opt.progress = cli_progress;
     r->opt.progress_user = &r->show_progress;
@@ -254,6 +273,7 @@ static void check_io(const run *r, char **files, int nfiles)
     io_plan io;
     io_plan_init(&io);
     io_input(&io, "--reference", r->reference);
+    io_input(&io, "--negation", r->negation);
     for (int i = 0; i < nfiles; i++)
         io_input(&io, "BATCH", files[i]);
     char *model_ref = with_ref(r->model);
@@ -284,6 +304,8 @@ static int load_heuristics(run *r, tells_error *err)
 static int audit(run *r, char **files, int nfiles, tells_error *err)
 {
     if (!r->no_heuristics && load_heuristics(r, err) < 0)
+        return -1;
+    if (!r->no_pairs && !(r->opt.pairs = pair_shaper_load(r->negation, err)))
         return -1;
     if (audit_reference_load(&r->ref, r->reference, r->model, &r->opt, err) < 0)
         return -1;
@@ -329,6 +351,8 @@ int main(int argc, char **argv)
     audit_report_free(&r.report);
     audit_reference_free(&r.ref);
     heuristic_set_free(&r.hs);
+    pair_shaper_free(r.opt.pairs);
+    free(r.negation);
     cli_linking_free(&r.link);
     free(r.heur_files);
     if (rc < 0)

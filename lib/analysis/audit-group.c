@@ -2,6 +2,7 @@
    their findings and Benjamini-Hochberg family, and its examples' flags. */
 #include <config.h>
 #include "analysis/audit-impl.h"
+#include "analysis/pairs.h"
 
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -151,6 +152,96 @@ static int check_length(audit_group *g, const audit_reference *ref, tells_error 
     }
     free(x);
     free(y);
+    return rc;
+}
+
+/* The pair features by class, batch against corpus: the overlap
+   (Welch's t, two-sided) and the share of pairs adding a negation
+   (chi-squared, or Fisher's exact test when an expected count is under
+   5). */
+static int check_pairs(audit_group *g, const audit_reference *ref, pair_shaper *ps,
+                       tells_error *err)
+{
+    size_t L = vocab_size(ref->data.labels);
+    double *bx = malloc((g->n ? g->n : 1) * PAIR_NFEATURES * sizeof *bx);
+    double *x = malloc((g->n ? g->n : 1) * sizeof *x);
+    double *y = malloc((ref->data.n ? ref->data.n : 1) * sizeof *y);
+    long *label = malloc((g->n ? g->n : 1) * sizeof *label);
+    int rc = bx && x && y && label ? 0 : tells_error_nomem(err, NULL, 0);
+    for (size_t i = 0; rc == 0 && i < g->n; i++) {
+        const example *e = &g->data->ex[g->rows[i]];
+        const char *name = vocab_str(g->data->labels, e->label);
+        label[i] = vocab_find(ref->data.labels, name, strlen(name));
+        if (pair_shape(ps, e->premise, e->hypothesis, bx + i * PAIR_NFEATURES) < 0)
+            rc = tells_error_nomem(err, NULL, 0);
+    }
+    for (size_t l = 0; rc == 0 && l < L; l++) {
+        const char *name = vocab_str(ref->data.labels, l);
+        size_t nx = 0, ny = 0;
+        uint64_t flagged[2] = {0, 0};
+        for (size_t i = 0; i < g->n; i++)
+            if (label[i] == (long)l) {
+                x[nx++] = bx[i * PAIR_NFEATURES + PAIR_OVERLAP];
+                flagged[0] += bx[i * PAIR_NFEATURES + PAIR_NEGATION] != 0;
+            }
+        for (size_t i = 0; i < ref->data.n; i++)
+            if (ref->data.ex[i].label == l) {
+                y[ny++] = ref->pair_x[i * PAIR_NFEATURES + PAIR_OVERLAP];
+                flagged[1] += ref->pair_x[i * PAIR_NFEATURES + PAIR_NEGATION] != 0;
+            }
+        char check[160];
+        test_result t;
+        double mx, my;
+        snprintf(check, sizeof check, "pair:overlap:%s", name);
+        if (welch_test(x, nx, y, ny, ALT_TWO_SIDED, &t, &mx, &my, NULL) == 0) {
+            finding *f = add_finding(g, check);
+            if (!f) {
+                rc = tells_error_nomem(err, NULL, 0);
+                break;
+            }
+            f->batch = mx;
+            f->reference = my;
+            f->tested = true;
+            f->test = t;
+            snprintf(f->detail, sizeof f->detail, "test=welch-t alternative=two-sided "
+                     "n_batch=%zu n_reference=%zu", nx, ny);
+            snprintf(f->says, sizeof f->says, "on average %.3f of a %s hypothesis's words are "
+                     "in its premise over the batch's %zu, against %.3f over the corpus's %zu",
+                     mx, name, nx, my, ny);
+        }
+        /* Negation: a test only when both have pairs of the class and
+           some, not all, add one. */
+        uint64_t total[2] = {nx, ny};
+        if (nx == 0 || ny == 0 || flagged[0] + flagged[1] == 0 ||
+            flagged[0] + flagged[1] == nx + ny)
+            continue;
+        gof_result r;
+        if (flag_class_test(flagged, total, 2, 1, &r, err) < 0) {
+            rc = -1;
+            break;
+        }
+        snprintf(check, sizeof check, "pair:negation:%s", name);
+        finding *f = add_finding(g, check);
+        if (!f) {
+            rc = tells_error_nomem(err, NULL, 0);
+            break;
+        }
+        f->batch = (double)flagged[0] / (double)nx;
+        f->reference = (double)flagged[1] / (double)ny;
+        f->tested = true;
+        f->test = r.test;
+        snprintf(f->detail, sizeof f->detail, "test=%s batch_flagged=%llu reference_flagged=%llu "
+                 "n_batch=%zu n_reference=%zu", r.method == GOF_CHI2 ? "chi2" :
+                 r.method == GOF_EXACT ? "fisher-exact" : "monte-carlo",
+                 (unsigned long long)flagged[0], (unsigned long long)flagged[1], nx, ny);
+        snprintf(f->says, sizeof f->says, "%.3f of the batch's %zu %s pairs add a negation "
+                 "the premise lacks, against %.3f of the corpus's %zu",
+                 f->batch, nx, name, f->reference, ny);
+    }
+    free(bx);
+    free(x);
+    free(y);
+    free(label);
     return rc;
 }
 
@@ -626,6 +717,8 @@ int audit_group_run(audit_group *g, const audit_reference *ref,
             rc = check_tokens(g, ref, &c, o, err);
         if (rc == 0)
             rc = check_duplicates(g, ref, err);
+        if (rc == 0 && o->pairs && ref->pair_x)
+            rc = check_pairs(g, ref, o->pairs, err);
         if (rc == 0 && o->heuristics) {
             size_t nh = o->heuristics->n;
             if (!(holds = malloc(g->n * (nh ? nh : 1) * sizeof *holds + 1)))

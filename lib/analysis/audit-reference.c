@@ -16,6 +16,7 @@
 #include "base/lineio.h"
 #include "base/number.h"
 #include "base/outfile.h"
+#include "analysis/pairs.h"
 #include "stats/pmi.h"
 
 /* ---- hypotheses as hashes, for duplicates ---- */
@@ -344,6 +345,8 @@ int audit_reference_load(audit_reference *ref, const char *path,
         rc = train_reference(ref, o, err);
     if (rc == 0 && o->heuristics)
         rc = reference_heuristics(ref, o->heuristics, err);
+    if (rc == 0 && o->pairs && !(ref->pair_x = pairs_compute(&ref->data, o->pairs, err)))
+        rc = -1;
     if (rc < 0) {
         audit_reference_free(ref);
         return -1;
@@ -391,5 +394,6 @@ void audit_reference_free(audit_reference *ref)
     u64map_free(&ref->exact);
     u64map_free(&ref->near);
     free(ref->heur);
+    free(ref->pair_x);
     memset(ref, 0, sizeof *ref);
 }

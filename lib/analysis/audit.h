@@ -14,6 +14,7 @@
 #include "base/dataset.h"
 #include "base/error.h"
 #include "analysis/heuristics.h"
+#include "text/pairshape.h"
 #include "stats/stattest.h"
 #include "base/u64map.h"
 
@@ -28,6 +29,11 @@ typedef struct audit_options {
     size_t top_pmi;           /* reference top-PMI tokens per class [15] */
     /* Annotator heuristics to compare (tells-heur's), or NULL for none. */
     const heuristic_set *heuristics;
+    /* The pair features (text/pairshape.h) to compare, or NULL for none:
+       by class, the overlap (Welch's t) and the share adding a negation
+       (flag_class_test, batch against corpus): pair:overlap:CLASS,
+       pair:negation:CLASS. */
+    pair_shaper *pairs;
     void (*progress)(const char *msg, void *user);
     void *progress_user;
 } audit_options;
@@ -52,6 +58,8 @@ typedef struct audit_reference {
     u64map exact, near;        /* hypothesis hashes -> reference row + 1 */
     double *heur;              /* [heuristic * labels + label]: pairs that
                                   satisfy it, when audit_options.heuristics */
+    double *pair_x;            /* every row's pair features, when
+                                  audit_options.pairs */
 } audit_reference;
 
 /* Loads the reference; model_path, when given, is a model saved by

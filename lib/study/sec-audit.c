@@ -65,12 +65,16 @@ static int run(study *s, void *state, tells_error *err)
     ao.ft.seed = (int)c->seed;
     ao.group = c->group;
     ao.heuristics = &study_heuristics(s)->hs;
+    if (!(ao.pairs = pair_shaper_load(c->negation, err)))
+        return -1;
     ao.progress = c->progress ? study_forward_progress : NULL;
     ao.progress_user = s;
     audit_reference ref;
     memset(&ref, 0, sizeof ref);
-    if (audit_reference_load(&ref, s->input, NULL, &ao, err) < 0)
+    if (audit_reference_load(&ref, s->input, NULL, &ao, err) < 0) {
+        pair_shaper_free(ao.pairs);
         return -1;
+    }
     int rc = 0;
     for (size_t b = 0; b < c->nbatches && rc == 0; b++)
         rc = add_batch(s, b, &st->rep, err);
@@ -81,6 +85,7 @@ static int run(study *s, void *state, tells_error *err)
     if (rc == 0)
         rc = study_write(s, "flags.tsv", audit_flags_write, &st->rep, err);
     audit_reference_free(&ref);
+    pair_shaper_free(ao.pairs);
     st->done = rc == 0;
     return rc;
 }
@@ -201,7 +206,7 @@ static const study_check checks[] = {
     {.name = "audit:BATCH:CHECK",
      .definition = "the findings of tells-audit for each --batch against the corpus "
                    "(predictability, token tells, heuristics, label balance, length, "
-                   "duplicates, ids shared with the corpus (a warning when any); token "
+                   "overlap and added negation by class, duplicates, ids shared with the corpus (a warning when any); token "
                    "checks only when significant); q: the audit's own "
                    "Benjamini-Hochberg family, every test of the batch, as in audit.tsv",
      .yes = "The batch differs.", .no = "Not significant.", .list = CHECK_LIST_ALL},

@@ -121,8 +121,8 @@ static void free_state(void *state)
 
 /* What a feature's lean reads as, for the sentence. */
 static const char *const lean_words[PAIR_NFEATURES] = {
-    "Hypotheses that reuse the premise's words",
-    "Hypotheses that cover more of the premise",
+    NULL,
+    NULL,
     "Hypotheses made only of the premise's words",
     "Hypotheses that are a run of the premise's words",
     "Hypotheses that add a negation",
@@ -199,12 +199,18 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
                      "more on average) and least in class %s (%.1f): Kruskal-Wallis H = "
                      "%.1f, p = %s.",
                      top, a->mean[hi], bottom, a->mean[lo], v->value, p);
+        } else if (f == PAIR_OVERLAP) {
+            snprintf(v->sentence, sizeof v->sentence,
+                     "Overlap leans %s: on average %.3f of the words of a %s hypothesis are in "
+                     "its premise (median %.3f), against %.3f for %s; Kruskal-Wallis H = %.1f, "
+                     "p = %s.",
+                     top, a->mean[hi], top, a->median[hi], a->mean[lo], bottom, v->value, p);
         } else {
             snprintf(v->sentence, sizeof v->sentence,
-                     "%s lean %s: %s is %.3f there on average (median %.3f) against %.3f "
-                     "for %s; Kruskal-Wallis H = %.1f, p = %s.",
-                     lean_words[f], top, info->definition, a->mean[hi], a->median[hi],
-                     a->mean[lo], bottom, v->value, p);
+                     "Coverage of the premise leans %s: on average %.3f of a premise's words "
+                     "are in its %s hypothesis (median %.3f), against %.3f for %s; "
+                     "Kruskal-Wallis H = %.1f, p = %s.",
+                     top, a->mean[hi], top, a->median[hi], a->mean[lo], bottom, v->value, p);
         }
     }
     if (!st->classified)
@@ -366,13 +372,13 @@ static void add_page(study *s, void *state, page *pg)
     pairs_state *st = state;
     FILE *fp = pg->fp;
     fputs("<h2 id=\"pairs\">How the hypotheses were made from the premises</h2>\n", fp);
-    page_para(pg, "Word overlap, a hypothesis that is a run of the premise, a negation or a "
-                  "number the premise lacks, and the length difference: the best-known "
-                  "shortcuts of NLI (McCoy et al. 2019; Gururangan et al. 2018), measured "
-                  "on every pair of the corpus (<code>pairs.tsv</code>, each pair's values in "
-                  "<code>pairs-examples.tsv</code>; <code>man tells-pairs</code> defines "
-                  "them). The tests treat a premise's hypotheses as independent; the "
-                  "classifier below, scored on held-out premises, does not need to.");
+    fputs("<p>Word overlap, a hypothesis that is a run of the premise, a negation or a "
+          "number the premise lacks, and the length difference: the best-known shortcuts of "
+          "NLI (McCoy et al. 2019; Gururangan et al. 2018), measured on every pair of the "
+          "corpus (<code>pairs.tsv</code>, each pair's values in "
+          "<code>pairs-examples.tsv</code>; <code>man tells-pairs</code> defines them). "
+          "The tests treat a premise's hypotheses as independent; the classifier below, "
+          "scored on premises it did not train on, does not need to.</p>\n", fp);
     fputs("<table>\n<tr><th>feature</th><th>test</th><th>p</th>", fp);
     for (size_t k = 0; k < s->nclasses; k++) {
         fputs("<th>", fp);

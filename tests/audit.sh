@@ -18,6 +18,7 @@ batch() {  # NAME SEED [tells-synth options]: $tmp/NAME.tsv, about 500 examples
 batch clean 11
 batch planted 13 --plant stat=neutral:600
 batch hypernym 17 --hypernym 400
+batch negated 19 --plant-pair negation=contradiction:600
 
 what="audit, saving the reference model"
 run tells-audit --reference "$tmp/ref.tsv" --seed 1 --save-model "$tmp/ref.bin" \
@@ -156,6 +157,35 @@ cut -f 1-7 "$tmp/out" >"$tmp/out.cut"
 # The same tests (q-values change with the family's size).
 grep -v '	heuristic:' "$tmp/hsummary.tsv" | cut -f 1-7 | cmp -s - "$tmp/out.cut" ||
     fail "$what: not the report without heuristics"
+what="a batch whose contradictions add a negation more often"
+run tells-audit --reference "$tmp/ref.tsv" --model "$tmp/ref.bin" "$tmp/negated.tsv"
+expect 0 ""
+cp "$tmp/out" "$tmp/nsummary.tsv"
+nsig() { awk -F '\t' -v c="$1" '$2 == c { print $9 }' "$tmp/nsummary.tsv"; }
+[ "$(nsig pair:negation:contradiction)" = yes ] || fail "$what: not flagged"
+[ "$(nsig pair:negation:entailment)" = no ] || fail "$what: entailment flagged"
+# Its shares are tells-pairs's, batch and reference.
+for f in ref negated; do tells-pairs -o /dev/null -f "$tmp/pf.$f" "$tmp/$f.tsv"; done
+awk -F '\t' 'FNR == 1 { next }
+    FILENAME ~ /pf\.ref$/ { if ($3 == "contradiction") { rn++; rf += $8 }; next }
+    FILENAME ~ /pf\./ { if ($3 == "contradiction") { bn++; bf += $8 }; next }
+    $2 == "pair:negation:contradiction" {
+        want = sprintf("%.6f\t%.6f", bf / bn, rf / rn)
+        if ($3 "\t" $4 != want) print $3 " " $4 " / " want }' \
+    "$tmp/pf.ref" "$tmp/pf.negated" "$tmp/nsummary.tsv" >"$tmp/bad"
+[ -s "$tmp/bad" ] && fail "$what: $(cat "$tmp/bad")"
+what="--no-pairs"
+run tells-audit --reference "$tmp/ref.tsv" --model "$tmp/ref.bin" --no-pairs "$tmp/negated.tsv"
+expect 0 ""
+cut -f 1-7 "$tmp/out" >"$tmp/out.cut"
+grep -v '	pair:' "$tmp/nsummary.tsv" | cut -f 1-7 | cmp -s - "$tmp/out.cut" ||
+    fail "$what: not the report without the pair checks"
+run tells-audit --reference "$tmp/ref.tsv" --no-pairs --negation "$tmp/x" "$tmp/negated.tsv"
+expect 2 "tells-audit: --no-pairs excludes --negation
+Try 'tells-audit --help' for more information."
+printf 'no\nNo\n' >"$tmp/cues.txt"
+run tells-audit --reference "$tmp/ref.tsv" --negation "$tmp/cues.txt" "$tmp/negated.tsv"
+expect 1 "tells-audit: $tmp/cues.txt:2: cue 'No' already given on line 1"
 what="-H adds a heuristic"
 printf 'heuristic in-premise\npremise-tree C\n' >"$tmp/extra.heur"
 run tells-audit --reference "$tmp/ref.tsv" --model "$tmp/ref.bin" -H "$tmp/extra.heur" "$tmp/clean.tsv"

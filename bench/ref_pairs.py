@@ -24,6 +24,8 @@ TSV (id, split, label, premise P, hypothesis H; tokens joined by spaces):
                      that P lacks; when the token after it is a unit, P
                      must have the same number followed by the same unit
   length_difference  P's words minus H's words
+  (new_concept, more_general, more_specific: 0, as tells-pairs --no-mesh
+  writes them; MeSH linking is not reproduced here)
 
 Output: id split label and the seven features, shares with 6 decimals,
 flags and counts as integers, rows in input order.
@@ -199,13 +201,16 @@ def main():
     cues = load_cues(args.negation)
     out = sys.stdout.buffer if args.output == '-' else open(args.output, 'wb')
     out.write(b'id\tsplit\tlabel\toverlap\tpremise_overlap\tall_in_premise\t'
-              b'subsequence\tnegation\tnumbers\tlength_difference\n')
+              b'subsequence\tnegation\tnumbers\tlength_difference\t'
+              b'new_concept\tmore_general\tmore_specific\n')
     with open(args.file, 'rb') as f:
         next(f, None)
         for line in f:
             cols = line.rstrip(b'\n').split(b'\t')
             ov, pov, a, s, ng, nu, ld = features(cols[3], cols[4], cues)
-            out.write(b'%s\t%s\t%s\t%.6f\t%.6f\t%d\t%d\t%d\t%d\t%d\n'
+            # The MeSH features are not computed here: tells-pairs runs
+            # with --no-mesh, where they are 0.
+            out.write(b'%s\t%s\t%s\t%.6f\t%.6f\t%d\t%d\t%d\t%d\t%d\t0\t0\t0\n'
                       % (cols[0], cols[1], cols[2], ov, pov, a, s, ng, nu, ld))
     out.close()
 

@@ -18,8 +18,8 @@ static void usage(void)
     printf("Usage: tells-pairs [OPTION]... PREPARED.tsv\n"
 "How each hypothesis was made from its premise, and whether that tells the\n"
 "label: word overlap, the hypothesis as a run of the premise, negation and\n"
-"numbers the premise lacks, length difference (every feature is defined in\n"
-"man tells-pairs). Writes, per feature, its association with the label:\n"
+"numbers the premise lacks, length difference, MeSH concepts new, more general\n"
+"or more specific (every feature is defined in man tells-pairs). Writes, per feature, its association with the label:\n"
 "Kruskal-Wallis for shares and counts, with each class's mean and median;\n"
 "for flags, chi-squared on the flagged examples by class, exact when an\n"
 "expected count is under 5, with each class's share.\n"
@@ -32,6 +32,16 @@ static void usage(void)
 "                         one-sided test): one row\n"
 "      --negation FILE    the negation cues, one phrase per line\n"
 "                         [DATA/" DEFAULT_CUES "]\n"
+"  -m, --mesh FILE        MeSH tree file of the concept features (new_concept,\n"
+"                         more_general, more_specific), its headings on exact\n"
+"                         tokens [DATA/" CLI_MESH2024_FILE " with its entry\n"
+"                         terms, on stems, as tells-heur links]\n"
+"      --terms FILE       MeSH entry-term file [DATA/" CLI_TERMS2024_FILE "\n"
+"                         without --mesh]\n"
+"      --no-terms         headings only\n"
+"      --stem, --no-stem  match Snowball stems, or exact tokens [--stem\n"
+"                         without --mesh]\n"
+"      --no-mesh          no concept features (their columns are 0, untested)\n"
 "      --train NAME       the classifier's training split [train, when there is\n"
 "                         another split]\n"
 "      --eval NAME        the split it is scored on [test, else dev, else the\n"
@@ -62,13 +72,16 @@ static void usage(void)
 }
 
 enum { OPT_NEGATION = 256, OPT_TRAIN, OPT_EVAL, OPT_FOLDS, OPT_GROUP_BY, OPT_SEED,
-       OPT_THREADS };
+       OPT_THREADS, OPT_NO_MESH };
 
 static const struct option long_options[] = {
     {"output", required_argument, NULL, 'o'},
     {"features", required_argument, NULL, 'f'},
     {"classifier", required_argument, NULL, 'c'},
     {"negation", required_argument, NULL, OPT_NEGATION},
+    {"mesh", required_argument, NULL, 'm'},
+    {"no-mesh", no_argument, NULL, OPT_NO_MESH},
+    CLI_LINKING_OPTIONS,
     {"train", required_argument, NULL, OPT_TRAIN},
     {"eval", required_argument, NULL, OPT_EVAL},
     {"folds", required_argument, NULL, OPT_FOLDS},
@@ -84,6 +97,9 @@ typedef struct config {
     char *negation;
     size_t folds;
     fold_grouping group;
+    cli_linking link;
+    bool no_mesh;
+    heur_sources src;          /* the tree file and entry terms */
     unsigned long seed;
     int threads;
 } config;
@@ -91,9 +107,10 @@ typedef struct config {
 static void parse_args(int argc, char **argv, config *c)
 {
     *c = (config){.folds = 5, .group = GROUP_BY_PREMISE, .seed = 1, .threads = 1};
+    c->link.stem = -1;
     int ch;
-    while ((ch = getopt_long(argc, argv, "o:f:c:", long_options, NULL)) != -1) {
-        if (cli_common_option(ch, usage, NULL))
+    while ((ch = getopt_long(argc, argv, "o:f:c:m:", long_options, NULL)) != -1) {
+        if (cli_linking_option(ch, &c->link) || cli_common_option(ch, usage, NULL))
             continue;
         switch (ch) {
         case 'o': c->output = optarg; break;
@@ -106,6 +123,8 @@ static void parse_args(int argc, char **argv, config *c)
         case OPT_GROUP_BY: c->group = cli_group_by(optarg); break;
         case OPT_SEED: c->seed = (unsigned long)cli_long("--seed", optarg, 0, 2147483647); break;
         case OPT_THREADS: c->threads = (int)cli_long("--threads", optarg, 1, 64); break;
+        case 'm': c->link.mesh = optarg; break;
+        case OPT_NO_MESH: c->no_mesh = true; break;
         default: cli_try_help();
         }
     }
@@ -114,6 +133,11 @@ static void parse_args(int argc, char **argv, config *c)
     if (n != 1)
         cli_usage_error("one prepared TSV is needed, not %d", n);
     c->input = files[0];
+    cli_linking_check(&c->link);
+    if (c->no_mesh && (c->link.mesh || c->link.terms || c->link.no_terms || c->link.stem >= 0))
+        cli_usage_error("--no-mesh excludes --mesh, --terms, --no-terms, --stem and --no-stem");
+    if (!c->no_mesh)
+        cli_linking_sources(&c->link, false, &c->src);
     if (!c->negation && !(c->negation = cli_data_file(DEFAULT_CUES)))
         cli_die("out of memory");
 }
@@ -124,6 +148,8 @@ static void check_io(const config *c)
     io_plan_init(&io);
     io_input(&io, "PREPARED.tsv", c->input);
     io_input(&io, "--negation", c->negation);
+    if (!c->no_mesh)
+        cli_linking_io(&c->src, &io);
     io_output(&io, "--output", c->output ? c->output : "-");
     if (c->features)
         io_output(&io, "--features", c->features);
@@ -183,6 +209,17 @@ static int by_name(const void *a, const void *b, void *ctx)
     return strcmp(vocab_str(v, *(const size_t *)a), vocab_str(v, *(const size_t *)b));
 }
 
+/* The concept index of the MeSH features, or NULL with err set. */
+static concept_index *open_index(const heur_sources *src, tells_error *err)
+{
+    if (src->mesh_in_data && cli_check_data_file(src->mesh, err) < 0)
+        return NULL;
+    if (src->terms_in_data && cli_check_data_file(src->terms, err) < 0)
+        return NULL;
+    concept_options co = {.terms = src->terms, .stem = src->stem};
+    return concept_index_open(src->mesh, &co, err);
+}
+
 static int run(const config *c, tells_error *err)
 {
     dataset d;
@@ -190,6 +227,15 @@ static int run(const config *c, tells_error *err)
         return -1;
     int rc = dataset_require_examples(&d, err);
     pair_shaper *ps = rc == 0 ? pair_shaper_load(c->negation, err) : NULL;
+    concept_index *ci = NULL;
+    if (ps && !c->no_mesh) {
+        if ((ci = open_index(&c->src, err)))
+            pair_shaper_set_concepts(ps, ci);
+        else {
+            pair_shaper_free(ps);
+            ps = NULL;
+        }
+    }
     double *x = ps ? pairs_compute(&d, ps, err) : NULL;
     size_t k = vocab_size(d.labels);
     size_t *order = calloc(k ? k : 1, sizeof *order);
@@ -234,6 +280,7 @@ done:
     free(order);
     free(x);
     pair_shaper_free(ps);
+    concept_index_free(ci);
     dataset_free(&d);
     return rc;
 }
@@ -248,6 +295,7 @@ int main(int argc, char **argv)
     tells_error_clear(&err);
     int rc = run(&c, &err);
     free(c.negation);
+    cli_linking_free(&c.link);
     if (rc < 0)
         cli_fail(&err);
     return 0;

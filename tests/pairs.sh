@@ -23,13 +23,13 @@ printf 'id\tsplit\tlabel\tpremise\thypothesis
 5\tdev\tneutral\ta man walks a dog .\tthe man walks his dog to the park
 6\tdev\tneutral\ttwo women sit .\ttwo tired women sit on 2 chairs
 ' >"$tmp/hand.tsv"
-printf 'id\tsplit\tlabel\toverlap\tpremise_overlap\tall_in_premise\tsubsequence\tnegation\tnumbers\tlength_difference
-1\tdev\tentailment\t1.000000\t0.800000\t1\t1\t0\t0\t2
-2\tdev\tentailment\t1.000000\t1.000000\t1\t1\t0\t0\t0
-3\tdev\tcontradiction\t0.400000\t0.600000\t0\t0\t1\t0\t0
-4\tdev\tcontradiction\t0.500000\t0.666667\t0\t0\t1\t1\t-1
-5\tdev\tneutral\t0.375000\t0.600000\t0\t0\t0\t0\t-3
-6\tdev\tneutral\t0.428571\t1.000000\t0\t0\t0\t1\t-4
+printf 'id\tsplit\tlabel\toverlap\tpremise_overlap\tall_in_premise\tsubsequence\tnegation\tnumbers\tlength_difference\tnew_concept\tmore_general\tmore_specific
+1\tdev\tentailment\t1.000000\t0.800000\t1\t1\t0\t0\t2\t0\t0\t0
+2\tdev\tentailment\t1.000000\t1.000000\t1\t1\t0\t0\t0\t0\t0\t0
+3\tdev\tcontradiction\t0.400000\t0.600000\t0\t0\t1\t0\t0\t0\t0\t0
+4\tdev\tcontradiction\t0.500000\t0.666667\t0\t0\t1\t1\t-1\t0\t0\t0
+5\tdev\tneutral\t0.375000\t0.600000\t0\t0\t0\t0\t-3\t0\t0\t0
+6\tdev\tneutral\t0.428571\t1.000000\t0\t0\t0\t1\t-4\t0\t0\t0
 ' >"$tmp/hand-features.expected"
 # The tests, two pairs a class:
 #  overlap: ranks n 1, c 2, n 3, c 4, e 5.5 5.5; sums c 6, e 11, n 4;
@@ -55,10 +55,13 @@ subsequence\tflag\texact\t6.000000\t2\t0.2\t0.000000\t-\t0\t1.000000\t-\t2\t0.00
 negation\tflag\texact\t6.000000\t2\t0.2\t1.000000\t-\t2\t0.000000\t-\t0\t0.000000\t-\t0
 numbers\tflag\texact\t1.500000\t2\t1\t0.500000\t-\t1\t0.000000\t-\t0\t0.500000\t-\t1
 length_difference\tcount\tkruskal_wallis\t4.191176\t2\t0.123\t-0.500000\t-0.500000\t2\t1.000000\t1.000000\t2\t-3.500000\t-3.500000\t2
+new_concept\tflag\t-\t-\t-\t-\t0.000000\t-\t0\t0.000000\t-\t0\t0.000000\t-\t0
+more_general\tflag\t-\t-\t-\t-\t0.000000\t-\t0\t0.000000\t-\t0\t0.000000\t-\t0
+more_specific\tflag\t-\t-\t-\t-\t0.000000\t-\t0\t0.000000\t-\t0\t0.000000\t-\t0
 ' >"$tmp/hand-assoc.expected"
 
 what="the hand-made corpus: the tests"
-run tells-pairs -f "$tmp/features.tsv" "$tmp/hand.tsv"
+run tells-pairs --no-mesh -f "$tmp/features.tsv" "$tmp/hand.tsv"
 expect 0 ""
 expect_out "$tmp/hand-assoc.expected"
 what="the hand-made corpus: the features"
@@ -67,14 +70,37 @@ cmp -s "$tmp/features.tsv" "$tmp/hand-features.expected" ||
 
 what="rows in another order: the same tests"
 { head -n 1 "$tmp/hand.tsv"; tail -n +2 "$tmp/hand.tsv" | sort -r; } >"$tmp/reversed.tsv"
-run tells-pairs -o "$tmp/assoc.tsv" "$tmp/reversed.tsv"
+run tells-pairs --no-mesh -o "$tmp/assoc.tsv" "$tmp/reversed.tsv"
 expect 0 ""
 cmp -s "$tmp/assoc.tsv" "$tmp/hand-assoc.expected" || fail "$what"
 
 what="stdin"
-run tells-pairs - <"$tmp/hand.tsv"
+run tells-pairs --no-mesh - <"$tmp/hand.tsv"
 expect 0 ""
 expect_out "$tmp/hand-assoc.expected"
+
+# The MeSH features, linked as tells-heur links (MeSH 2024, entry terms,
+# stems): Lung Diseases (C08.381) is an ancestor of Pneumonia
+# (C08.381.677); a fever premise names neither.
+what="the MeSH features"
+printf 'id\tsplit\tlabel\tpremise\thypothesis
+1\tdev\te\tpatient with pneumonia\tpatient with lung diseases
+2\tdev\tn\tpatient with lung diseases\tpatient with pneumonia
+3\tdev\tc\tpatient with a fever\tpatient with pneumonia
+4\tdev\te\tpatient with pneumonia\tpatient with pneumonia
+' >"$tmp/mesh.tsv"
+run tells-pairs -o /dev/null -f "$tmp/mesh-features.tsv" "$tmp/mesh.tsv"
+expect 0 ""
+cut -f 1,11-13 "$tmp/mesh-features.tsv" >"$tmp/out"
+expect_out_text "id	new_concept	more_general	more_specific
+1	1	1	0
+2	1	0	1
+3	1	0	0
+4	0	0	0"
+what="--no-mesh with --mesh"
+run tells-pairs --no-mesh --mesh "$tmp/x" "$tmp/mesh.tsv"
+expect 2 "tells-pairs: --no-mesh excludes --mesh, --terms, --no-terms, --stem and --no-stem
+Try 'tells-pairs --help' for more information."
 
 # The classifier: 40 pairs, the 20 contradictions add "not", the 20
 # entailments repeat the premise; train (30) and test (10). Every test
@@ -119,7 +145,7 @@ tells-synth --seed 5 --premises 300 --no-artifacts -o "$tmp/planted" \
 tells-prep -q --split train "$tmp/planted/train.jsonl" --split dev "$tmp/planted/dev.jsonl" \
     --split test "$tmp/planted/test.jsonl" -o "$tmp/synth.tsv" || fail "$what: tells-prep"
 [ "$(wc -l <"$tmp/synth.tsv")" = 901 ] || fail "$what: not 900 pairs"
-run tells-pairs "$tmp/synth.tsv"
+run tells-pairs --no-mesh "$tmp/synth.tsv"
 expect 0 ""
 # negation: the contradictions' share the highest, p tiny; subsequence:
 # the entailments'.
@@ -139,7 +165,7 @@ what="labels moved off their pairs: no feature significant at 0.001"
     { tail -n +8 "$tmp/labels"; head -n 7 "$tmp/labels"; } >"$tmp/moved"
     paste "$tmp/moved" "$tmp/rows" | awk -F '\t' -v OFS='\t' '{ $4 = $1; print }' | cut -f 2-
 } >"$tmp/null.tsv"
-run tells-pairs "$tmp/null.tsv"
+run tells-pairs --no-mesh "$tmp/null.tsv"
 expect 0 ""
 awk -F '\t' 'NR > 1 && $6 != "-" && $6 + 0 < 0.001 { print $1, $6 }' "$tmp/out" >"$tmp/sig"
 [ ! -s "$tmp/sig" ] || fail "$what: $(cat "$tmp/sig")"

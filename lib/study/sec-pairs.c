@@ -15,6 +15,7 @@
 #include "base/alloc.h"
 #include "stats/interval.h"
 #include "study/core.h"
+#include "study/sec-heuristics.h"
 
 typedef struct pairs_state {
     double *x;                        /* per row of the corpus */
@@ -56,6 +57,8 @@ static int run(study *s, void *state, tells_error *err)
     pair_shaper *ps = pair_shaper_load(s->cfg->negation, err);
     if (!ps)
         return -1;
+    /* The MeSH features link as the heuristics do, with their index. */
+    pair_shaper_set_concepts(ps, study_heuristics(s)->hs.ci);
     st->x = pairs_compute(d, ps, err);
     pair_shaper_free(ps);
     if (!st->x)
@@ -128,6 +131,9 @@ static const char *const lean_words[PAIR_NFEATURES] = {
     "Hypotheses that add a negation",
     "Hypotheses that add a number",
     "Hypotheses much shorter than their premise",
+    "Hypotheses that name a MeSH concept their premise does not",
+    "Hypotheses that name a more general MeSH concept than their premise's",
+    "Hypotheses that name a more specific MeSH concept than their premise's",
 };
 
 static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
@@ -373,7 +379,9 @@ static void add_page(study *s, void *state, page *pg)
     FILE *fp = pg->fp;
     fputs("<h2 id=\"pairs\">How the hypotheses were made from the premises</h2>\n", fp);
     fputs("<p>Word overlap, a hypothesis that is a run of the premise, a negation or a "
-          "number the premise lacks, and the length difference: the best-known shortcuts of "
+          "number the premise lacks, the length difference, and MeSH concepts new to the "
+          "hypothesis or more general or specific than the premise's (linked as the "
+          "heuristics link them): the best-known shortcuts of "
           "NLI (McCoy et al. 2019; Gururangan et al. 2018), measured on every pair of the "
           "corpus (<code>pairs.tsv</code>, each pair's values in "
           "<code>pairs-examples.tsv</code>; <code>man tells-pairs</code> defines them). "
@@ -421,7 +429,8 @@ static void add_page(study *s, void *state, page *pg)
 static const study_check checks[] = {
     {.name = "pair:FEATURE",
      .definition = "a pair feature (overlap, premise_overlap, all_in_premise, subsequence, "
-                   "negation, numbers, length_difference: man tells-pairs) against the "
+                   "negation, numbers, length_difference, new_concept, more_general, "
+                   "more_specific: man tells-pairs) against the "
                    "label over the corpus; value: Kruskal-Wallis H (shares, counts) or "
                    "Pearson's X^2 of flagged pairs by class (the exact conditional test's "
                    "p when an expected count is under 5); effect: the highest class mean "
@@ -442,7 +451,7 @@ const study_section section_pairs = {
     .writes = "pairs.tsv and pairs-examples.tsv (tells-pairs): overlap, subsequence, added "
               "negation and numbers, length difference by class, and a classifier over "
               "them against the majority class",
-    .needs = RES_CORPUS | RES_EVALUATION,
+    .needs = RES_CORPUS | RES_EVALUATION | RES_HEURISTICS,
     .provides = 0,
     .state_size = sizeof(pairs_state),
     .run = run,

@@ -12,8 +12,8 @@
     X(baselines)    \
     X(tokens)       \
     X(lengths)      \
-    X(pairs)        \
     X(heuristics)   \
+    X(pairs)        \
     X(vectors)      \
     X(aflite)       \
     X(partitions)   \

@@ -22,6 +22,9 @@ static const pair_feature_info features[PAIR_NFEATURES] = {
     {"negation", PAIR_FLAG, "a negation cue in the hypothesis that the premise lacks"},
     {"numbers", PAIR_FLAG, "a number (with its unit) in the hypothesis that the premise lacks"},
     {"length_difference", PAIR_COUNT, "the premise's words minus the hypothesis's"},
+    {"new_concept", PAIR_FLAG, "a MeSH concept in the hypothesis that the premise lacks"},
+    {"more_general", PAIR_FLAG, "a MeSH concept of the hypothesis an ancestor of one of the premise's"},
+    {"more_specific", PAIR_FLAG, "a MeSH concept of the hypothesis a descendant of one of the premise's"},
 };
 
 const pair_feature_info *pair_feature_at(pair_feature f)
@@ -67,6 +70,10 @@ struct pair_shaper {
     size_t p_tok_cap, h_tok_cap, p_cap, h_cap, np, pw;
     uint64_t *p_qty;            /* number << 32 | unit of P's numbers with units */
     size_t p_qty_cap, nqty;
+    const concept_index *ci;    /* MeSH, or NULL */
+    concept_hits hits_p, hits_h;
+    uint32_t *p_con;            /* the premise's descriptors, each once */
+    size_t p_con_cap, npcon;
     char *last_premise;         /* the premise of the last pair (kept when the next shares it) */
     size_t last_cap;
 };
@@ -102,6 +109,8 @@ pair_shaper *pair_shaper_load(const char *negation_cues, tells_error *err)
     }
     token_list_init(&ps->parts);
     token_list_init(&ps->p_parts);
+    concept_hits_init(&ps->hits_p);
+    concept_hits_init(&ps->hits_h);
     if (!negation_cues)
         return ps;
     static const char *const names[] = {"cue phrase"};
@@ -138,6 +147,9 @@ void pair_shaper_free(pair_shaper *ps)
     free(ps->p_ids);
     free(ps->h_ids);
     free(ps->last_premise);
+    concept_hits_free(&ps->hits_p);
+    concept_hits_free(&ps->hits_h);
+    free(ps->p_con);
     free(ps->p_qty);
     free(ps);
 }
@@ -167,6 +179,49 @@ static unsigned char classify(const char *s, size_t len)
     if (in_list(pair_units, s, len))
         f |= IS_UNIT;
     return f;
+}
+
+void pair_shaper_set_concepts(pair_shaper *ps, const concept_index *ci)
+{
+    ps->ci = ci;
+    if (ps->last_premise)
+        ps->last_premise[0] = '\0';   /* read the next premise again */
+    ps->npcon = 0;
+}
+
+bool pair_shaper_has_concepts(const pair_shaper *ps)
+{
+    return ps->ci != NULL;
+}
+
+/* The distinct descriptors of h's hits into *out (n of them). */
+static int distinct_concepts(const concept_hits *h, uint32_t **out, size_t *cap, size_t *n)
+{
+    *n = 0;
+    if (ARRAY_RESERVE(*out, *cap, h->n + 1) < 0)
+        return -1;
+    for (size_t i = 0; i < h->n; i++) {
+        uint32_t c = h->v[i].concept;
+        bool seen = false;
+        for (size_t j = 0; j < *n && !seen; j++)
+            seen = (*out)[j] == c;
+        if (!seen)
+            (*out)[(*n)++] = c;
+    }
+    return 0;
+}
+
+/* Whether a is a proper descendant of b: a != b and one of a's tree
+   numbers lies under one of b's. */
+static bool descends(const concept_index *ci, uint32_t a, uint32_t b)
+{
+    if (a == b)
+        return false;
+    size_t n = concept_ntrees(ci, b);
+    for (size_t k = 0; k < n; k++)
+        if (concept_under(ci, a, concept_tree(ci, b, k), NULL))
+            return true;
+    return false;
 }
 
 /* The id of a token (lowercased in ps->low), interned, and classified
@@ -295,6 +350,11 @@ static int read_premise(pair_shaper *ps, const char *premise)
         ps->p_ids[ps->pw++] = t;
         ps->pstamp[t] = ps->pcur;
     }
+    if (ps->ci && (concept_link_text(ps->ci, premise, len, &ps->hits_p) < 0 ||
+                   distinct_concepts(&ps->hits_p, &ps->p_con, &ps->p_con_cap, &ps->npcon) < 0)) {
+        ps->last_premise[0] = '\0';
+        return -1;
+    }
     memcpy(ps->last_premise, premise, len + 1);
     return 0;
 }
@@ -351,5 +411,24 @@ int pair_shape(pair_shaper *ps, const char *premise, const char *hypothesis, dou
     out[PAIR_NEGATION] = negation;
     out[PAIR_NUMBERS] = numbers;
     out[PAIR_LENGTH_DIFFERENCE] = (double)ps->pw - (double)hw;
+    out[PAIR_NEW_CONCEPT] = out[PAIR_MORE_GENERAL] = out[PAIR_MORE_SPECIFIC] = 0;
+    if (ps->ci) {
+        if (concept_link_text(ps->ci, hypothesis, strlen(hypothesis), &ps->hits_h) < 0)
+            return -1;
+        for (size_t i = 0; i < ps->hits_h.n; i++) {
+            uint32_t h = ps->hits_h.v[i].concept;
+            bool in_p = false;
+            for (size_t j = 0; j < ps->npcon; j++) {
+                uint32_t p = ps->p_con[j];
+                in_p |= p == h;
+                if (descends(ps->ci, p, h))
+                    out[PAIR_MORE_GENERAL] = 1;
+                if (descends(ps->ci, h, p))
+                    out[PAIR_MORE_SPECIFIC] = 1;
+            }
+            if (!in_p)
+                out[PAIR_NEW_CONCEPT] = 1;
+        }
+    }
     return 0;
 }

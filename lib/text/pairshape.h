@@ -31,6 +31,15 @@
                         days, ...: pair_units), the number with that unit
                         must be in P too ("40 mg" against "40 kg")
      length_difference  count: P's words minus H's words
+     new_concept        flag: H names a MeSH descriptor that P does not
+                        (linked as the heuristics link them, text/concepts.h)
+     more_general       flag: a descriptor of H is a proper ancestor of one
+                        of P's (one of its tree numbers is a proper prefix,
+                        on a '.', of one of the other's)
+     more_specific      flag: a descriptor of H is a proper descendant of
+                        one of P's
+   The three MeSH features need a concept index (pair_shaper_set_concepts);
+   without one they are 0.
 
    The order of the features is the order of the columns everywhere. */
 #ifndef TELLS_PAIRSHAPE_H
@@ -40,6 +49,7 @@
 #include <stddef.h>
 
 #include "base/error.h"
+#include "text/concepts.h"
 
 typedef enum {
     PAIR_OVERLAP,
@@ -49,6 +59,9 @@ typedef enum {
     PAIR_NEGATION,
     PAIR_NUMBERS,
     PAIR_LENGTH_DIFFERENCE,
+    PAIR_NEW_CONCEPT,
+    PAIR_MORE_GENERAL,
+    PAIR_MORE_SPECIFIC,
     PAIR_NFEATURES
 } pair_feature;
 
@@ -75,6 +88,11 @@ typedef struct pair_shaper pair_shaper;
    set. */
 pair_shaper *pair_shaper_load(const char *negation_cues, tells_error *err);
 void pair_shaper_free(pair_shaper *ps);
+/* Links the texts to MeSH with ci (kept, not owned) for the three MeSH
+   features; NULL: none. */
+void pair_shaper_set_concepts(pair_shaper *ps, const concept_index *ci);
+/* Whether a concept index is set. */
+bool pair_shaper_has_concepts(const pair_shaper *ps);
 
 /* The features of one pair into out[PAIR_NFEATURES] (flags 0 or 1).
    Not thread-safe for one shaper (it keeps scratch space); -1 when out of

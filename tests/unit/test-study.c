@@ -33,7 +33,7 @@ static void table(void)
     /* Every check is listed once, in the order of summary.tsv. */
     const char *want[] = {"hypothesis_only", "premise_and_hypothesis", "bag_of_both",
                           "premise_only", "hypothesis_share", "token:W:CLASS",
-                          "length", "pair:FEATURE", "pair:classifier", "heuristic:NAME",
+                          "length", "heuristic:NAME", "pair:FEATURE", "pair:classifier",
                           "aflite", "audit:BATCH:CHECK",
                           "v_information", "cartography", "logodds"};
     size_t n = 0;

@@ -206,7 +206,7 @@ run tells-pairs -o "$tmp/kept.tsv" -c "$tmp/cls.tsv" "$tmp/hand.tsv"
 expect 1 "tells-pairs: $tmp/hand.tsv: 2 premises cannot make 5 folds"
 what="a training split without another"
 run tells-pairs -o "$tmp/kept.tsv" -c "$tmp/cls.tsv" --train dev "$tmp/hand.tsv"
-expect 2 "tells-pairs: a training split 'dev' needs another split to score
+expect 2 "tells-pairs: a training split 'dev' needs another split to evaluate
 Try 'tells-pairs --help' for more information."
 what="an output that names the input"
 run tells-pairs -f "$tmp/hand.tsv" "$tmp/hand.tsv"

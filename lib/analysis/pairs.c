@@ -401,26 +401,10 @@ int pairs_plan(const dataset *d, const char *train, const char *eval, size_t fol
                size_t size, tells_error *err)
 {
     const vocab *sp = d->splits;
-    size_t ns = vocab_size(sp);
-    const char *given[2] = {train, eval};
-    for (size_t k = 0; k < 2; k++)
-        if (given[k] && vocab_find(sp, given[k], strlen(given[k])) < 0)
-            return tells_error_usage(err, "no split '%s' in %s", given[k], d->source);
-    if (train && eval && strcmp(train, eval) == 0)
-        return tells_error_usage(err, "split '%s' cannot both train and be scored", train);
-    if (train && ns < 2)
-        return tells_error_usage(err, "a training split '%s' needs another split to score",
-                                 train);
-    if (!train && vocab_find(sp, "train", 5) >= 0 && ns >= 2)
-        train = "train";
-    if (train && ns >= 2) {
-        if (!eval && vocab_find(sp, "test", 4) >= 0 && strcmp(train, "test") != 0)
-            eval = "test";
-        if (!eval && vocab_find(sp, "dev", 3) >= 0 && strcmp(train, "dev") != 0)
-            eval = "dev";
-        for (size_t i = 0; !eval && i < ns; i++)
-            if (strcmp(vocab_str(sp, i), train) != 0)
-                eval = vocab_str(sp, i);
+    int kind = split_design(sp, train, eval, &train, &eval, err);
+    if (kind < 0)
+        return -1;
+    if (kind == 1) {
         long t = vocab_find(sp, train, strlen(train)), e = vocab_find(sp, eval, strlen(eval));
         for (size_t i = 0; i < d->n; i++)
             part[i] = (long)d->ex[i].split == t ? PAIRS_TRAIN
@@ -429,9 +413,6 @@ int pairs_plan(const dataset *d, const char *train, const char *eval, size_t fol
         snprintf(design, size, "train on %s, scored on %s", train, eval);
         return 0;
     }
-    if (eval)
-        return tells_error_usage(err, "a scored split '%s' needs another split to train on",
-                                 eval);
     size_t *rows = array_new(d->n ? d->n : 1, sizeof *rows);
     size_t *fold = array_new(d->n ? d->n : 1, sizeof *fold);
     if (!rows || !fold) {

@@ -91,13 +91,11 @@ typedef struct pair_model {
     unsigned char *majority_ok; /* per row of d: scored and the majority right */
 } pair_model;
 
-/* The study's design for part: with a split named train (or train) and
-   another, train on train and score eval (given, else test, else dev,
-   else the first other split): *models = 1. Otherwise K-fold
-   cross-validation over every row, folds grouped as g says (model/folds.h):
-   *models = K. *design gets "train on S, scored on T" or "K-fold
-   cross-validation". A usage error for a train or eval split the corpus
-   lacks, or the same split for both. */
+/* The study's design for part (model/folds.h: split_design): train on
+   the training split and score the evaluated one (*models = 1), else
+   K-fold cross-validation over every row, folds grouped as g says
+   (*models = K). *design gets "train on S, scored on T" or "K-fold
+   cross-validation". split_design's errors. */
 int pairs_plan(const dataset *d, const char *train, const char *eval, size_t folds,
                fold_grouping g, unsigned long seed, int *part, size_t *models, char *design,
                size_t size, tells_error *err);

@@ -2,6 +2,7 @@
 #include "model/folds.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,4 +92,48 @@ int cv_assign(const dataset *d, const size_t *rows, size_t n, const cv_plan *p,
                                    ? (groups == 1 ? "premise" : "premises")
                                    : (groups == 1 ? "example" : "examples"), K);
     return 0;
+}
+
+/* A split asked for by name that the corpus lacks. */
+static int no_such_split(const vocab *sp, const char *name, tells_error *err)
+{
+    char have[512] = "";
+    for (size_t i = 0; i < vocab_size(sp); i++)
+        snprintf(have + strlen(have), sizeof have - strlen(have), "%s%s", i ? ", " : "",
+                 vocab_str(sp, i));
+    return tells_error_set(err, NULL, 0, "no split named '%s' in the corpus (its splits: %s)",
+                           name, have);
+}
+
+int split_design(const vocab *sp, const char *train, const char *eval,
+                 const char **train_out, const char **eval_out, tells_error *err)
+{
+    size_t ns = vocab_size(sp);
+    const char *names[2] = {train, eval};
+    for (int k = 0; k < 2; k++)
+        if (names[k] && vocab_find(sp, names[k], strlen(names[k])) < 0)
+            return no_such_split(sp, names[k], err);
+    if (train && eval && strcmp(train, eval) == 0)
+        return tells_error_usage(err, "split '%s' cannot both train and be evaluated", train);
+    if (train && ns < 2)
+        return tells_error_usage(err, "a training split '%s' needs another split to "
+                                 "evaluate", train);
+    if (!train && vocab_find(sp, "train", 5) >= 0 && ns >= 2)
+        train = "train";
+    if (!train) {
+        if (eval)
+            return tells_error_usage(err, "an evaluated split '%s' needs another split to "
+                                     "train on", eval);
+        return 0;
+    }
+    if (!eval && vocab_find(sp, "test", 4) >= 0 && strcmp(train, "test") != 0)
+        eval = "test";
+    if (!eval && vocab_find(sp, "dev", 3) >= 0 && strcmp(train, "dev") != 0)
+        eval = "dev";
+    for (size_t i = 0; !eval && i < ns; i++)
+        if (strcmp(vocab_str(sp, i), train) != 0)
+            eval = vocab_str(sp, i);
+    *train_out = vocab_str(sp, (size_t)vocab_find(sp, train, strlen(train)));
+    *eval_out = vocab_str(sp, (size_t)vocab_find(sp, eval, strlen(eval)));
+    return 1;
 }

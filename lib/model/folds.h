@@ -38,6 +38,17 @@ const char *fold_grouping_name(fold_grouping g);
 /* 0 and *g set for "premise" or "none", -1 otherwise. */
 int fold_grouping_parse(const char *s, fold_grouping *g);
 
+/* Which split trains and which is scored, as the study, the baselines of
+   tells-pairs and its classifier choose: with a training split (train, or
+   one named "train") and another, train on it and score eval (given, else
+   "test", else "dev", else the first other split): *train_out and
+   *eval_out set to names in splits, returns 1. Otherwise
+   cross-validation over every row: returns 0. Errors: a split the corpus
+   lacks (a data error naming its splits), the same split for both, an
+   eval or a train without another split (usage errors). */
+int split_design(const vocab *splits, const char *train, const char *eval,
+                 const char **train_out, const char **eval_out, tells_error *err);
+
 /* fold[j] (0 .. K-1) for each of the n rows of d in rows. A usage error
    for K < 2; a data error when the rows hold fewer groups than folds. */
 int cv_assign(const dataset *d, const size_t *rows, size_t n, const cv_plan *p,

@@ -41,52 +41,25 @@ static int load_corpus(study *s, tells_error *err)
     return 0;
 }
 
-/* A split asked for by name that the corpus lacks. */
-static int no_such_split(const vocab *sp, const char *name, tells_error *err)
-{
-    char have[512] = "";
-    for (size_t i = 0; i < vocab_size(sp); i++)
-        snprintf(have + strlen(have), sizeof have - strlen(have), "%s%s", i ? ", " : "",
-                 vocab_str(sp, i));
-    return tells_error_set(err, NULL, 0, "no split named '%s' in the corpus (its splits: %s)",
-                           name, have);
-}
-
-/* Which split trains and which is scored: train and test (dev, or the
-   first other split) when there are such, else cross-validation. */
+/* Which split trains and which is scored (model/folds.h: split_design),
+   else cross-validation. */
 static int choose_evaluation(study *s, tells_error *err)
 {
     const study_config *c = s->cfg;
     const vocab *sp = s->data.splits;
-    size_t ns = vocab_size(sp);
-    const char *names[2] = {c->train, c->eval};
-    for (int k = 0; k < 2; k++)
-        if (names[k] && vocab_find(sp, names[k], strlen(names[k])) < 0)
-            return no_such_split(sp, names[k], err);
-    if (c->train && c->eval && strcmp(c->train, c->eval) == 0)
-        return tells_error_usage(err, "split '%s' cannot both train and be evaluated",
-                                 c->train);
-    const char *train = c->train ? c->train : vocab_find(sp, "train", 5) >= 0 ? "train" : NULL;
-    if (train && ns >= 2) {
-        const char *eval = c->eval;
-        if (!eval && vocab_find(sp, "test", 4) >= 0 && strcmp(train, "test") != 0)
-            eval = "test";
-        if (!eval && vocab_find(sp, "dev", 3) >= 0 && strcmp(train, "dev") != 0)
-            eval = "dev";
-        for (size_t i = 0; !eval && i < ns; i++)
-            if (strcmp(vocab_str(sp, i), train) != 0)
-                eval = vocab_str(sp, i);
+    const char *train = NULL, *eval = NULL;
+    int d = split_design(sp, c->train, c->eval, &train, &eval, err);
+    if (d < 0)
+        return -1;
+    if (d == 1) {
         snprintf(s->train, sizeof s->train, "%s", train);
         snprintf(s->eval, sizeof s->eval, "%s", eval);
         return 0;
     }
-    if (c->eval)
-        return tells_error_usage(err, "an evaluated split '%s' needs another split to "
-                                 "train on", c->eval);
     s->cv = true;
     s->folds = c->folds;
     /* One split: folds within it; several without train: within all. */
-    snprintf(s->train, sizeof s->train, "%s", ns == 1 ? vocab_str(sp, 0) : "all");
+    snprintf(s->train, sizeof s->train, "%s", vocab_size(sp) == 1 ? vocab_str(sp, 0) : "all");
     snprintf(s->eval, sizeof s->eval, "cv");
     if (s->data.n < s->folds)
         return tells_error_set(err, NULL, 0, "the corpus's %zu examples cannot make %zu "

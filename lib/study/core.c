@@ -246,6 +246,25 @@ const char *study_class_name(const study *s, size_t k)
 
 const char *study_label(const study *s, size_t label) { return vocab_str(s->data.labels, label); }
 
+void study_class_boxes_script(FILE *fp, const study *s, const char *name, const char *ylabel,
+                              const char *yrange)
+{
+    fig_script_head(fp, name, 520, 340);
+    fprintf(fp, "set style boxplot fraction 0.99 nooutliers\nset style data boxplot\n"
+                "set ylabel %s\nset yrange %s\n", ylabel, yrange);
+    fprintf(fp, "set xrange [0.3:%zu.7]\n", s->nclasses);
+    fputs("set xtics (", fp);
+    for (size_t i = 0; i < s->nclasses; i++) {
+        if (i)
+            fputs(", ", fp);
+        fig_script_string(fp, study_class_name(s, i));
+        fprintf(fp, " %zu", i + 1);
+    }
+    fputs(")\n", fp);
+    fprintf(fp, "plot for [i=0:%zu] '%s.dat' index i using (i+1):1:(0.5) lc (i+1) notitle\n",
+            s->nclasses - 1, name);
+}
+
 void study_sentence(const study *s, page *pg, const char *check)
 {
     const verdict *v = verdicts_find(&s->v, check);

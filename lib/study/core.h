@@ -165,6 +165,11 @@ size_t study_class(const study *s, size_t k);
 const char *study_class_name(const study *s, size_t k);
 /* The name of label id. */
 const char *study_label(const study *s, size_t label);
+/* A box per class, in byte order, from NAME.dat (one block of values per
+   class): the script of the lengths' and the pairs' box plots, with
+   ylabel (a gnuplot string, quoted) and the y range yrange ("[0:*]"). */
+void study_class_boxes_script(FILE *fp, const study *s, const char *name, const char *ylabel,
+                              const char *yrange);
 /* The sentence of the row named check as a paragraph of the page, when
    there is such a row. */
 void study_sentence(const study *s, page *pg, const char *check);

@@ -131,22 +131,7 @@ static int length_data(FILE *fp, const void *state, const void *study_p)
 static int length_script(FILE *fp, const void *state, const void *study_p)
 {
     (void)state;
-    const study *s = study_p;
-    fig_script_head(fp, "length", 520, 340);
-    fputs("set style boxplot fraction 0.99 nooutliers\nset style data boxplot\n"
-          "set ylabel 'hypothesis length (tokens)'\nset yrange [0:*]\n", fp);
-    fprintf(fp, "set xrange [0.3:%zu.7]\n", s->nclasses);
-    fputs("set xtics (", fp);
-    for (size_t i = 0; i < s->nclasses; i++) {
-        if (i)
-            fputs(", ", fp);
-        fig_script_string(fp, study_class_name(s, i));
-        fprintf(fp, " %zu", i + 1);
-    }
-    fputs(")\n", fp);
-    fprintf(fp, "plot for [i=0:%zu] 'length.dat' index i using (i+1):1:(0.5) "
-                "lc (i+1) notitle\n",
-            s->nclasses - 1);
+    study_class_boxes_script(fp, study_p, "length", "'hypothesis length (tokens)'", "[0:*]");
     return ferror(fp) ? -1 : 0;
 }
 

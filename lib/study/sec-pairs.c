@@ -274,23 +274,8 @@ static int overlap_data(FILE *fp, const void *state, const void *study_p)
 static int overlap_script(FILE *fp, const void *state, const void *study_p)
 {
     (void)state;
-    const study *s = study_p;
-    fig_script_head(fp, "pair-overlap", 520, 340);
-    fputs("set style boxplot fraction 0.99 nooutliers\nset style data boxplot\n"
-          "set ylabel \"share of the hypothesis's words in the premise\"\n"
-          "set yrange [0:1.05]\n", fp);
-    fprintf(fp, "set xrange [0.3:%zu.7]\n", s->nclasses);
-    fputs("set xtics (", fp);
-    for (size_t i = 0; i < s->nclasses; i++) {
-        if (i)
-            fputs(", ", fp);
-        fig_script_string(fp, study_class_name(s, i));
-        fprintf(fp, " %zu", i + 1);
-    }
-    fputs(")\n", fp);
-    fprintf(fp, "plot for [i=0:%zu] 'pair-overlap.dat' index i using (i+1):1:(0.5) "
-                "lc (i+1) notitle\n",
-            s->nclasses - 1);
+    study_class_boxes_script(fp, study_p, "pair-overlap",
+                             "\"share of the hypothesis's words in the premise\"", "[0:1.05]");
     return ferror(fp) ? -1 : 0;
 }
 

@@ -215,6 +215,22 @@ int pairs_write_assoc(FILE *fp, const pair_assoc *a, const dataset *d,
     return 0;
 }
 
+/* "\t" and an integer, without printf's floating-point path. */
+static void put_int(FILE *fp, double v)
+{
+    char buf[32], *e = buf + sizeof buf, *p = e;
+    long long x = (long long)v;
+    unsigned long long u = x < 0 ? 0ULL - (unsigned long long)x : (unsigned long long)x;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (x < 0)
+        *--p = '-';
+    *--p = '\t';
+    fwrite(p, 1, (size_t)(e - p), fp);
+}
+
 int pairs_write_features(FILE *fp, const dataset *d, const double *x, tells_error *err)
 {
     (void)err;
@@ -224,14 +240,17 @@ int pairs_write_features(FILE *fp, const dataset *d, const double *x, tells_erro
     putc('\n', fp);
     for (size_t i = 0; i < d->n; i++) {
         const example *e = &d->ex[i];
-        fprintf(fp, "%s\t%s\t%s", e->id, vocab_str(d->splits, e->split),
-                vocab_str(d->labels, e->label));
+        fputs(e->id, fp);
+        putc('\t', fp);
+        fputs(vocab_str(d->splits, e->split), fp);
+        putc('\t', fp);
+        fputs(vocab_str(d->labels, e->label), fp);
         for (size_t f = 0; f < PAIR_NFEATURES; f++) {
             double v = x[i * PAIR_NFEATURES + f];
             if (pair_feature_at((pair_feature)f)->kind == PAIR_SHARE)
                 fprintf(fp, "\t%.6f", v);
             else
-                fprintf(fp, "\t%.0f", v);
+                put_int(fp, v);
         }
         putc('\n', fp);
     }

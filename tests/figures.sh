@@ -23,7 +23,8 @@ for corpus in three two; do
         --split test "$tmp/c/${prefix}test.jsonl"
     expect 0 ""
     for fig in tokens competency length baselines confusion heuristics aflite-rounds \
-        aflite-scores partitions logodds pvi datamap compare-partitions; do
+        aflite-scores partitions logodds pvi datamap compare-partitions pair-overlap \
+        pair-flags; do
         [ -s "$tmp/$corpus/figures/$fig.svg" ] || fail "$what: no $fig.svg"
     done
     python3 "$top_srcdir/tests/svg-check.py" "$tmp/$corpus" >"$tmp/problems" ||
@@ -33,6 +34,15 @@ for corpus in three two; do
     k=$(awk 'END { print NR - 1 }' "$tmp/$corpus/figures/confusion.dat")
     [ "$corpus" = two ] && [ "$k" != 4 ] && fail "$what: $k cells in confusion.dat"
     [ "$corpus" = three ] && [ "$k" != 9 ] && fail "$what: $k cells in confusion.dat"
+    # The Verdicts list: every pair row once, the classifier's under its
+    # own words ("pair:FEATURE" does not name "pair:classifier").
+    sed -n '/<h2 id="verdicts">/,/<\/ul>/p' "$tmp/$corpus/report.html" >"$tmp/verdicts"
+    n=$(grep -c 'Overlap leans' "$tmp/verdicts")
+    [ "$n" = 1 ] || fail "$what: the overlap sentence $n times in the Verdicts list"
+    n=$(grep -c 'reads only these 10 pair features' "$tmp/verdicts")
+    [ "$n" = 1 ] || fail "$what: the classifier's sentence $n times in the Verdicts list"
+    grep 'reads only these 10 pair features' "$tmp/verdicts" | grep -q 'The way the pairs' &&
+        fail "$what: the classifier's sentence with a feature's words"
 done
 
 # The checker fails on figures drawn as they were: the matrix as a

@@ -13,14 +13,33 @@
 
 /* ---- which check a row of summary.tsv is ---- */
 
-/* "token:W:CLASS" names every row starting "token:"; a name without a
-   colon names one row. */
-static bool check_names(const study_check *c, const char *row)
+/* A name whose part after its first colon is in capitals is a pattern:
+   "token:W:CLASS" names every row starting "token:"; any other name
+   ("pair:classifier") names one row, and a pattern leaves that row to it
+   (so "pair:FEATURE" names "pair:overlap", not "pair:classifier"). */
+static bool is_pattern(const study_check *c)
 {
     const char *colon = strchr(c->name, ':');
-    if (colon)
-        return strncmp(row, c->name, (size_t)(colon - c->name) + 1) == 0;
-    return strcmp(row, c->name) == 0;
+    return colon && colon[1] >= 'A' && colon[1] <= 'Z';
+}
+
+static bool exact_check(const study *s, const char *row)
+{
+    for (size_t i = 0; i < s->nsections; i++)
+        for (size_t k = 0; k < s->sections[i]->nchecks; k++) {
+            const study_check *c = &s->sections[i]->checks[k];
+            if (!is_pattern(c) && strcmp(row, c->name) == 0)
+                return true;
+        }
+    return false;
+}
+
+static bool check_names_in(const study *s, const study_check *c, const char *row)
+{
+    if (!is_pattern(c))
+        return strcmp(row, c->name) == 0;
+    size_t prefix = strcspn(c->name, ":") + 1;
+    return strncmp(row, c->name, prefix) == 0 && !exact_check(s, row);
 }
 
 /* The description of the row named row, or NULL. */
@@ -28,7 +47,7 @@ static const study_check *check_of(const study *s, const char *row)
 {
     for (size_t i = 0; i < s->nsections; i++)
         for (size_t k = 0; k < s->sections[i]->nchecks; k++)
-            if (check_names(&s->sections[i]->checks[k], row))
+            if (check_names_in(s, &s->sections[i]->checks[k], row))
                 return &s->sections[i]->checks[k];
     return NULL;
 }
@@ -150,7 +169,7 @@ static void put_verdicts(study *s, page *pg)
             const study_check *c = &sec->checks[k];
             for (size_t r = 0; c->list != CHECK_LIST_NONE && r < s->v.n; r++) {
                 const verdict *v = &s->v.v[r];
-                if (check_names(c, v->check) &&
+                if (check_names_in(s, c, v->check) &&
                     (c->list == CHECK_LIST_ALL || v->significant))
                     put_sentence(pg, v, c);
             }
@@ -179,7 +198,7 @@ static void put_summary(const study *s, page *pg)
                 continue;
             size_t n = 0;
             for (size_t r = 0; r < s->v.n; r++)
-                n += check_names(c, s->v.v[r].check);
+                n += check_names_in(s, c, s->v.v[r].check);
             fprintf(fp, " but the %zu %.*s rows, which the <a href=\"#%s\">%s</a> section "
                         "lists", n, (int)strcspn(c->name, ":"), c->name, c->own_table,
                     c->own_table);

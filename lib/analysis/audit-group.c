@@ -112,6 +112,29 @@ static size_t count_words(const char *s)
     return n;
 }
 
+/* A finding named check of Welch's two-sided t-test of x (the batch)
+   against y (the reference): 1 and *out set, 0 when there is nothing to
+   test (too few values, no variance), -1 when out of memory. */
+static int welch_finding(audit_group *g, const char *check, const double *x, size_t nx,
+                         const double *y, size_t ny, finding **out, tells_error *err)
+{
+    test_result t;
+    double mx, my;
+    if (welch_test(x, nx, y, ny, ALT_TWO_SIDED, &t, &mx, &my, NULL) < 0)
+        return 0;
+    finding *f = add_finding(g, check);
+    if (!f)
+        return tells_error_nomem(err, NULL, 0);
+    f->batch = mx;
+    f->reference = my;
+    f->tested = true;
+    f->test = t;
+    snprintf(f->detail, sizeof f->detail, "test=welch-t alternative=two-sided "
+             "n_batch=%zu n_reference=%zu", nx, ny);
+    *out = f;
+    return 1;
+}
+
 /* Hypothesis length by class: Welch's t-test, batch against reference. */
 static int check_length(audit_group *g, const audit_reference *ref, tells_error *err)
 {
@@ -132,23 +155,16 @@ static int check_length(audit_group *g, const audit_reference *ref, tells_error 
                 y[ny++] = (double)count_words(ref->data.ex[i].hypothesis);
         char check[160];
         snprintf(check, sizeof check, "length:%s", name);
-        test_result t;
-        double mx, my;
-        if (welch_test(x, nx, y, ny, ALT_TWO_SIDED, &t, &mx, &my, NULL) < 0)
-            continue;  /* too few examples, or no variance: nothing to test */
-        finding *f = add_finding(g, check);
-        if (!f) {
-            rc = tells_error_nomem(err, NULL, 0);
+        finding *f;
+        int got = welch_finding(g, check, x, nx, y, ny, &f, err);
+        if (got < 0) {
+            rc = -1;
             break;
         }
-        f->batch = mx;
-        f->reference = my;
-        f->tested = true;
-        f->test = t;
-        snprintf(f->detail, sizeof f->detail, "test=welch-t alternative=two-sided "
-                 "n_batch=%zu n_reference=%zu", nx, ny);
-        snprintf(f->says, sizeof f->says, "%s hypotheses average %.3f words over the "
-                 "batch's %zu against %.3f over the corpus's %zu", name, mx, nx, my, ny);
+        if (got)
+            snprintf(f->says, sizeof f->says, "%s hypotheses average %.3f words over the "
+                     "batch's %zu against %.3f over the corpus's %zu", name, f->batch, nx,
+                     f->reference, ny);
     }
     free(x);
     free(y);
@@ -190,25 +206,17 @@ static int check_pairs(audit_group *g, const audit_reference *ref, pair_shaper *
                 flagged[1] += ref->pair_x[i * PAIR_NFEATURES + PAIR_NEGATION] != 0;
             }
         char check[160];
-        test_result t;
-        double mx, my;
         snprintf(check, sizeof check, "pair:overlap:%s", name);
-        if (welch_test(x, nx, y, ny, ALT_TWO_SIDED, &t, &mx, &my, NULL) == 0) {
-            finding *f = add_finding(g, check);
-            if (!f) {
-                rc = tells_error_nomem(err, NULL, 0);
-                break;
-            }
-            f->batch = mx;
-            f->reference = my;
-            f->tested = true;
-            f->test = t;
-            snprintf(f->detail, sizeof f->detail, "test=welch-t alternative=two-sided "
-                     "n_batch=%zu n_reference=%zu", nx, ny);
+        finding *f;
+        int got = welch_finding(g, check, x, nx, y, ny, &f, err);
+        if (got < 0) {
+            rc = -1;
+            break;
+        }
+        if (got)
             snprintf(f->says, sizeof f->says, "on average %.3f of a %s hypothesis's words are "
                      "in its premise over the batch's %zu, against %.3f over the corpus's %zu",
-                     mx, name, nx, my, ny);
-        }
+                     f->batch, name, nx, f->reference, ny);
         /* Negation: a test only when both have pairs of the class and
            some, not all, add one. */
         uint64_t total[2] = {nx, ny};
@@ -221,8 +229,7 @@ static int check_pairs(audit_group *g, const audit_reference *ref, pair_shaper *
             break;
         }
         snprintf(check, sizeof check, "pair:negation:%s", name);
-        finding *f = add_finding(g, check);
-        if (!f) {
+        if (!(f = add_finding(g, check))) {
             rc = tells_error_nomem(err, NULL, 0);
             break;
         }

@@ -208,6 +208,10 @@ what="a training split without another"
 run tells-pairs -o "$tmp/kept.tsv" -c "$tmp/cls.tsv" --train dev "$tmp/hand.tsv"
 expect 2 "tells-pairs: a training split 'dev' needs another split to evaluate
 Try 'tells-pairs --help' for more information."
+what="--eval train: the split that trains"
+run tells-pairs -o "$tmp/kept.tsv" -c "$tmp/cls.tsv" --eval train "$tmp/planted.tsv"
+expect 2 "tells-pairs: split 'train' cannot both train and be evaluated
+Try 'tells-pairs --help' for more information."
 what="an output that names the input"
 run tells-pairs -f "$tmp/hand.tsv" "$tmp/hand.tsv"
 expect 2 "tells-pairs: --features names an input (PREPARED.tsv): $tmp/hand.tsv

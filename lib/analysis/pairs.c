@@ -397,6 +397,11 @@ int pairs_classify(const dataset *d, const double *x, const int *part, size_t mo
         }
     }
     free(majority);
+    if (out->n == 0) {
+        rc = tells_error_set(err, d->source, 0, "the pair-feature classifier has no row to "
+                             "score");
+        goto done;
+    }
     out->train_accuracy = train_n ? train_right / train_n : NAN;
     out->p = mcnemar_exact_greater(out->only_model, out->only_majority);
     double psi = out->n ? (double)(out->only_model + out->only_majority) / (double)out->n : 0;

@@ -85,8 +85,10 @@ typedef struct pair_model {
     unsigned long only_model, only_majority;   /* McNemar's b and c */
     pvalue p;                   /* exact, one-sided: the model beats the majority */
     double mde;                 /* the gain found with 80% power at 0.05 */
-    double train_accuracy;      /* on its own training rows (the mean over models) */
-    size_t majority_label;      /* of all the training rows (one model's) */
+    double train_accuracy;      /* on their own training rows, pooled over the models */
+    size_t majority_label;      /* of all the training rows pooled (in
+                                   cross-validation each fold's rows are scored
+                                   against its own training rows' majority) */
     unsigned char *model_ok;    /* per row of d: scored and right */
     unsigned char *majority_ok; /* per row of d: scored and the majority right */
 } pair_model;

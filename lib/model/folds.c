@@ -126,6 +126,8 @@ int split_design(const vocab *sp, const char *train, const char *eval,
                                      "train on", eval);
         return 0;
     }
+    if (eval && strcmp(train, eval) == 0)
+        return tells_error_usage(err, "split '%s' cannot both train and be evaluated", train);
     if (!eval && vocab_find(sp, "test", 4) >= 0 && strcmp(train, "test") != 0)
         eval = "test";
     if (!eval && vocab_find(sp, "dev", 3) >= 0 && strcmp(train, "dev") != 0)

@@ -244,11 +244,13 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
     study_pvalue(p, sizeof p, v->p);
     snprintf(v->sentence, sizeof v->sentence,
              "A logistic regression that reads only these %d pair features, no word of "
-             "either text, gets %.1f%% of %zu pairs right (%s), against %.1f%% for always "
-             "answering '%s': %+.1f points (95%% interval %+.1f to %+.1f), p = %s (exact "
+             "either text, gets %.1f%% of %zu pairs right (%s), against %.1f%% for %s%s%s: "
+             "%+.1f points (95%% interval %+.1f to %+.1f), p = %s (exact "
              "McNemar, one-sided). With these pairs a gain of %.1f points would be found "
              "with 80%% power.",
-             PAIR_NFEATURES, 100 * v->value, m->n, st->design, 100 * v->reference, majority,
+             PAIR_NFEATURES, 100 * v->value, m->n, st->design, 100 * v->reference,
+             s->cv ? "each fold's training majority ('" : "always answering '", majority,
+             s->cv ? "' overall)" : "'",
              100 * v->effect, 100 * v->ci_low, 100 * v->ci_high, p, 100 * m->mde);
     return 0;
 }

@@ -75,6 +75,7 @@ struct pair_shaper {
     uint32_t *p_con;            /* the premise's descriptors, each once */
     size_t p_con_cap, npcon;
     char *last_premise;         /* the premise of the last pair (kept when the next shares it) */
+    bool cached;                /* last_premise and what was read of it hold */
     size_t last_cap;
 };
 
@@ -184,8 +185,7 @@ static unsigned char classify(const char *s, size_t len)
 void pair_shaper_set_concepts(pair_shaper *ps, const concept_index *ci)
 {
     ps->ci = ci;
-    if (ps->last_premise)
-        ps->last_premise[0] = '\0';   /* read the next premise again */
+    ps->cached = false;   /* read the next premise again */
     ps->npcon = 0;
 }
 
@@ -228,14 +228,11 @@ static bool descends(const concept_index *ci, uint32_t a, uint32_t b)
    when new. */
 static long intern(pair_shaper *ps, const char *s, size_t len)
 {
+    /* Room for one more token first, so that a token is never interned
+       without its flags and stamps. */
     size_t known = vocab_size(ps->words);
-    long id = vocab_intern(ps->words, s, len);
-    if (id < 0)
-        return -1;
-    if ((size_t)id >= ps->cap) {
-        size_t cap = ps->cap ? ps->cap : 1024;
-        while (cap <= (size_t)id)
-            cap *= 2;
+    if (known >= ps->cap) {
+        size_t cap = ps->cap ? 2 * ps->cap : 1024;
         unsigned char *f = realloc(ps->flags, cap);
         if (!f)
             return -1;
@@ -252,7 +249,8 @@ static long intern(pair_shaper *ps, const char *s, size_t len)
         memset(h + ps->cap, 0, (cap - ps->cap) * sizeof *h);
         ps->cap = cap;
     }
-    if ((size_t)id >= known)
+    long id = vocab_intern(ps->words, s, len);
+    if (id >= 0 && (size_t)id >= known)
         ps->flags[id] = classify(s, len);
     return id;
 }
@@ -323,15 +321,14 @@ static bool has_run(const token_list *p, const token_list *h, size_t from, size_
 static int read_premise(pair_shaper *ps, const char *premise)
 {
     size_t len = strlen(premise);
-    if (ps->last_premise && strcmp(ps->last_premise, premise) == 0)
+    if (ps->cached && strcmp(ps->last_premise, premise) == 0)
         return 0;
+    /* Whatever fails below leaves nothing cached. */
+    ps->cached = false;
     long np = tokens_of(ps, premise, &ps->p_tok, &ps->p_tok_cap, &ps->p_parts);
     if (np < 0 || ARRAY_RESERVE(ps->p_ids, ps->p_cap, (size_t)np + 1) < 0 ||
-        ARRAY_RESERVE(ps->last_premise, ps->last_cap, len + 1) < 0) {
-        if (ps->last_premise)
-            ps->last_premise[0] = '\0';
+        ARRAY_RESERVE(ps->last_premise, ps->last_cap, len + 1) < 0)
         return -1;
-    }
     ps->np = (size_t)np;
     /* A new stamp: this premise's words. */
     ps->pcur = ++ps->pair;
@@ -351,11 +348,10 @@ static int read_premise(pair_shaper *ps, const char *premise)
         ps->pstamp[t] = ps->pcur;
     }
     if (ps->ci && (concept_link_text(ps->ci, premise, len, &ps->hits_p) < 0 ||
-                   distinct_concepts(&ps->hits_p, &ps->p_con, &ps->p_con_cap, &ps->npcon) < 0)) {
-        ps->last_premise[0] = '\0';
+                   distinct_concepts(&ps->hits_p, &ps->p_con, &ps->p_con_cap, &ps->npcon) < 0))
         return -1;
-    }
     memcpy(ps->last_premise, premise, len + 1);
+    ps->cached = true;
     return 0;
 }
 

@@ -93,6 +93,12 @@ static void test_features(void)
     CHECK(x[PAIR_NUMBERS] == 1);
     /* A hypothesis without a word: overlap 0, no flag, 4 - 0 words. */
     features(ps, "two women are walking", ". ,", x);
+    /* After a change of index, the premise is read afresh (an empty
+       premise is not taken for the last one). */
+    pair_shaper_set_concepts(ps, NULL);
+    double z[PAIR_NFEATURES];
+    features(ps, "", "two women", z);
+    CHECK(z[PAIR_OVERLAP] == 0 && z[PAIR_ALL_IN_PREMISE] == 0 && z[PAIR_LENGTH_DIFFERENCE] == -2);
     CHECK(x[PAIR_OVERLAP] == 0 && x[PAIR_ALL_IN_PREMISE] == 0 && x[PAIR_SUBSEQUENCE] == 0);
     CHECK(x[PAIR_LENGTH_DIFFERENCE] == 4);
     /* The same premise twice in a row (kept from the last pair) gives the

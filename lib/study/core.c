@@ -246,6 +246,26 @@ const char *study_class_name(const study *s, size_t k)
 
 const char *study_label(const study *s, size_t label) { return vocab_str(s->data.labels, label); }
 
+void study_diff_words(const verdict *v, study_diff *w)
+{
+    study_percent(w->a, sizeof w->a, v->value);
+    study_percent(w->b, sizeof w->b, v->reference);
+    snprintf(w->d, sizeof w->d, "%+.1f", 100 * v->effect);
+    snprintf(w->lo, sizeof w->lo, "%+.1f", 100 * v->ci_low);
+    snprintf(w->hi, sizeof w->hi, "%+.1f", 100 * v->ci_high);
+    study_pvalue(w->p, sizeof w->p, v->p);
+}
+
+void study_class_header(FILE *fp, const study *s, const char *first)
+{
+    fputs(first, fp);
+    for (size_t k = 0; k < s->nclasses; k++) {
+        putc('\t', fp);
+        fig_data_string(fp, study_class_name(s, k));
+    }
+    putc('\n', fp);
+}
+
 void study_class_boxes_script(FILE *fp, const study *s, const char *name, const char *ylabel,
                               const char *yrange)
 {

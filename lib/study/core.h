@@ -165,6 +165,15 @@ size_t study_class(const study *s, size_t k);
 const char *study_class_name(const study *s, size_t k);
 /* The name of label id. */
 const char *study_label(const study *s, size_t label);
+/* The numbers of a sentence about a difference: value and reference in
+   percent, the effect and its interval in points, and p. */
+typedef struct study_diff {
+    char a[32], b[32], d[32], lo[32], hi[32], p[64];
+} study_diff;
+void study_diff_words(const verdict *v, study_diff *w);
+/* The header line of a figure's data file: first, then the class names
+   in byte order, tab-separated. */
+void study_class_header(FILE *fp, const study *s, const char *first);
 /* A box per class, in byte order, from NAME.dat (one block of values per
    class): the script of the lengths' and the pairs' box plots, with
    ylabel (a gnuplot string, quoted) and the y range yrange ("[0:*]"). */

@@ -332,22 +332,6 @@ static const char *eval_words(const study *s, char *buf, size_t size)
     return buf;
 }
 
-/* The numbers of a sentence about a difference: value and reference in
-   percent, the effect and its interval in points, and p. */
-typedef struct diff_words {
-    char a[32], b[32], d[32], lo[32], hi[32], p[64];
-} diff_words;
-
-static void diff_words_of(const verdict *v, diff_words *w)
-{
-    study_percent(w->a, sizeof w->a, v->value);
-    study_percent(w->b, sizeof w->b, v->reference);
-    snprintf(w->d, sizeof w->d, "%+.1f", 100 * v->effect);
-    snprintf(w->lo, sizeof w->lo, "%+.1f", 100 * v->ci_low);
-    snprintf(w->hi, sizeof w->hi, "%+.1f", 100 * v->ci_high);
-    study_pvalue(w->p, sizeof w->p, v->p);
-}
-
 /* A difference of two models' accuracies, tested by exact McNemar. */
 /* A row comparing two models' accuracies: value, reference, effect and
    its interval; untested. */
@@ -405,8 +389,8 @@ static int add_descriptive(study *s, const baselines_state *b, verdicts *vs, tel
              "train_accuracy=%.6f epoch=%d lr=%g",
              s->neval, b->pair_b, b->pair_c, m[STUDY_PAIR].fit.train_accuracy,
              m[STUDY_PAIR].fit.epoch, m[STUDY_PAIR].fit.lr);
-    diff_words w;
-    diff_words_of(v, &w);
+    study_diff w;
+    study_diff_words(v, &w);
     snprintf(v->sentence, sizeof v->sentence,
              "The MedNLI paper's premise-and-hypothesis model, one bag of the words of both, "
              "gets %s right against %s for the hypothesis alone (%s points, 95%% interval %s "
@@ -420,7 +404,7 @@ static int add_descriptive(study *s, const baselines_state *b, verdicts *vs, tel
              "test=none model=premise n=%zu train_accuracy=%.6f epoch=%d lr=%g group_by=%s",
              s->neval, m[STUDY_PREMISE].fit.train_accuracy, m[STUDY_PREMISE].fit.epoch,
              m[STUDY_PREMISE].fit.lr, fold_grouping_name(s->cfg->group));
-    diff_words_of(v, &w);
+    study_diff_words(v, &w);
     snprintf(v->sentence, sizeof v->sentence,
              "A check: the same model reading only the premise gets %s right against %s for "
              "the majority class (%s points, 95%% interval %s to %s). %s",
@@ -473,8 +457,8 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
              s->neval, b->hyp_only_b, b->hyp_only_c, majority,
              s->cv ? "cross-validation" : s->eval, fit->train_accuracy, fit->epoch, fit->lr,
              fit->tuned ? "chosen_on_training_rows" : "fixed", mde);
-    diff_words w;
-    diff_words_of(v, &w);
+    study_diff w;
+    study_diff_words(v, &w);
     char fitted[32];
     study_percent(fitted, sizeof fitted, fit->train_accuracy);
     snprintf(v->sentence, sizeof v->sentence,
@@ -506,7 +490,7 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
              s->neval, both, b->aware_b, b->aware_c, neither,
              m[STUDY_AWARE].fit.train_accuracy, m[STUDY_AWARE].fit.epoch, m[STUDY_AWARE].fit.lr,
              m[STUDY_PAIR].accuracy);
-    diff_words_of(v, &w);
+    study_diff_words(v, &w);
     snprintf(v->sentence, sizeof v->sentence,
              "A linear model that can relate the two (side-marked words, premise-by-"
              "hypothesis word pairs, overlap and length difference, trained like the "

@@ -113,12 +113,7 @@ static int heuristics_data(FILE *fp, const void *state, const void *study_p)
 {
     const heuristics_state *h = state;
     const study *s = study_p;
-    fputs("heuristic", fp);
-    for (size_t k = 0; k < s->nclasses; k++) {
-        putc('\t', fp);
-        fig_data_string(fp, study_class_name(s, k));
-    }
-    putc('\n', fp);
+    study_class_header(fp, s, "heuristic");
     for (size_t i = 0; i < h->hs.n; i++) {
         fig_label_string(fp, h->hs.v[i].name, FIG_LABEL_CHARS);
         uint64_t total = 0;

@@ -416,12 +416,7 @@ static int pvi_data(FILE *fp, const void *state, const void *study_p)
         b = b < 0 ? 0 : b >= nb ? nb - 1 : b;
         bins[(size_t)b * K + s->data.ex[i].label]++;
     }
-    fputs("pvi", fp);
-    for (size_t k = 0; k < K; k++) {
-        putc('\t', fp);
-        fig_data_string(fp, study_class_name(s, k));
-    }
-    putc('\n', fp);
+    study_class_header(fp, s, "pvi");
     for (int b = 0; b < nb; b++) {
         fprintf(fp, "%.4f", lo + (b + 0.5) * (hi - lo) / nb);
         for (size_t k = 0; k < K; k++)

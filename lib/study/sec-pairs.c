@@ -240,18 +240,17 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
              "train_accuracy=%.6f mde=%.6f mde_method=connor_1987_one_sided_0.05_power_0.8",
              m->n, m->only_model, m->only_majority, majority, st->design, m->train_accuracy,
              m->mde);
-    char p[64];
-    study_pvalue(p, sizeof p, v->p);
+    study_diff w;
+    study_diff_words(v, &w);
     snprintf(v->sentence, sizeof v->sentence,
              "A logistic regression that reads only these %d pair features, no word of "
-             "either text, gets %.1f%% of %zu pairs right (%s), against %.1f%% for %s%s%s: "
-             "%+.1f points (95%% interval %+.1f to %+.1f), p = %s (exact "
+             "either text, gets %s of %zu pairs right (%s), against %s for %s%s%s: "
+             "%s points (95%% interval %s to %s), p = %s (exact "
              "McNemar, one-sided). With these pairs a gain of %.1f points would be found "
              "with 80%% power.",
-             PAIR_NFEATURES, 100 * v->value, m->n, st->design, 100 * v->reference,
+             PAIR_NFEATURES, w.a, m->n, st->design, w.b,
              s->cv ? "each fold's training majority ('" : "always answering '", majority,
-             s->cv ? "' overall)" : "'",
-             100 * v->effect, 100 * v->ci_low, 100 * v->ci_high, p, 100 * m->mde);
+             s->cv ? "' overall)" : "'", w.d, w.lo, w.hi, w.p, 100 * m->mde);
     return 0;
 }
 
@@ -287,12 +286,7 @@ static int flags_data(FILE *fp, const void *state, const void *study_p)
 {
     const pairs_state *st = state;
     const study *s = study_p;
-    fputs("# flag", fp);
-    for (size_t k = 0; k < s->nclasses; k++) {
-        putc('\t', fp);
-        fig_data_string(fp, study_class_name(s, k));
-    }
-    putc('\n', fp);
+    study_class_header(fp, s, "# flag");
     for (size_t f = 0; f < PAIR_NFEATURES; f++) {
         const pair_feature_info *info = pair_feature_at((pair_feature)f);
         if (info->kind != PAIR_FLAG)

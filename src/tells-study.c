@@ -126,6 +126,19 @@ static void usage(void)
 "                           (vectors.bin, 100 bytes a word or bucket) [not\n"
 "                           kept; vec when FMT is left out]\n"
 "  -H, --heuristics FILE    more heuristic definitions (tells-heur's); repeatable\n"
+"      --folds-only         prepare the corpus and write DIR/folds.tsv (each\n"
+"                           example's id, split, role and fold), then stop: the\n"
+"                           folds and splits to train a model of your own on\n"
+"      --hypothesis-predictions FILE  a hypothesis-only model trained elsewhere,\n"
+"                           in place of fastText: its predictions of every\n"
+"                           example, cross-fitted on folds.tsv's folds (TSV:\n"
+"                           id, predicted, p_LABEL for each label); used by\n"
+"                           hypothesis_only (cross-validated), the partitions\n"
+"                           and PVI [fastText trained by the study]\n"
+"      --hypothesis-eval-predictions FILE  with a training split, that model\n"
+"                           trained on it: its predictions of the evaluated\n"
+"                           split (folds.tsv's role), for hypothesis_only\n"
+"      --model-name NAME    the given model's name in the report [FILE's name]\n"
 "      --train NAME         the split to train on [train, when there is another]\n"
 "      --eval NAME          the split the verdicts score [test, else dev, else\n"
 "                           the first other split]\n"
@@ -181,7 +194,8 @@ CLI_GROUP_BY_HELP
 enum {
     OPT_PHRASES = 256, OPT_MESH, OPT_BATCH, OPT_NEGATION, OPT_VECTORS, OPT_KEEP_VECTORS, OPT_FOLDS, OPT_GROUP_BY, OPT_EPOCH, OPT_LR, OPT_ALPHA,
     OPT_TOKEN_ALPHA, OPT_CLASS_PRIOR, OPT_THREADS, OPT_SEED, OPT_NO_FIGURES, OPT_GNUPLOT,
-    OPT_TRAIN, OPT_EVAL, OPT_NAME, OPT_LIST_CHECKS
+    OPT_TRAIN, OPT_EVAL, OPT_NAME, OPT_LIST_CHECKS, OPT_FOLDS_ONLY, OPT_HYP_PRED,
+    OPT_HYP_EVAL_PRED, OPT_MODEL_NAME
 };
 
 static const struct option long_options[] = {
@@ -210,6 +224,10 @@ static const struct option long_options[] = {
     {"gnuplot", required_argument, NULL, OPT_GNUPLOT},
     {"output", required_argument, NULL, 'o'},
     {"list-checks", no_argument, NULL, OPT_LIST_CHECKS},
+    {"folds-only", no_argument, NULL, OPT_FOLDS_ONLY},
+    {"hypothesis-predictions", required_argument, NULL, OPT_HYP_PRED},
+    {"hypothesis-eval-predictions", required_argument, NULL, OPT_HYP_EVAL_PRED},
+    {"model-name", required_argument, NULL, OPT_MODEL_NAME},
     CLI_QUIET_OPTION,
     CLI_PROGRESS_OPTION,
     CLI_COMMON_OPTIONS,
@@ -263,6 +281,15 @@ static bool study_option(int ch, options *o)
     case OPT_GNUPLOT: c->gnuplot = optarg; break;
     case 'o': o->output = optarg; break;
     case OPT_LIST_CHECKS: list_checks(); exit(0);
+    case OPT_FOLDS_ONLY: c->folds_only = true; break;
+    case OPT_HYP_PRED: c->hypothesis_predictions = optarg; break;
+    case OPT_HYP_EVAL_PRED: c->hypothesis_eval_predictions = optarg; break;
+    case OPT_MODEL_NAME:
+        if (!*optarg || strpbrk(optarg, "\t\n\r"))
+            cli_usage_error("--model-name must be a non-empty name without tabs or line "
+                            "ends");
+        c->model_name = optarg;
+        break;
     default: return false;
     }
     return true;
@@ -309,6 +336,16 @@ static void check_args(int argc, char **argv, options *o)
     cli_linking_check(&o->link);
     if (c->ninputs == 0 && !c->prepared && (c->train || c->eval || c->nbatches))
         cli_usage_error("--train, --eval and --batch need a corpus");
+    if (c->ninputs == 0 && !c->prepared &&
+        (c->folds_only || c->hypothesis_predictions || c->hypothesis_eval_predictions))
+        cli_usage_error("--folds-only and the predictions options need a corpus");
+    if (c->hypothesis_eval_predictions && !c->hypothesis_predictions)
+        cli_usage_error("--hypothesis-eval-predictions needs --hypothesis-predictions "
+                        "(every example, cross-fitted)");
+    if (c->model_name && !c->hypothesis_predictions)
+        cli_usage_error("--model-name names the model of --hypothesis-predictions");
+    if (c->folds_only && (c->hypothesis_predictions || c->nbatches))
+        cli_usage_error("--folds-only runs no model and audits no batch");
     if (c->keep_vectors && c->vectors)
         cli_usage_error("--keep-vectors keeps vectors the study trains; with --vectors it "
                         "trains none");
@@ -395,6 +432,8 @@ static void check_io(const options *o)
         io_input(&io, "--batch", c->batches[i]);
     io_input(&io, "--vectors", c->vectors);
     io_input(&io, "--negation", c->negation);
+    io_input(&io, "--hypothesis-predictions", c->hypothesis_predictions);
+    io_input(&io, "--hypothesis-eval-predictions", c->hypothesis_eval_predictions);
     if (!c->ninputs && !c->prepared)
         for (size_t i = 0; i < sizeof bundled_files / sizeof *bundled_files; i++) {
             char *p = data_path(bundled_files[i]);
@@ -512,7 +551,9 @@ static int study_one(const study_config *c, const char *dir, const char *shown, 
 {
     study_result *r = NULL;
     int rc = study_run(c, dir, &r, err);
-    if (rc == 0 && !quiet)
+    if (rc == 0 && !quiet && c->folds_only)
+        printf("tells-study: %s/folds.tsv, %s/prepared.tsv\n", shown, shown);
+    else if (rc == 0 && !quiet)
         print_verdicts(r, shown);
     study_result_free(r);
     return rc;

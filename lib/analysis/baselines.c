@@ -111,10 +111,43 @@ static baseline_config model_config(const comparison_config *c, model_kind kind)
 /* The entries of one model: cross-validation, or one per evaluated
    split. One fastText model trained on the whole split predicts every
    evaluated split, and is the one keep_model keeps. */
+/* The given predictions as the model's entries: cross-validation's of
+   the training rows (with their folds, dealt as fastText's would be),
+   or each evaluated split's. */
+static int given_model(comparison *cmp, const comparison_config *c, size_t train,
+                       const size_t *evals, size_t nevals, tells_error *err)
+{
+    const dataset *d = cmp->data;
+    const char *model = cmp->predicted_by;
+    int rc = 0;
+    for (size_t k = 0; rc == 0 && k < (c->folds ? 1 : nevals); k++) {
+        size_t n;
+        size_t *rows = split_rows(d, c->folds ? train : evals[k], &n);
+        size_t *fold = c->folds && rows ? array_new(n, sizeof *fold) : NULL;
+        comparison_entry *e = rows && (!c->folds || fold)
+            ? add_entry(cmp, model, c->folds ? "cv" : vocab_str(d->splits, evals[k])) : NULL;
+        if (!e)
+            rc = tells_error_nomem(err, NULL, 0);
+        cv_plan plan = {c->folds, (unsigned long)c->ft.seed, c->group};
+        if (rc == 0 && c->folds)
+            rc = cv_assign(d, rows, n, &plan, fold, err);
+        if (rc == 0)
+            rc = ext_predictions_rows(c->given, c->given_corpus, d, rows, n, fold, &e->pred,
+                                      err);
+        if (rc < 0 && e)
+            cmp->n--;
+        free(rows);
+        free(fold);
+    }
+    return rc;
+}
+
 static int run_model(comparison *cmp, const comparison_config *c, model_kind kind,
                      size_t train, const size_t *evals, size_t nevals, tells_error *err)
 {
     const dataset *d = cmp->data;
+    if (kind == MODEL_FASTTEXT && c->given)
+        return given_model(cmp, c, train, evals, nevals, err);
     const char *model = MODEL_NAME[kind];
     baseline_config bc = model_config(c, kind);
     size_t ntrain;
@@ -283,7 +316,9 @@ int comparison_run(comparison *cmp, const dataset *d, const comparison_config *c
     memset(cmp, 0, sizeof *cmp);
     cmp->data = d;
     cmp->input = c->input;
-    cmp->predicted_by = MODEL_NAME[c->run_fasttext ? MODEL_FASTTEXT : MODEL_MAJORITY];
+    cmp->predicted_by = !c->run_fasttext ? MODEL_NAME[MODEL_MAJORITY]
+                        : c->given ? (c->given_name ? c->given_name : "given")
+                                   : MODEL_NAME[MODEL_FASTTEXT];
     if (dataset_require_examples(d, err) < 0)
         return -1;
     long train = vocab_find(d->splits, c->train, strlen(c->train));

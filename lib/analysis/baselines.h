@@ -14,6 +14,7 @@
 #include "base/error.h"
 #include "base/idfile.h"
 #include "model/baseline.h"
+#include "model/extpred.h"
 
 /* Rows of a split whose id is in an id file, scored apart. */
 typedef struct comparison_partition {
@@ -45,6 +46,15 @@ typedef struct comparison_config {
     bool keep_model;
     const comparison_partition *parts;
     size_t nparts;
+    /* Predictions given in place of fastText's (a model trained
+       elsewhere, model/extpred.h), read against given_corpus, a dataset
+       with the ids of the one compared on: with folds, cross-fitted on
+       the same folds (they are not checked here); else for the
+       evaluated splits. Their entries are named given_name. NULL:
+       fastText. */
+    const ext_predictions *given;
+    const dataset *given_corpus;
+    const char *given_name;
     void (*progress)(const char *msg, void *user);  /* may be NULL */
     void *progress_user;
 } comparison_config;

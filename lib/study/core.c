@@ -220,6 +220,112 @@ void study_comparison_setup(study *s, comparison_config *cc)
     cc->progress_user = s;
 }
 
+const char *study_hypothesis_model(const study *s)
+{
+    return s->given ? s->given_name : "fasttext";
+}
+
+void study_model_check_set(const study *s, const dataset *d, const predictions *p,
+                           double train_accuracy, double train_majority,
+                           study_model_check *c)
+{
+    memset(c, 0, sizeof *c);
+    size_t top = 0;
+    predictions_spread(p, &c->top_share, &top, &c->prob_sd);
+    const char *name = top < vocab_size(d->labels) ? vocab_str(d->labels, top) : "";
+    long k = vocab_find(s->data.labels, name, strlen(name));
+    c->top = k >= 0 ? vocab_str(s->data.labels, (size_t)k) : name;
+    c->train_accuracy = train_accuracy;
+    c->train_majority = train_majority;
+    c->one_class = c->top_share * 1000 >= STUDY_ONE_CLASS_PERMILLE;
+    c->constant = c->prob_sd < STUDY_CONSTANT_SD;   /* false for NAN */
+    c->underfit = c->train_accuracy < c->train_majority;
+}
+
+/* "predicts 'X' for 98.0% of the examples; ..." */
+static void model_check_words(const study_model_check *c, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    if (c->one_class)
+        n += (size_t)snprintf(buf + n, size - n, "predicts '%s' for %.1f%% of the examples",
+                              c->top, 100 * c->top_share);
+    if (c->constant && n < size)
+        n += (size_t)snprintf(buf + n, size - n, "%sgives nearly the same probabilities to "
+                              "every example (the largest standard deviation of a label's "
+                              "probability across them is %.4f, under %.2f)",
+                              n ? "; it " : "", c->prob_sd, STUDY_CONSTANT_SD);
+    if (c->underfit && n < size)
+        snprintf(buf + n, size - n, "%sgets %.1f%% of its own training examples right, "
+                 "below the %.1f%% of always answering their most frequent class",
+                 n ? "; it " : "", 100 * c->train_accuracy, 100 * c->train_majority);
+}
+
+int study_model_warning(verdicts *vs, const char *name, const char *shown,
+                        const study_model_check *c, const char *rests_on, tells_error *err)
+{
+    if (!study_model_degenerate(c))
+        return 0;
+    verdict *v = verdicts_add(vs, err, "model_warning:%s", name);
+    if (!v)
+        return -1;
+    v->value = c->top_share;
+    snprintf(v->detail, sizeof v->detail,
+             "test=none top_label=%s top_share=%.6f prob_sd=%.6f train_accuracy=%.6f "
+             "train_majority=%.6f one_class=%s constant=%s below_majority=%s "
+             "thresholds=top_share>=0.95,prob_sd<%.2f,train_accuracy<train_majority",
+             c->top, c->top_share, c->prob_sd, c->train_accuracy, c->train_majority,
+             c->one_class ? "yes" : "no", c->constant ? "yes" : "no",
+             c->underfit ? "yes" : "no", STUDY_CONSTANT_SD);
+    char words[512];
+    model_check_words(c, words, sizeof words);
+    snprintf(v->sentence, sizeof v->sentence,
+             "Warning: %s %s. A degenerate model: a \"no\" in %s, which rests on it, is "
+             "no evidence that there is no shortcut.", shown, words, rests_on);
+    return 0;
+}
+
+void study_model_warn_row(verdict *v, const char *name, const study_model_check *c)
+{
+    if (!study_model_degenerate(c))
+        return;
+    size_t n = strlen(v->detail);
+    snprintf(v->detail + n, sizeof v->detail - n, "%swarning=model_warning:%s",
+             n ? " " : "", name);
+    n = strlen(v->sentence);
+    snprintf(v->sentence + n, sizeof v->sentence - n, " Its model is degenerate "
+             "(model_warning:%s): a \"no\" here is no evidence of no shortcut.", name);
+}
+
+double study_majority_share(const study *s, const char *split)
+{
+    const dataset *d = &s->data;
+    bool every = strcmp(split, "all") == 0;
+    long train = vocab_find(d->splits, split, strlen(split));
+    size_t *count = array_new(s->nclasses, sizeof *count), n = 0, best = 0;
+    if (!count)
+        return NAN;
+    for (size_t i = 0; i < d->n; i++)
+        if (every || (long)d->ex[i].split == train) {
+            count[d->ex[i].label]++;
+            n++;
+        }
+    for (size_t k = 0; k < s->nclasses; k++)
+        if (count[k] > best)
+            best = count[k];
+    free(count);
+    return n ? (double)best / (double)n : NAN;
+}
+
+const char *study_hypothesis_shown(const study *s, char *buf, size_t size)
+{
+    if (s->given)
+        snprintf(buf, size, "hypothesis-only model %s (predictions given)", s->given_name);
+    else
+        snprintf(buf, size, "hypothesis-only fastText model");
+    return buf;
+}
+
 const comparison_entry *study_entry(const comparison *cmp, const char *model,
                                     const char *split)
 {
@@ -435,6 +541,9 @@ int study_run(const study_config *c, const char *dir, study_result **out, tells_
         else
             rc = timed(s, sec->name, sec->run, s->state[i], err);
         have |= sec->provides;
+        /* --folds-only: the corpus and its folds, nothing more. */
+        if (c->folds_only && (have & RES_EVALUATION))
+            break;
         if (rc == 0)
             start_beside(s, i, have, &b);
     }
@@ -445,9 +554,9 @@ int study_run(const study_config *c, const char *dir, study_result **out, tells_
         tells_error ignored;
         join_beside(s, &b, &ignored);
     }
-    if (rc == 0)
+    if (rc == 0 && !c->folds_only)
         rc = timed(s, "verdicts", run_verdicts, NULL, err);
-    if (rc == 0)
+    if (rc == 0 && !c->folds_only)
         rc = timed(s, "report", run_report, NULL, err);
     if (rc == 0)
         rc = provenance_write(s, err);
@@ -471,6 +580,8 @@ void study_result_free(study_result *s)
     free(s->class_order);
     free(s->class_n);
     free(s->eval_row);
+    ext_predictions_free(&s->given_cv);
+    ext_predictions_free(&s->given_eval);
     verdicts_free(&s->v);
     provenance_free(&s->run);
     free(s);

@@ -21,6 +21,7 @@
 #include "analysis/baselines.h"
 #include "base/dataset.h"
 #include "base/outfile.h"
+#include "model/extpred.h"
 #include "study/figure.h"
 #include "study/page.h"
 #include "study/provenance.h"
@@ -68,6 +69,11 @@ struct study_result {
     bool cv;
     size_t folds;
     char train[128], eval[128];
+    /* The hypothesis-only model's predictions given (section prepare):
+       cross-fitted over every row, and of the evaluated split. */
+    bool given;
+    ext_predictions given_cv, given_eval;
+    char given_name[128];
     size_t neval;              /* the evaluated rows (section baselines) */
     size_t *eval_row;          /* their dataset rows */
     dataset all;               /* all.tsv, once study_all made it */
@@ -158,6 +164,49 @@ void study_comparison_setup(study *s, comparison_config *cc);
 /* The entry of model on split, or NULL. */
 const comparison_entry *study_entry(const comparison *cmp, const char *model,
                                     const char *split);
+/* The hypothesis-only model's name in comparisons: the given
+   predictions' name, else "fasttext". */
+const char *study_hypothesis_model(const study *s);
+/* It in words: "hypothesis-only fastText model", or "hypothesis-only
+   model NAME (predictions given)". */
+const char *study_hypothesis_shown(const study *s, char *buf, size_t size);
+/* What shows a degenerate model (issue: a model that predicts one
+   label for nearly everything, or gives nearly the same probabilities
+   to every example, or is below the majority class on its own training
+   rows), so that no verdict of "no shortcut" rests on it unsaid. */
+enum { STUDY_ONE_CLASS_PERMILLE = 950 };   /* one label for 95% or more */
+#define STUDY_CONSTANT_SD 0.01             /* every label's probability varies less */
+typedef struct study_model_check {
+    double top_share;          /* the share of rows given the most predicted label */
+    const char *top;           /* that label */
+    double prob_sd;            /* the largest sd of one label's probability; NAN none */
+    double train_accuracy;     /* on its training rows; NAN unknown (given) */
+    double train_majority;     /* the majority class's share of those rows */
+    bool one_class, constant, underfit;
+} study_model_check;
+/* The check of predictions p of a model of s (labels ids of d, a
+   dataset with s's labels by name), with its training accuracy (NAN:
+   unknown) and the training rows' majority share. */
+void study_model_check_set(const study *s, const dataset *d, const predictions *p,
+                           double train_accuracy, double train_majority,
+                           study_model_check *c);
+static inline bool study_model_degenerate(const study_model_check *c)
+{
+    return c->one_class || c->constant || c->underfit;
+}
+/* Adds the row model_warning:NAME for a degenerate model (nothing for a
+   sound one): untested, value the top share, detail the measures and
+   reasons, sentence what is wrong and which rows rest on it (rests_on,
+   "the hypothesis_only row"). */
+int study_model_warning(verdicts *vs, const char *name, const char *shown,
+                        const study_model_check *c, const char *rests_on, tells_error *err);
+/* Appends to v's sentence and detail that its model is degenerate (see
+   model_warning:NAME), when it is. */
+void study_model_warn_row(verdict *v, const char *name, const study_model_check *c);
+/* The majority class's share of the rows of split of s's corpus (every
+   row for "all"). */
+double study_majority_share(const study *s, const char *split);
+
 /* The mean of n flags (NAN for none). */
 double study_mean(const unsigned char *x, size_t n);
 /* Class k in byte order: its label id and its name. */

@@ -104,6 +104,17 @@ static int run_hypothesis(study *s, baselines_state *b, const dataset *d, tells_
     study_comparison_setup(s, &cc);
     if (side_by_side(s))
         cc.progress = NULL;
+    /* Given predictions are of the evaluated split alone. */
+    const char *eval = s->eval;
+    if (s->given && !s->cv) {
+        cc.eval = &eval;
+        cc.neval = 1;
+    }
+    if (s->given) {
+        cc.given = s->cv ? &s->given_cv : &s->given_eval;
+        cc.given_corpus = &s->data;
+        cc.given_name = s->given_name;
+    }
     comparison cmp = {0};
     if (comparison_run(&cmp, d, &cc, err) < 0)
         return -1;
@@ -112,15 +123,18 @@ static int run_hypothesis(study *s, baselines_state *b, const dataset *d, tells_
     if (rc == 0)
         rc = study_write(s, "predictions.tsv", write_predictions, &cmp, err);
     const comparison_entry *maj = study_entry(&cmp, "majority", s->eval);
-    const comparison_entry *ft = study_entry(&cmp, "fasttext", s->eval);
+    const comparison_entry *ft = study_entry(&cmp, study_hypothesis_model(s), s->eval);
     if (rc == 0 && (!maj || !ft))
         rc = tells_error_set(err, NULL, 0, "no scores of split '%s'", s->eval);
     if (rc == 0)
         rc = correctness(s, d, maj, &b->model[STUDY_MAJORITY].right, err);
     if (rc == 0)
         rc = correctness(s, d, ft, &b->model[STUDY_HYPOTHESIS].right, err);
-    if (rc == 0)
+    if (rc == 0) {
         b->model[STUDY_HYPOTHESIS].fit = ft->pred.fit;
+        study_model_check_set(s, d, &ft->pred, ft->pred.fit.train_accuracy,
+                              study_majority_share(s, s->train), &b->check);
+    }
     if (rc == 0) {
         size_t L = vocab_size(d->labels);
         b->confusion = array_new(L * L, sizeof *b->confusion);
@@ -461,6 +475,22 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
     study_diff_words(v, &w);
     char fitted[32];
     study_percent(fitted, sizeof fitted, fit->train_accuracy);
+    if (s->given) {
+        snprintf(v->detail, sizeof v->detail,
+                 "test=mcnemar_exact_one_sided n=%zu only_hypothesis_right=%lu "
+                 "only_majority_right=%lu majority_label=%s evaluation=%s model=given:%s "
+                 "mde=%.6f mde_method=connor_1987_one_sided_0.05_power_0.8",
+                 s->neval, b->hyp_only_b, b->hyp_only_c, majority,
+                 s->cv ? "cross-validation" : s->eval, s->given_name, mde);
+        snprintf(v->sentence, sizeof v->sentence,
+                 "The model %s, whose predictions were given, reading only the hypothesis, "
+                 "gets %s of %s right, against %s for always answering '%s': %s points (95%% "
+                 "interval %s to %s), p = %s (exact McNemar, one-sided); with these %zu "
+                 "examples, a gain of %.1f points over the majority class would be found "
+                 "with 80%% power.",
+                 s->given_name, w.a, where, w.b, majority, w.d, w.lo, w.hi, w.p, s->neval,
+                 100 * mde);
+    } else
     snprintf(v->sentence, sizeof v->sentence,
              "A fastText model that reads only the hypothesis gets %s of %s right, against "
              "%s for always answering '%s': %s points (95%% interval %s to %s), p = %s "
@@ -470,6 +500,7 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
              w.a, where, w.b, majority, w.d, w.lo, w.hi, w.p, fitted, fit->epoch, fit->lr,
              fit->tuned ? "chosen on a held-out fifth of the training data" : "as given",
              s->neval, 100 * mde);
+    study_model_warn_row(v, "hypothesis", &b->check);
 
     if (!(v = model_verdict(vs, "premise_and_hypothesis", &m[STUDY_AWARE],
                             &m[STUDY_HYPOTHESIS], &b->aware_vs_hyp, b->aware_b, b->aware_c,
@@ -490,14 +521,26 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
              s->neval, both, b->aware_b, b->aware_c, neither,
              m[STUDY_AWARE].fit.train_accuracy, m[STUDY_AWARE].fit.epoch, m[STUDY_AWARE].fit.lr,
              m[STUDY_PAIR].accuracy);
+    study_model_warn_row(v, "hypothesis", &b->check);
     study_diff_words(v, &w);
     snprintf(v->sentence, sizeof v->sentence,
              "A linear model that can relate the two (side-marked words, premise-by-"
-             "hypothesis word pairs, overlap and length difference, trained like the "
-             "hypothesis-only one) gets %s right, against %s for the hypothesis alone: %s "
-             "points (95%% interval %s to %s), p = %s (exact McNemar, two-sided).",
-             w.a, w.b, w.d, w.lo, w.hi, w.p);
-    return add_descriptive(s, b, vs, err);
+             "hypothesis word pairs, overlap and length difference, %s) gets %s right, "
+             "against %s for the hypothesis alone%s: %s points (95%% interval %s to %s), p = "
+             "%s (exact McNemar, two-sided).",
+             s->given ? "fastText trained by the study" : "trained like the hypothesis-only one",
+             w.a, w.b, s->given ? " (the given model)" : "", w.d, w.lo, w.hi, w.p);
+    if (add_descriptive(s, b, vs, err) < 0)
+        return -1;
+    char shown[192];
+    if (s->given)
+        snprintf(shown, sizeof shown, "the hypothesis-only model %s (predictions given)",
+                 s->given_name);
+    else
+        snprintf(shown, sizeof shown, "the hypothesis-only fastText model");
+    return study_model_warning(vs, "hypothesis", shown, &b->check,
+                               "the hypothesis_only row (and premise_and_hypothesis, which "
+                               "compares with it)", err);
 }
 
 /* ---- figures and page ---- */
@@ -586,14 +629,18 @@ static void add_page(study *s, void *state, page *pg)
     fputs("<h2 id=\"baselines\">Baselines</h2>\n<table>\n<tr><th>model</th><th>accuracy</th>"
           "<th>95% interval</th></tr>\n",
           fp);
-    static const char *const shown[STUDY_NMODELS] = {
-        "majority class", "fastText, hypothesis only",
+    char given[192];
+    snprintf(given, sizeof given, "%s, hypothesis only (predictions given)", s->given_name);
+    const char *const shown[STUDY_NMODELS] = {
+        "majority class", s->given ? given : "fastText, hypothesis only",
         "fastText, one bag of premise and hypothesis words (the MedNLI paper's)",
         "fastText, premise-aware (the pair's features)", "fastText, premise only"};
-    for (int k = 0; k < STUDY_NMODELS; k++)
-        fprintf(fp, "<tr><td>%s</td><td class=\"n\">%.3f</td><td class=\"n\">%.3f to %.3f</td>"
-                    "</tr>\n",
-                shown[k], b->model[k].accuracy, b->model[k].ci.low, b->model[k].ci.high);
+    for (int k = 0; k < STUDY_NMODELS; k++) {
+        fputs("<tr><td>", fp);
+        html_escape(fp, shown[k]);
+        fprintf(fp, "</td><td class=\"n\">%.3f</td><td class=\"n\">%.3f to %.3f</td></tr>\n",
+                b->model[k].accuracy, b->model[k].ci.low, b->model[k].ci.high);
+    }
     fputs("</table>\n", fp);
     page_figure(pg, "baselines", "Accuracy of each model on the evaluated examples, with "
                                  "95% bootstrap intervals (<code>baseline.tsv</code>, "
@@ -649,6 +696,15 @@ static const study_check checks[] = {
                    "accuracy, with a 95% bootstrap percentile interval: the share of the "
                    "task, as these models learn it, that the hypothesis alone gives away",
      .list = CHECK_LIST_NONE},
+    {.name = "model_warning:MODEL",
+     .definition = "only for a degenerate model, untested: the hypothesis-only model "
+                   "(MODEL hypothesis: the one scored by hypothesis_only; hypothesis_cv: the "
+                   "cross-fitted one of PVI and the partitions, when another) predicts one "
+                   "label for 95% or more of the examples (value: that share), or no "
+                   "label's probability has a standard deviation of 0.01 across them, or "
+                   "it is right on fewer of its own training examples than the majority "
+                   "class (tells' own models only); the rows resting on it say so",
+     .yes = "", .no = "", .list = CHECK_LIST_ALL},
 };
 
 const study_section section_baselines = {

@@ -35,6 +35,7 @@ typedef struct baselines_state {
     double share, share_low, share_high;
     bool share_ok;
     size_t *confusion;         /* hypothesis-only: [gold * L + predicted], label ids */
+    study_model_check check;   /* whether the hypothesis-only model is degenerate */
 } baselines_state;
 
 extern const study_section section_baselines;

@@ -13,6 +13,7 @@
 #include "model/carto.h"
 #include "model/pvi.h"
 #include "study/sec-aflite.h"
+#include "study/sec-baselines.h"
 #include "study/sec-partitions.h"
 
 enum { MAP_POINTS = 25000, CARTO_EPOCHS = 6, PVI_BINS = 60 };
@@ -317,17 +318,30 @@ static int pvi_verdict(const study *s, const measures_state *m, verdicts *vs, te
         snprintf(test, sizeof test, ", p = %s (one-sided one-sample t-test, t = %.1f, %zu df)",
                  p, all->t, all->n - 1);
     }
+    char model[192];
+    study_hypothesis_shown(s, model, sizeof model);
     snprintf(v->sentence, sizeof v->sentence,
              "The hypothesis alone gives %.3f bits about the label per example on average "
-             "(pointwise V-information of a cross-fitted hypothesis-only fastText model "
-             "against the label distribution; 95%% bootstrap interval %.3f to %.3f)%s; most "
-             "for class %s (%.3f bits).",
-             all->mean, all->low, all->high, test, study_label(s, best),
+             "(pointwise V-information of a cross-fitted %s against the label distribution "
+             "of its training folds; 95%% bootstrap interval %.3f to %.3f)%s; most for class "
+             "%s (%.3f bits).",
+             all->mean, model, all->low, all->high, test, study_label(s, best),
              m->pvi.by_class[best].mean);
+    if (s->given) {
+        used = strlen(v->detail);
+        snprintf(v->detail + used, sizeof v->detail - used, " model=given:%s",
+                 s->given_name);
+    }
+    /* Cross-validated, the baselines' model is this one; with a training
+       split it is another, checked on its own. */
+    const study_model_check *c = s->cv ? &study_baselines(s)->check
+                                       : &study_partitions(s)->check;
+    study_model_warn_row(v, s->cv ? "hypothesis" : "hypothesis_cv", c);
     return 0;
 }
 
-static int carto_verdict(const measures_state *m, verdicts *vs, tells_error *err)
+static int carto_verdict(const study *s, const measures_state *m, verdicts *vs,
+                         tells_error *err)
 {
     verdict *v = verdicts_add(vs, err, "cartography");
     if (!v)
@@ -343,12 +357,14 @@ static int carto_verdict(const measures_state *m, verdicts *vs, tells_error *err
              m->carto.epochs, m->n[PART_CARTO_EASY], m->n[PART_CARTO_AMBIGUOUS],
              m->n[PART_CARTO_HARD], acc[PART_CARTO_EASY], acc[PART_CARTO_AMBIGUOUS],
              acc[PART_CARTO_HARD], m->full_accuracy);
+    char model[192];
+    study_hypothesis_shown(s, model, sizeof model);
     snprintf(v->sentence, sizeof v->sentence,
              "A linear model over the averaged hypothesis vectors, trained for %zu epochs, "
-             "gives the gold label %.2f probability on average; the cross-validated "
-             "hypothesis-only fastText model gets %.1f%% of its easy-to-learn third right, "
+             "gives the gold label %.2f probability on average; the cross-fitted "
+             "%s gets %.1f%% of its easy-to-learn third right, "
              "%.1f%% of the ambiguous and %.1f%% of the hard-to-learn, against %.1f%% of all.",
-             m->carto.epochs, v->value, 100 * acc[PART_CARTO_EASY],
+             m->carto.epochs, v->value, model, 100 * acc[PART_CARTO_EASY],
              100 * acc[PART_CARTO_AMBIGUOUS], 100 * acc[PART_CARTO_HARD],
              100 * m->full_accuracy);
     return 0;
@@ -361,7 +377,15 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
         return 0;
     if (pvi_verdict(s, m, vs, err) < 0)
         return -1;
-    return carto_verdict(m, vs, err);
+    if (!s->cv) {
+        char shown[192], model[160];
+        study_hypothesis_shown(s, model, sizeof model);
+        snprintf(shown, sizeof shown, "the cross-fitted %s", model);
+        if (study_model_warning(vs, "hypothesis_cv", shown, &study_partitions(s)->check,
+                                "the v_information row", err) < 0)
+            return -1;
+    }
+    return carto_verdict(s, m, vs, err);
 }
 
 /* ---- figures ---- */
@@ -507,9 +531,12 @@ static int add_figures(study *s, void *state, figset *f, tells_error *err)
 static void pvi_page(const study *s, const measures_state *m, page *pg)
 {
     FILE *fp = pg->fp;
+    char model[192];
+    study_hypothesis_shown(s, model, sizeof model);
     fputs("<h2 id=\"pvi\">Pointwise V-information</h2>\n<p>How many bits the hypothesis "
-          "alone gives about each example's label (Ethayarajh et al. 2022): a hypothesis-only "
-          "fastText model cross-fitted over every example against the label distribution of "
+          "alone gives about each example's label (Ethayarajh et al. 2022): a ", fp);
+    html_escape(fp, model);
+    fputs(" cross-fitted over every example against the label distribution of "
           "its training folds; the V-information is the mean, with a 95% bootstrap interval, "
           "tested against 0 by a one-sided one-sample t-test (<code>pvi.tsv</code>, <code>pvi-summary.tsv</code>; examples below 0 bits in "
           "<code>low-pvi.ids</code>, the others in <code>high-pvi.ids</code>).</p>\n",

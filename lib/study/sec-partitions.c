@@ -20,7 +20,7 @@ static int write_table(FILE *fp, void *ctx, tells_error *err)
 static int keep_predictions(const study *s, partitions_state *ps, const comparison *cmp,
                             tells_error *err)
 {
-    const comparison_entry *e = study_entry(cmp, "fasttext", "cv");
+    const comparison_entry *e = study_entry(cmp, study_hypothesis_model(s), "cv");
     const dataset *all = &s->all;
     size_t n = s->data.n, L = s->nclasses;
     if (!e || !e->pred.prob || e->pred.n != n || all->n != n)
@@ -63,12 +63,21 @@ static int run(study *s, void *state, tells_error *err)
     cc.folds = s->cfg->folds;
     cc.parts = parts;
     cc.nparts = np;
+    if (s->given) {
+        cc.given = &s->given_cv;
+        cc.given_corpus = &s->data;
+        cc.given_name = s->given_name;
+    }
     comparison cmp = {0};
     int rc = easy && difficult ? comparison_run(&cmp, &s->all, &cc, err) : -1;
     if (rc == 0) {
         rc = study_write(s, "partitions.tsv", write_table, &cmp, err);
         if (rc == 0)
             rc = keep_predictions(s, ps, &cmp, err);
+        const comparison_entry *e = study_entry(&cmp, study_hypothesis_model(s), "cv");
+        if (rc == 0 && e)
+            study_model_check_set(s, &s->all, &e->pred, e->pred.fit.train_accuracy,
+                                  study_majority_share(s, "all"), &ps->check);
         comparison_free(&cmp);
     }
     free(easy);

@@ -11,6 +11,7 @@ typedef struct partitions_state {
        prediction. */
     double *cv_prob;
     size_t *cv_pred;
+    study_model_check check;   /* whether that model is degenerate */
 } partitions_state;
 
 extern const study_section section_partitions;

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/outfile.h"
+#include "model/folds.h"
 #include "study/core.h"
 
 static int load_corpus(study *s, tells_error *err)
@@ -67,17 +69,113 @@ static int choose_evaluation(study *s, tells_error *err)
     return 0;
 }
 
+/* folds.tsv: every row's part in the study's evaluations, for a model
+   trained elsewhere. role: train or eval with a training split (the
+   rows of other splits "-"), cv without; fold: its fold (1 to K) in the
+   cross-fitting over every row that PVI and the partitions use (and,
+   without a training split, the baselines). */
+typedef struct folds_out {
+    const study *s;
+    const size_t *fold;
+} folds_out;
+
+static int write_folds(FILE *fp, void *ctx, tells_error *err)
+{
+    const folds_out *f = ctx;
+    const dataset *d = &f->s->data;
+    long train = vocab_find(d->splits, f->s->train, strlen(f->s->train)),
+         eval = vocab_find(d->splits, f->s->eval, strlen(f->s->eval));
+    fputs("id\tsplit\trole\tfold\n", fp);
+    for (size_t i = 0; i < d->n; i++) {
+        const example *e = &d->ex[i];
+        const char *role = f->s->cv ? "cv" : (long)e->split == train ? "train"
+                           : (long)e->split == eval ? "eval" : "-";
+        fprintf(fp, "%s\t%s\t%s\t%zu\n", e->id, vocab_str(d->splits, e->split), role,
+                f->fold[i] + 1);
+    }
+    return out_status(fp, err);
+}
+
+static int folds_file(study *s, tells_error *err)
+{
+    const dataset *d = &s->data;
+    size_t *rows = array_new(d->n, sizeof *rows), *fold = array_new(d->n, sizeof *fold);
+    int rc = rows && fold ? 0 : tells_error_nomem(err, NULL, 0);
+    for (size_t i = 0; rc == 0 && i < d->n; i++)
+        rows[i] = i;
+    cv_plan plan = {s->cfg->folds, s->cfg->seed, s->cfg->group};
+    if (rc == 0)
+        rc = cv_assign(d, rows, d->n, &plan, fold, err);
+    folds_out f = {s, fold};
+    if (rc == 0)
+        rc = study_write(s, "folds.tsv", write_folds, &f, err);
+    free(rows);
+    free(fold);
+    return rc;
+}
+
+/* The hypothesis-only predictions given, read and checked against the
+   corpus: the cross-fitted ones for every row, with a gold probability
+   above 0 (PVI takes its logarithm); with a training split, the
+   evaluated split's too. */
+static int given_predictions(study *s, tells_error *err)
+{
+    const study_config *c = s->cfg;
+    if (!c->hypothesis_predictions) {
+        if (c->hypothesis_eval_predictions)
+            return tells_error_usage(err, "--hypothesis-eval-predictions needs "
+                                     "--hypothesis-predictions (every row, cross-fitted)");
+        return 0;
+    }
+    if (s->cv && c->hypothesis_eval_predictions)
+        return tells_error_set(err, c->hypothesis_eval_predictions, 0, "the study "
+                               "cross-validates (the corpus has no training split and "
+                               "another): --hypothesis-predictions alone gives its model");
+    if (!s->cv && !c->hypothesis_eval_predictions)
+        return tells_error_set(err, c->hypothesis_predictions, 0, "the study trains on '%s' "
+                               "and scores '%s': give that model's predictions of '%s' with "
+                               "--hypothesis-eval-predictions too (folds.tsv's role)",
+                               s->train, s->eval, s->eval);
+    s->given = true;
+    const char *name = c->model_name;
+    if (!name) {
+        name = strrchr(c->hypothesis_predictions, '/');
+        name = name ? name + 1 : c->hypothesis_predictions;
+    }
+    snprintf(s->given_name, sizeof s->given_name, "%s", name);
+    ext_predictions *x = &s->given_cv;
+    if (ext_predictions_read(x, c->hypothesis_predictions, &s->data, err) < 0 ||
+        ext_predictions_cover(x, &s->data, NULL, err) < 0)
+        return -1;
+    for (size_t i = 0; i < s->data.n; i++) {
+        size_t y = s->data.ex[i].label;
+        if (!(x->prob[i * x->nlabels + y] > 0))
+            return tells_error_set(err, x->file, x->line[i], "p_%s, the gold label's "
+                                   "probability, is 0 for id '%s': PVI takes its logarithm "
+                                   "(give probabilities before rounding)",
+                                   vocab_str(s->data.labels, y), s->data.ex[i].id);
+    }
+    if (!s->cv && (ext_predictions_read(&s->given_eval, c->hypothesis_eval_predictions,
+                                        &s->data, err) < 0 ||
+                   ext_predictions_cover(&s->given_eval, &s->data, s->eval, err) < 0))
+        return -1;
+    return 0;
+}
+
 static int run(study *s, void *state, tells_error *err)
 {
     (void)state;
-    if (load_corpus(s, err) < 0)
+    if (load_corpus(s, err) < 0 || choose_evaluation(s, err) < 0 || folds_file(s, err) < 0)
         return -1;
-    return choose_evaluation(s, err);
+    return given_predictions(s, err);
 }
 
 const study_section section_prepare = {
     .name = "prepare",
-    .writes = "prepared.tsv (tells-prep with the corpus options; a prepared TSV is copied)",
+    .writes = "prepared.tsv (tells-prep with the corpus options; a prepared TSV is "
+              "copied); folds.tsv: each example's id, split, role (train or eval with a "
+              "training split, else cv) and fold (1 to K) in the cross-fitting over every "
+              "example, for models trained elsewhere",
     .provides = RES_CORPUS | RES_EVALUATION,
     .run = run,
 };

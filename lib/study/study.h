@@ -53,6 +53,15 @@ typedef struct study_config {
     const char *vectors;           /* word vectors to use, or NULL to train them */
     const char *negation;          /* the pair features' negation cues
                                       (text/pairshape.h), or NULL: none */
+    /* A hypothesis-only model trained elsewhere (model/extpred.h), in
+       place of fastText: its predictions of every row, cross-fitted on
+       the study's folds (folds.tsv's fold), and with a training split
+       its predictions of the evaluated split by the model trained on
+       the training split (folds.tsv's role); named model_name. */
+    const char *hypothesis_predictions;
+    const char *hypothesis_eval_predictions;
+    const char *model_name;        /* [the predictions file's name] */
+    bool folds_only;               /* prepare, write folds.tsv and stop */
     const char *command;           /* the command line, shell-quoted, for
                                       run.json and the report; or NULL */
     const char *keep_vectors;      /* the trained vectors kept as "vec" (the

@@ -32,7 +32,7 @@ static void table(void)
                        "scores, which no section before it provides");
     /* Every check is listed once, in the order of summary.tsv. */
     const char *want[] = {"hypothesis_only", "premise_and_hypothesis", "bag_of_both",
-                          "premise_only", "hypothesis_share", "token:W:CLASS",
+                          "premise_only", "hypothesis_share", "model_warning:MODEL", "token:W:CLASS",
                           "length", "heuristic:NAME", "pair:FEATURE", "pair:classifier",
                           "aflite", "audit:BATCH:CHECK",
                           "v_information", "cartography", "logodds"};
@@ -333,7 +333,7 @@ static void heuristics_section(void)
         return;
     fputs("id\tsplit\tlabel\tpremise\thypothesis\n", fp);
     for (int i = 0; i < 40; i++)
-        fprintf(fp, "h%d\tall\t%s\tp\t%s\n", i, i < 30 ? "a" : "b",
+        fprintf(fp, "h%d\tall\t%s\tp%d\t%s\n", i, i < 30 ? "a" : "b", i,
                 i < 9 || (i >= 30 && i < 33) ? "zzmark" : "other");
     fclose(fp);
     study s;
@@ -366,7 +366,8 @@ static void heuristics_section(void)
     memcpy(heap, &s, sizeof s);
     study_result_free(heap);
     char path[300];
-    const char *made[] = {"corpus.tsv", "prepared.tsv", "heur.tsv", "heur-pairs.tsv"};
+    const char *made[] = {"corpus.tsv", "prepared.tsv", "folds.tsv", "heur.tsv",
+                          "heur-pairs.tsv"};
     for (size_t i = 0; i < sizeof made / sizeof *made; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, made[i]);
         CHECK(unlink(path) == 0);

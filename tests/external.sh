@@ -1,0 +1,198 @@
+#!/bin/sh
+# A model trained outside tells, in the study: --folds-only writes the
+# folds and splits; doc/examples/crossfit trains doc/examples/word-model
+# (naive Bayes, in awk) on exactly those and writes its predictions;
+# tells-study --hypothesis-predictions scores them. hypothesis_only reports
+# that model's accuracy, computed here on its own; PVI equals a computation
+# here from the same probabilities; a constant model is flagged; bad
+# prediction files get one clear error.
+. "${top_srcdir:-.}/tests/init.sh"
+
+examples=$top_srcdir/doc/examples
+tells-synth --seed 5 --premises 150 -o "$tmp/mli" >/dev/null
+col() {   # col FILE CHECK FIELD: a field of summary.tsv's row CHECK
+    awk -F'\t' -v c="$2" -v f="$3" '$1 == c { print $f }' "$1/summary.tsv"
+}
+# accuracy PREDICTIONS PREPARED: the share of rows whose predicted label
+# is the gold one, as summary.tsv prints it.
+accuracy() {
+    awk -F'\t' 'NR == FNR { if (FNR > 1) gold[$1] = $3; next }
+        FNR > 1 { n++; right += $2 == gold[$1] } END { printf "%.6f\n", right / n }' "$2" "$1"
+}
+
+what="--folds-only"
+run tells-study --folds-only -o "$tmp/folds" --split train "$tmp/mli/train.jsonl" \
+    --split test "$tmp/mli/test.jsonl"
+expect 0 ""
+expect_out_text "tells-study: $tmp/folds/folds.tsv, $tmp/folds/prepared.tsv"
+[ "$(cd "$tmp/folds" && ls)" = "folds.tsv
+prepared.tsv
+run.json" ] || fail "$what: the folder holds $(ls "$tmp/folds")"
+[ "$(head -n 1 "$tmp/folds/folds.tsv")" = "id	split	role	fold" ] || fail "$what: header"
+# Every row once, in the prepared order; role train for train, eval for
+# test; folds 1 to 5, the hypotheses of a premise in one.
+[ "$(cut -f1,2 "$tmp/folds/folds.tsv")" = "$(cut -f1,2 "$tmp/folds/prepared.tsv" |
+    sed '1s/.*/id	split/')" ] || fail "$what: ids or splits differ from prepared.tsv"
+[ "$(awk -F'\t' 'NR > 1 && !($2 == "train" && $3 == "train" || $2 == "test" && $3 == "eval")' \
+    "$tmp/folds/folds.tsv" | wc -l)" -eq 0 ] || fail "$what: a role is wrong"
+[ "$(tail -n +2 "$tmp/folds/folds.tsv" | cut -f4 | sort -u | tr '\n' ' ')" = "1 2 3 4 5 " ] ||
+    fail "$what: folds $(tail -n +2 "$tmp/folds/folds.tsv" | cut -f4 | sort -u | tr '\n' ' ')"
+paste "$tmp/folds/prepared.tsv" "$tmp/folds/folds.tsv" |
+    awk -F'\t' 'NR > 1 { if (($4 in f) && f[$4] != $9) bad++; f[$4] = $9 } END { exit bad > 0 }' ||
+    fail "$what: a premise's hypotheses in different folds"
+
+what="the recipe: crossfit with word-model"
+run "$examples/crossfit" "$tmp/folds" "$tmp/pred" "$examples/word-model"
+expect 0 ""
+[ "$(tail -n +2 "$tmp/pred/cv-predictions.tsv" | wc -l)" -eq 405 ] &&
+    [ "$(tail -n +2 "$tmp/pred/eval-predictions.tsv" | wc -l)" -eq 45 ] ||
+    fail "$what: $(wc -l "$tmp/pred/"*)"
+
+what="a study of the given predictions, train and test"
+run tells-study -q -o "$tmp/given" --hypothesis-predictions "$tmp/pred/cv-predictions.tsv" \
+    --hypothesis-eval-predictions "$tmp/pred/eval-predictions.tsv" --model-name 'NB <b>' \
+    "$tmp/folds/prepared.tsv"
+expect 0 ""
+want=$(accuracy "$tmp/pred/eval-predictions.tsv" "$tmp/folds/prepared.tsv")
+[ "$(col "$tmp/given" hypothesis_only 2)" = "$want" ] ||
+    fail "$what: hypothesis_only $(col "$tmp/given" hypothesis_only 2), the model's accuracy $want"
+col "$tmp/given" hypothesis_only 10 | grep -q ' n=45 .* evaluation=test model=given:NB <b> mde=' ||
+    fail "$what: detail $(col "$tmp/given" hypothesis_only 10)"
+col "$tmp/given" v_information 10 | grep -q ' model=given:NB <b> ' ||
+    fail "$what: v_information's detail does not name the model"
+grep -q '^model_warning:' "$tmp/given/summary.tsv" && fail "$what: a sound model flagged"
+# PVI from the same probabilities, computed here: the gold label's
+# probability against its share in the example's training folds.
+awk -F'\t' '
+    FILENAME ~ /folds.tsv$/ { if (FNR > 1) fold[$1] = $4; next }
+    FILENAME ~ /prepared.tsv$/ { if (FNR > 1) { gold[$1] = $3; n[$3]++; nf[fold[$1], $3]++; size[fold[$1]]++; total++ } next }
+    FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    { y = gold[$1]; k = fold[$1]
+      pnull = (n[y] - nf[k, y]) / (total - size[k])
+      printf "%s\t%.6f\n", $1, -log(pnull) / log(2) + log($col["p_" y]) / log(2) }' \
+    "$tmp/folds/folds.tsv" "$tmp/folds/prepared.tsv" "$tmp/pred/cv-predictions.tsv" |
+    sort >"$tmp/pvi-here"
+tail -n +2 "$tmp/given/pvi.tsv" | cut -f1,3 | sort >"$tmp/pvi-study"
+awk -F'\t' 'NR == FNR { v[$1] = $2; next } { d = v[$1] - $2; if (d < 0) d = -d; if (d > 2e-6 || !($1 in v)) bad++ }
+    END { exit bad > 0 || NR != 810 }' "$tmp/pvi-here" "$tmp/pvi-study" ||
+    fail "$what: pvi.tsv differs from PVI computed here"
+# PVI's folds are folds.tsv's.
+[ "$(tail -n +2 "$tmp/given/pvi.tsv" | cut -f1,7)" = "$(tail -n +2 "$tmp/folds/folds.tsv" | cut -f1,4)" ] ||
+    fail "$what: pvi.tsv's folds are not folds.tsv's"
+grep -q '^NB <b>	hypothesis	cv	full	405	' "$tmp/given/partitions.tsv" ||
+    fail "$what: partitions.tsv does not score the given model"
+grep -q 'NB &lt;b&gt;, hypothesis only (predictions given)' "$tmp/given/report.html" ||
+    fail "$what: the page does not name the model (escaped)"
+grep -q '<b>' "$tmp/given/report.html" && fail "$what: the model's name as HTML"
+cmp -s "$tmp/folds/folds.tsv" "$tmp/given/folds.tsv" || fail "$what: folds.tsv differs"
+
+what="cross-validated: one file of predictions"
+tells-prep -q -o "$tmp/p.tsv" --split a "$tmp/mli/train.jsonl" --split b "$tmp/mli/dev.jsonl"
+run tells-study -q --folds-only --folds 3 -o "$tmp/cvfolds" "$tmp/p.tsv"
+expect 0 ""
+[ "$(tail -n +2 "$tmp/cvfolds/folds.tsv" | cut -f3 | sort -u)" = cv ] || fail "$what: roles"
+"$examples/crossfit" "$tmp/cvfolds" "$tmp/cvpred" "$examples/word-model"
+[ -e "$tmp/cvpred/eval-predictions.tsv" ] && fail "$what: eval predictions without a training split"
+run tells-study -q --folds 3 -o "$tmp/cv" --hypothesis-predictions "$tmp/cvpred/cv-predictions.tsv" \
+    "$tmp/p.tsv"
+expect 0 ""
+want=$(accuracy "$tmp/cvpred/cv-predictions.tsv" "$tmp/p.tsv")
+[ "$(col "$tmp/cv" hypothesis_only 2)" = "$want" ] ||
+    fail "$what: hypothesis_only $(col "$tmp/cv" hypothesis_only 2), the model's accuracy $want"
+# The name defaults to the file's; the baselines' folds are folds.tsv's.
+col "$tmp/cv" hypothesis_only 10 | grep -q ' evaluation=cross-validation model=given:cv-predictions.tsv ' ||
+    fail "$what: detail $(col "$tmp/cv" hypothesis_only 10)"
+[ "$(tail -n +2 "$tmp/cv/predictions.tsv" | awk -F'\t' '{ print $1 "\t" $NF }' | sort)" = \
+    "$(tail -n +2 "$tmp/cvfolds/folds.tsv" | cut -f1,4 | sort)" ] ||
+    fail "$what: predictions.tsv's folds are not folds.tsv's"
+
+what="a constant model is flagged"
+for f in cv eval; do
+    awk -F'\t' -v OFS='\t' 'NR == 1 { print "id", "predicted", "p_contradiction", "p_entailment", "p_neutral"; next }
+        { print $1, "entailment", 0.2, 0.6, 0.2 }' "$tmp/pred/$f-predictions.tsv" >"$tmp/const-$f.tsv"
+done
+run tells-study -q -o "$tmp/const" --hypothesis-predictions "$tmp/const-cv.tsv" \
+    --hypothesis-eval-predictions "$tmp/const-eval.tsv" "$tmp/folds/prepared.tsv"
+expect 0 ""
+[ "$(col "$tmp/const" model_warning:hypothesis 2)" = 1.000000 ] ||
+    fail "$what: no model_warning:hypothesis row"
+col "$tmp/const" model_warning:hypothesis 10 | grep -q 'top_label=entailment top_share=1.000000 prob_sd=0.000000 .* one_class=yes constant=yes ' ||
+    fail "$what: detail $(col "$tmp/const" model_warning:hypothesis 10)"
+[ "$(col "$tmp/const" hypothesis_only 9)" = no ] || fail "$what: hypothesis_only significant"
+col "$tmp/const" hypothesis_only 10 | grep -q 'warning=model_warning:hypothesis' ||
+    fail "$what: hypothesis_only does not point to the warning"
+col "$tmp/const" v_information 10 | grep -q 'warning=model_warning:hypothesis_cv' ||
+    fail "$what: v_information does not point to the warning"
+grep -q '^model_warning:hypothesis_cv	' "$tmp/const/summary.tsv" || fail "$what: no hypothesis_cv row"
+grep -q 'Its model is degenerate (model_warning:hypothesis)' "$tmp/const/report.html" ||
+    fail "$what: the page does not say so beside hypothesis_only"
+grep -q 'Warning: the hypothesis-only model const-cv.tsv (predictions given) predicts' "$tmp/const/report.html" ||
+    fail "$what: the warning is not in the page's verdicts"
+
+# ---- bad predictions: one clear error, exit 1, no folder ----
+P=$tmp/folds/prepared.tsv
+cv=$tmp/pred/cv-predictions.tsv
+ev=$tmp/pred/eval-predictions.tsv
+bad() {   # bad WHAT STATUS MESSAGE CV [EVAL]: the study with these files
+    what=$1
+    run tells-study -q -o "$tmp/bad" --hypothesis-predictions "$4" \
+        ${5:+--hypothesis-eval-predictions "$5"} "$P"
+    expect "$2" "$3"
+    [ -e "$tmp/bad" ] && fail "$what: a folder was written"
+}
+first=$(sed -n 2p "$cv" | cut -f1)
+sed 2d "$cv" >"$tmp/missing.tsv"
+bad "a row missing" 1 "tells-study: $tmp/missing.tsv: no prediction for id '$first' (line $(awk -F'\t' -v id="$first" '$1 == id { print NR }' "$P") of $P)" "$tmp/missing.tsv" "$ev"
+{ cat "$cv"; sed -n 2p "$cv" | sed 's/^[^	]*/nowhere-1/'; } >"$tmp/extra.tsv"
+bad "an id not in the corpus" 1 "tells-study: $tmp/extra.tsv:407: id 'nowhere-1' is not in the corpus" "$tmp/extra.tsv" "$ev"
+{ cat "$cv"; sed -n 2p "$cv"; } >"$tmp/dup.tsv"
+bad "an id twice" 1 "tells-study: $tmp/dup.tsv:407: duplicate id '$first' (first on line 2)" "$tmp/dup.tsv" "$ev"
+sed '3s/	[a-z]*	/	maybe	/' "$cv" >"$tmp/label.tsv"
+bad "an unknown label" 1 "tells-study: $tmp/label.tsv:3: unknown label 'maybe' in column predicted" "$tmp/label.tsv" "$ev"
+sed '1s/p_neutral/p_other/' "$cv" >"$tmp/col.tsv"
+bad "a p_ column of no label" 1 "tells-study: $tmp/col.tsv:1: column p_other: 'other' is not a label of the corpus" "$tmp/col.tsv" "$ev"
+cut -f1-4 "$cv" >"$tmp/nop.tsv"
+bad "a label without p_" 1 "tells-study: $tmp/nop.tsv:1: no column p_neutral (a probability for each label of the corpus)" "$tmp/nop.tsv" "$ev"
+awk -F'\t' -v OFS='\t' 'NR == 4 { $3 = "nan" } 1' "$cv" >"$tmp/nan.tsv"
+bad "NaN" 1 "tells-study: $tmp/nan.tsv:4: invalid probability 'nan' in column p_contradiction (expected a number from 0 to 1)" "$tmp/nan.tsv" "$ev"
+awk -F'\t' -v OFS='\t' 'NR == 4 { $3 = 0.9; $4 = 0.9; $5 = 0.9 } 1' "$cv" >"$tmp/sum.tsv"
+bad "a sum of 2.7" 1 "tells-study: $tmp/sum.tsv:4: the probabilities sum to 2.7, not 1 (tolerance 0.01)" "$tmp/sum.tsv" "$ev"
+awk -F'\t' -v OFS='\t' 'NR == 1 { $6 = "gold" } NR == 2 { $6 = "no-such" } NR > 2 { $6 = "x" } 1' "$cv" >"$tmp/gold.tsv"
+g=$(awk -F'\t' -v id="$first" '$1 == id { print $3 }' "$P")
+bad "a gold label that differs" 1 "tells-study: $tmp/gold.tsv:2: gold 'no-such' differs from the corpus's '$g' for id '$first'" "$tmp/gold.tsv" "$ev"
+awk -F'\t' -v OFS='\t' -v id="$first" -v g="$g" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+    $1 == id { for (k in c) if (k ~ /^p_/) $c[k] = (k == "p_" g) ? 0 : 0.5 } 1' "$cv" >"$tmp/zero.tsv"
+bad "a gold probability of 0" 1 "tells-study: $tmp/zero.tsv:2: p_$g, the gold label's probability, is 0 for id '$first': PVI takes its logarithm (give probabilities before rounding)" "$tmp/zero.tsv" "$ev"
+printf 'id\tpredicted\tp_contradiction\tp_entailment\tp_neutral\n\377\tx\t1\t0\t0\n' >"$tmp/utf.tsv"
+bad "invalid UTF-8" 1 "tells-study: $tmp/utf.tsv:2: invalid UTF-8" "$tmp/utf.tsv" "$ev"
+: >"$tmp/empty.tsv"
+bad "an empty file" 1 "tells-study: $tmp/empty.tsv: no predictions in the file" "$tmp/empty.tsv" "$ev"
+# The first row of the corpus that the eval file should not hold.
+t=$(sed -n 2p "$P" | cut -f1)
+bad "an eval file of the wrong split" 1 "tells-study: $cv:$(awk -F'\t' -v id="$t" '$1 == id { print NR }' "$cv"): id '$t' is in split 'train', not the evaluated split 'test'" "$cv" "$cv"
+bad "no eval file with a training split" 1 "tells-study: $cv: the study trains on 'train' and scores 'test': give that model's predictions of 'test' with --hypothesis-eval-predictions too (folds.tsv's role)" "$cv"
+what="an eval file when cross-validated"
+run tells-study -q --folds 3 -o "$tmp/bad" --hypothesis-predictions "$tmp/cvpred/cv-predictions.tsv" \
+    --hypothesis-eval-predictions "$ev" "$tmp/p.tsv"
+expect 1 "tells-study: $ev: the study cross-validates (the corpus has no training split and another): --hypothesis-predictions alone gives its model"
+
+# ---- usage ----
+what="--hypothesis-eval-predictions alone"
+run tells-study -o "$tmp/bad" --hypothesis-eval-predictions "$ev" "$P"
+expect 2 "tells-study: --hypothesis-eval-predictions needs --hypothesis-predictions (every example, cross-fitted)
+Try 'tells-study --help' for more information."
+what="--model-name alone"
+run tells-study -o "$tmp/bad" --model-name x "$P"
+expect 2 "tells-study: --model-name names the model of --hypothesis-predictions
+Try 'tells-study --help' for more information."
+what="--folds-only with a batch"
+run tells-study -o "$tmp/bad" --folds-only --batch "$P" "$P"
+expect 2 "tells-study: --folds-only runs no model and audits no batch
+Try 'tells-study --help' for more information."
+what="an output folder holding the predictions"
+run tells-study -q -o "$tmp/pred" --hypothesis-predictions "$cv" --hypothesis-eval-predictions "$ev" "$P"
+expect 2 "tells-study: --output names a folder holding an input (--hypothesis-predictions): $cv
+Try 'tells-study --help' for more information."
+[ -s "$cv" ] && [ -s "$ev" ] || fail "$what: the predictions were removed"
+
+exit $((failures > 0))

@@ -139,6 +139,12 @@ static void usage(void)
 "                           trained on it: its predictions of the evaluated\n"
 "                           split (folds.tsv's role), for hypothesis_only\n"
 "      --model-name NAME    the given model's name in the report [FILE's name]\n"
+"      --embeddings FILE    a .npy matrix of the hypotheses' embeddings made\n"
+"                           elsewhere, one row per example in the prepared\n"
+"                           order (folds.tsv's), for AFLite and cartography\n"
+"                           [hypothesis vectors averaged from word vectors]\n"
+"      --embeddings-ids FILE  the id of each row of --embeddings, in order\n"
+"                           (one per line, or a .npy of strings)\n"
 "      --train NAME         the split to train on [train, when there is another]\n"
 "      --eval NAME          the split the verdicts score [test, else dev, else\n"
 "                           the first other split]\n"
@@ -195,7 +201,7 @@ enum {
     OPT_PHRASES = 256, OPT_MESH, OPT_BATCH, OPT_NEGATION, OPT_VECTORS, OPT_KEEP_VECTORS, OPT_FOLDS, OPT_GROUP_BY, OPT_EPOCH, OPT_LR, OPT_ALPHA,
     OPT_TOKEN_ALPHA, OPT_CLASS_PRIOR, OPT_THREADS, OPT_SEED, OPT_NO_FIGURES, OPT_GNUPLOT,
     OPT_TRAIN, OPT_EVAL, OPT_NAME, OPT_LIST_CHECKS, OPT_FOLDS_ONLY, OPT_HYP_PRED,
-    OPT_HYP_EVAL_PRED, OPT_MODEL_NAME
+    OPT_HYP_EVAL_PRED, OPT_MODEL_NAME, OPT_EMBEDDINGS, OPT_EMBEDDINGS_IDS
 };
 
 static const struct option long_options[] = {
@@ -228,6 +234,8 @@ static const struct option long_options[] = {
     {"hypothesis-predictions", required_argument, NULL, OPT_HYP_PRED},
     {"hypothesis-eval-predictions", required_argument, NULL, OPT_HYP_EVAL_PRED},
     {"model-name", required_argument, NULL, OPT_MODEL_NAME},
+    {"embeddings", required_argument, NULL, OPT_EMBEDDINGS},
+    {"embeddings-ids", required_argument, NULL, OPT_EMBEDDINGS_IDS},
     CLI_QUIET_OPTION,
     CLI_PROGRESS_OPTION,
     CLI_COMMON_OPTIONS,
@@ -282,6 +290,8 @@ static bool study_option(int ch, options *o)
     case 'o': o->output = optarg; break;
     case OPT_LIST_CHECKS: list_checks(); exit(0);
     case OPT_FOLDS_ONLY: c->folds_only = true; break;
+    case OPT_EMBEDDINGS: c->embeddings = optarg; break;
+    case OPT_EMBEDDINGS_IDS: c->embeddings_ids = optarg; break;
     case OPT_HYP_PRED: c->hypothesis_predictions = optarg; break;
     case OPT_HYP_EVAL_PRED: c->hypothesis_eval_predictions = optarg; break;
     case OPT_MODEL_NAME:
@@ -337,14 +347,20 @@ static void check_args(int argc, char **argv, options *o)
     if (c->ninputs == 0 && !c->prepared && (c->train || c->eval || c->nbatches))
         cli_usage_error("--train, --eval and --batch need a corpus");
     if (c->ninputs == 0 && !c->prepared &&
-        (c->folds_only || c->hypothesis_predictions || c->hypothesis_eval_predictions))
+        (c->folds_only || c->hypothesis_predictions || c->hypothesis_eval_predictions ||
+         c->embeddings))
         cli_usage_error("--folds-only and the predictions options need a corpus");
     if (c->hypothesis_eval_predictions && !c->hypothesis_predictions)
         cli_usage_error("--hypothesis-eval-predictions needs --hypothesis-predictions "
                         "(every example, cross-fitted)");
     if (c->model_name && !c->hypothesis_predictions)
         cli_usage_error("--model-name names the model of --hypothesis-predictions");
-    if (c->folds_only && (c->hypothesis_predictions || c->nbatches))
+    if (c->embeddings_ids && !c->embeddings)
+        cli_usage_error("--embeddings-ids gives the ids of --embeddings' rows");
+    if (c->embeddings && (c->vectors || c->keep_vectors))
+        cli_usage_error("--embeddings replaces the word vectors: no --vectors or "
+                        "--keep-vectors with it");
+    if (c->folds_only && (c->hypothesis_predictions || c->nbatches || c->embeddings))
         cli_usage_error("--folds-only runs no model and audits no batch");
     if (c->keep_vectors && c->vectors)
         cli_usage_error("--keep-vectors keeps vectors the study trains; with --vectors it "
@@ -434,6 +450,8 @@ static void check_io(const options *o)
     io_input(&io, "--negation", c->negation);
     io_input(&io, "--hypothesis-predictions", c->hypothesis_predictions);
     io_input(&io, "--hypothesis-eval-predictions", c->hypothesis_eval_predictions);
+    io_input(&io, "--embeddings", c->embeddings);
+    io_input(&io, "--embeddings-ids", c->embeddings_ids);
     if (!c->ninputs && !c->prepared)
         for (size_t i = 0; i < sizeof bundled_files / sizeof *bundled_files; i++) {
             char *p = data_path(bundled_files[i]);

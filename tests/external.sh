@@ -4,8 +4,9 @@
 # (naive Bayes, in awk) on exactly those and writes its predictions;
 # tells-study --hypothesis-predictions scores them. hypothesis_only reports
 # that model's accuracy, computed here on its own; PVI equals a computation
-# here from the same probabilities; a constant model is flagged; bad
-# prediction files get one clear error.
+# here from the same probabilities; a constant model is flagged; AFLite
+# and cartography run on a given .npy (in any order, with its ids); bad
+# prediction files and matrices get one clear error.
 . "${top_srcdir:-.}/tests/init.sh"
 
 examples=$top_srcdir/doc/examples
@@ -128,6 +129,84 @@ grep -q 'Its model is degenerate (model_warning:hypothesis)' "$tmp/const/report.
     fail "$what: the page does not say so beside hypothesis_only"
 grep -q 'Warning: the hypothesis-only model const-cv.tsv (predictions given) predicts' "$tmp/const/report.html" ||
     fail "$what: the warning is not in the page's verdicts"
+
+what="--embeddings"
+# A .npy of 16 numbers per example (float32, written here as NumPy writes
+# it), the label planted in every other row; and the same rows shuffled,
+# with their ids.
+python3 -c '
+import csv, random, struct, sys
+def save(path, rows):
+    n, d = len(rows), len(rows[0])
+    h = "{\x27descr\x27: \x27<f4\x27, \x27fortran_order\x27: False, \x27shape\x27: (%d, %d), }" % (n, d)
+    h += " " * (64 - (10 + len(h) + 1) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h.encode())
+        for r in rows:
+            f.write(struct.pack("<%df" % d, *r))
+prep = list(csv.DictReader(open(sys.argv[1]), delimiter="\t", quoting=csv.QUOTE_NONE))
+labels = sorted({r["label"] for r in prep})
+rnd = random.Random(0)
+rows = []
+for i, r in enumerate(prep):
+    x = [rnd.gauss(0, 1) for _ in range(16)]
+    if i % 2 == 0:
+        x[labels.index(r["label"])] += 3
+    rows.append(x)
+save(sys.argv[2], rows)
+perm = list(range(len(prep)))
+rnd.shuffle(perm)
+save(sys.argv[3], [rows[j] for j in perm])
+open(sys.argv[4], "w").write("".join(prep[j]["id"] + "\n" for j in perm))
+save(sys.argv[5], rows[:10])
+rows[2][1] = float("nan")
+save(sys.argv[6], rows)
+' "$tmp/folds/prepared.tsv" "$tmp/emb.npy" "$tmp/emb-perm.npy" "$tmp/emb-perm.ids" \
+    "$tmp/emb-short.npy" "$tmp/emb-nan.npy"
+run tells-study -q -o "$tmp/emb" --embeddings "$tmp/emb.npy" "$tmp/folds/prepared.tsv"
+expect 0 ""
+cmp -s "$tmp/emb.npy" "$tmp/emb/hypothesis.npy" || fail "$what: hypothesis.npy is not the given matrix"
+grep -q 'AFLite finds [0-9.]*% of the examples easy for a linear model over the hypothesis embeddings given (emb.npy)' \
+    "$tmp/emb/report.html" || fail "$what: the aflite sentence does not say what it ran over"
+grep -q '^cartography	.*	epochs=' "$tmp/emb/summary.tsv" || fail "$what: no cartography"
+# The planted rows are the easy ones, mostly: AFLite read the matrix.
+[ "$(awk -F'\t' 'NR == FNR { e[$1] = 1; next } FNR > 1 && e[$1] { n++; planted += (FNR % 2 == 0) }
+    END { print (planted > 0.7 * n) }' "$tmp/emb/easy.ids" "$tmp/folds/prepared.tsv")" = 1 ] ||
+    fail "$what: the easy examples are not the planted ones"
+what="--embeddings in another order, with --embeddings-ids"
+run tells-study -q -o "$tmp/emb-perm" --embeddings "$tmp/emb-perm.npy" \
+    --embeddings-ids "$tmp/emb-perm.ids" "$tmp/folds/prepared.tsv"
+expect 0 ""
+for f in summary.tsv hypothesis.npy easy.ids difficult.ids aflite.tsv carto.tsv; do
+    cmp -s "$tmp/emb/$f" "$tmp/emb-perm/$f" || fail "$what: $f differs"
+done
+# Bad matrices and id files.
+ebad() {   # ebad WHAT MESSAGE ARGS...
+    what=$1 msg=$2
+    shift 2
+    run tells-study -q -o "$tmp/bad" "$@" "$tmp/folds/prepared.tsv"
+    expect 1 "$msg"
+    [ -e "$tmp/bad" ] && fail "$what: a folder was written"
+}
+ebad "an embedding matrix of 10 rows" "tells-study: $tmp/emb-short.npy: 10 rows for the corpus's 405 examples (one row per example)" \
+    --embeddings "$tmp/emb-short.npy"
+ebad "a NaN embedding" "tells-study: $tmp/emb-nan.npy: row 3, column 2 is not a finite number" \
+    --embeddings "$tmp/emb-nan.npy"
+sed '$d' "$tmp/emb-perm.ids" >"$tmp/ids-short"
+ebad "an id file one short" "tells-study: $tmp/ids-short: 404 distinct ids for the 405 rows of $tmp/emb-perm.npy" \
+    --embeddings "$tmp/emb-perm.npy" --embeddings-ids "$tmp/ids-short"
+last=$(tail -n 1 "$tmp/emb-perm.ids")
+{ sed '$d' "$tmp/emb-perm.ids"; echo stranger; } >"$tmp/ids-other"
+ebad "an id file with a stranger" "tells-study: $tmp/ids-other: no row for id '$last' (line $(awk -F'\t' -v id="$last" '$1 == id { print NR }' "$tmp/folds/prepared.tsv") of $tmp/folds/prepared.tsv)" \
+    --embeddings "$tmp/emb-perm.npy" --embeddings-ids "$tmp/ids-other"
+what="--embeddings-ids alone"
+run tells-study -o "$tmp/bad" --embeddings-ids "$tmp/emb-perm.ids" "$tmp/folds/prepared.tsv"
+expect 2 "tells-study: --embeddings-ids gives the ids of --embeddings' rows
+Try 'tells-study --help' for more information."
+what="--embeddings and --vectors"
+run tells-study -o "$tmp/bad" --embeddings "$tmp/emb.npy" --vectors "$tmp/emb.npy" "$tmp/folds/prepared.tsv"
+expect 2 "tells-study: --embeddings replaces the word vectors: no --vectors or --keep-vectors with it
+Try 'tells-study --help' for more information."
 
 # ---- bad predictions: one clear error, exit 1, no folder ----
 P=$tmp/folds/prepared.tsv

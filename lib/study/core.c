@@ -326,6 +326,17 @@ const char *study_hypothesis_shown(const study *s, char *buf, size_t size)
     return buf;
 }
 
+const char *study_vectors_shown(const study *s, char *buf, size_t size)
+{
+    if (s->cfg->embeddings) {
+        const char *slash = strrchr(s->cfg->embeddings, '/');
+        snprintf(buf, size, "the hypothesis embeddings given (%s)",
+                 slash ? slash + 1 : s->cfg->embeddings);
+    } else
+        snprintf(buf, size, "the averaged hypothesis vectors");
+    return buf;
+}
+
 const comparison_entry *study_entry(const comparison *cmp, const char *model,
                                     const char *split)
 {

@@ -207,6 +207,10 @@ void study_model_warn_row(verdict *v, const char *name, const study_model_check 
    row for "all"). */
 double study_majority_share(const study *s, const char *split);
 
+/* The hypothesis vectors of AFLite and cartography in words: "the
+   averaged hypothesis vectors", or "the hypothesis embeddings given
+   (FILE)". */
+const char *study_vectors_shown(const study *s, char *buf, size_t size);
 /* The mean of n flags (NAN for none). */
 double study_mean(const unsigned char *x, size_t n);
 /* Class k in byte order: its label id and its name. */

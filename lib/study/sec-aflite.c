@@ -240,13 +240,15 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
     char acc_difficult[32], acc_full[32];
     study_percent(acc_difficult, sizeof acc_difficult, a->accuracy[AFLITE_DIFFICULT]);
     study_percent(acc_full, sizeof acc_full, a->accuracy[AFLITE_FULL]);
+    char over[192];
+    study_vectors_shown(s, over, sizeof over);
     snprintf(v->sentence, sizeof v->sentence,
-             "AFLite finds %s of the examples easy for a linear model over word vectors; on "
+             "AFLite finds %s of the examples easy for a linear model over %s; on "
              "the difficult rest the hypothesis-only model gets %s right, against %s on all "
              "evaluated examples: %+.1f points (95%% interval %+.1f to %+.1f). Not tested: "
              "models over the same hypotheses, evaluated rows included, defined the "
              "partition, so the difference holds by construction.",
-             share, acc_difficult, acc_full, 100 * v->effect, 100 * v->ci_low,
+             share, over, acc_difficult, acc_full, 100 * v->effect, 100 * v->ci_low,
              100 * v->ci_high);
     return 0;
 }

@@ -357,14 +357,15 @@ static int carto_verdict(const study *s, const measures_state *m, verdicts *vs,
              m->carto.epochs, m->n[PART_CARTO_EASY], m->n[PART_CARTO_AMBIGUOUS],
              m->n[PART_CARTO_HARD], acc[PART_CARTO_EASY], acc[PART_CARTO_AMBIGUOUS],
              acc[PART_CARTO_HARD], m->full_accuracy);
-    char model[192];
+    char model[192], over[192];
     study_hypothesis_shown(s, model, sizeof model);
+    study_vectors_shown(s, over, sizeof over);
     snprintf(v->sentence, sizeof v->sentence,
-             "A linear model over the averaged hypothesis vectors, trained for %zu epochs, "
+             "A linear model over %s, trained for %zu epochs, "
              "gives the gold label %.2f probability on average; the cross-fitted "
              "%s gets %.1f%% of its easy-to-learn third right, "
              "%.1f%% of the ambiguous and %.1f%% of the hard-to-learn, against %.1f%% of all.",
-             m->carto.epochs, v->value, model, 100 * acc[PART_CARTO_EASY],
+             over, m->carto.epochs, v->value, model, 100 * acc[PART_CARTO_EASY],
              100 * acc[PART_CARTO_AMBIGUOUS], 100 * acc[PART_CARTO_HARD],
              100 * m->full_accuracy);
     return 0;
@@ -561,8 +562,12 @@ static void pvi_page(const study *s, const measures_state *m, page *pg)
 
 static void carto_page(const study *s, const measures_state *m, page *pg)
 {
-    fprintf(pg->fp, "<h2 id=\"cartography\">Dataset cartography</h2>\n<p>A softmax regression "
-                    "over the averaged hypothesis vectors trained by minibatch SGD for %zu "
+    char over[192];
+    study_vectors_shown(s, over, sizeof over);
+    fputs("<h2 id=\"cartography\">Dataset cartography</h2>\n<p>A softmax regression over ",
+          pg->fp);
+    html_escape(pg->fp, over);
+    fprintf(pg->fp, " trained by minibatch SGD for %zu "
                     "epochs; after each epoch, every example's probability of its gold label. "
                     "Confidence is its mean, variability its standard deviation, correctness "
                     "the share of epochs it was predicted right (Swayamdipta et al. 2020). The "

@@ -61,6 +61,11 @@ typedef struct study_config {
     const char *hypothesis_predictions;
     const char *hypothesis_eval_predictions;
     const char *model_name;        /* [the predictions file's name] */
+    /* Embeddings of the hypotheses made elsewhere (a .npy matrix, one
+       row per example: in the prepared order, or in embeddings_ids's),
+       for AFLite and cartography in place of averaged word vectors. */
+    const char *embeddings;
+    const char *embeddings_ids;
     bool folds_only;               /* prepare, write folds.tsv and stop */
     const char *command;           /* the command line, shell-quoted, for
                                       run.json and the report; or NULL */

@@ -138,7 +138,13 @@ static void usage(void)
 "      --hypothesis-eval-predictions FILE  with a training split, that model\n"
 "                           trained on it: its predictions of the evaluated\n"
 "                           split (folds.tsv's role), for hypothesis_only\n"
-"      --model-name NAME    the given model's name in the report [FILE's name]\n"
+"      --pair-predictions FILE  a premise-aware model trained elsewhere, in place\n"
+"                           of the pair-features fastText: its predictions of\n"
+"                           the evaluated examples (cross-fitted on folds.tsv's\n"
+"                           folds when cross-validating, else of the eval rows\n"
+"                           by the model trained on the train rows), for\n"
+"                           premise_and_hypothesis\n"
+"      --model-name NAME    the given models' name in the report [FILE's name]\n"
 "      --embeddings FILE    a .npy matrix of the hypotheses' embeddings made\n"
 "                           elsewhere, one row per example in the prepared\n"
 "                           order (folds.tsv's), for AFLite and cartography\n"
@@ -201,7 +207,7 @@ enum {
     OPT_PHRASES = 256, OPT_MESH, OPT_BATCH, OPT_NEGATION, OPT_VECTORS, OPT_KEEP_VECTORS, OPT_FOLDS, OPT_GROUP_BY, OPT_EPOCH, OPT_LR, OPT_ALPHA,
     OPT_TOKEN_ALPHA, OPT_CLASS_PRIOR, OPT_THREADS, OPT_SEED, OPT_NO_FIGURES, OPT_GNUPLOT,
     OPT_TRAIN, OPT_EVAL, OPT_NAME, OPT_LIST_CHECKS, OPT_FOLDS_ONLY, OPT_HYP_PRED,
-    OPT_HYP_EVAL_PRED, OPT_MODEL_NAME, OPT_EMBEDDINGS, OPT_EMBEDDINGS_IDS
+    OPT_HYP_EVAL_PRED, OPT_MODEL_NAME, OPT_EMBEDDINGS, OPT_EMBEDDINGS_IDS, OPT_PAIR_PRED
 };
 
 static const struct option long_options[] = {
@@ -234,6 +240,7 @@ static const struct option long_options[] = {
     {"hypothesis-predictions", required_argument, NULL, OPT_HYP_PRED},
     {"hypothesis-eval-predictions", required_argument, NULL, OPT_HYP_EVAL_PRED},
     {"model-name", required_argument, NULL, OPT_MODEL_NAME},
+    {"pair-predictions", required_argument, NULL, OPT_PAIR_PRED},
     {"embeddings", required_argument, NULL, OPT_EMBEDDINGS},
     {"embeddings-ids", required_argument, NULL, OPT_EMBEDDINGS_IDS},
     CLI_QUIET_OPTION,
@@ -294,6 +301,7 @@ static bool study_option(int ch, options *o)
     case OPT_EMBEDDINGS_IDS: c->embeddings_ids = optarg; break;
     case OPT_HYP_PRED: c->hypothesis_predictions = optarg; break;
     case OPT_HYP_EVAL_PRED: c->hypothesis_eval_predictions = optarg; break;
+    case OPT_PAIR_PRED: c->pair_predictions = optarg; break;
     case OPT_MODEL_NAME:
         if (!*optarg || strpbrk(optarg, "\t\n\r"))
             cli_usage_error("--model-name must be a non-empty name without tabs or line "
@@ -348,19 +356,21 @@ static void check_args(int argc, char **argv, options *o)
         cli_usage_error("--train, --eval and --batch need a corpus");
     if (c->ninputs == 0 && !c->prepared &&
         (c->folds_only || c->hypothesis_predictions || c->hypothesis_eval_predictions ||
-         c->embeddings))
+         c->pair_predictions || c->embeddings))
         cli_usage_error("--folds-only and the predictions options need a corpus");
     if (c->hypothesis_eval_predictions && !c->hypothesis_predictions)
         cli_usage_error("--hypothesis-eval-predictions needs --hypothesis-predictions "
                         "(every example, cross-fitted)");
-    if (c->model_name && !c->hypothesis_predictions)
-        cli_usage_error("--model-name names the model of --hypothesis-predictions");
+    if (c->model_name && !c->hypothesis_predictions && !c->pair_predictions)
+        cli_usage_error("--model-name names the model of --hypothesis-predictions or "
+                        "--pair-predictions");
     if (c->embeddings_ids && !c->embeddings)
         cli_usage_error("--embeddings-ids gives the ids of --embeddings' rows");
     if (c->embeddings && (c->vectors || c->keep_vectors))
         cli_usage_error("--embeddings replaces the word vectors: no --vectors or "
                         "--keep-vectors with it");
-    if (c->folds_only && (c->hypothesis_predictions || c->nbatches || c->embeddings))
+    if (c->folds_only && (c->hypothesis_predictions || c->pair_predictions || c->nbatches ||
+                          c->embeddings))
         cli_usage_error("--folds-only runs no model and audits no batch");
     if (c->keep_vectors && c->vectors)
         cli_usage_error("--keep-vectors keeps vectors the study trains; with --vectors it "
@@ -450,6 +460,7 @@ static void check_io(const options *o)
     io_input(&io, "--negation", c->negation);
     io_input(&io, "--hypothesis-predictions", c->hypothesis_predictions);
     io_input(&io, "--hypothesis-eval-predictions", c->hypothesis_eval_predictions);
+    io_input(&io, "--pair-predictions", c->pair_predictions);
     io_input(&io, "--embeddings", c->embeddings);
     io_input(&io, "--embeddings-ids", c->embeddings_ids);
     if (!c->ninputs && !c->prepared)

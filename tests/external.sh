@@ -49,14 +49,31 @@ expect 0 ""
     [ "$(tail -n +2 "$tmp/pred/eval-predictions.tsv" | wc -l)" -eq 45 ] ||
     fail "$what: $(wc -l "$tmp/pred/"*)"
 
+# The same model over premise and hypothesis, the premise-aware one.
+run "$examples/crossfit" "$tmp/folds" "$tmp/pair" "$examples/word-model" -p
+expect 0 ""
+
 what="a study of the given predictions, train and test"
 run tells-study -q -o "$tmp/given" --hypothesis-predictions "$tmp/pred/cv-predictions.tsv" \
     --hypothesis-eval-predictions "$tmp/pred/eval-predictions.tsv" --model-name 'NB <b>' \
-    "$tmp/folds/prepared.tsv"
+    --pair-predictions "$tmp/pair/eval-predictions.tsv" "$tmp/folds/prepared.tsv"
 expect 0 ""
 want=$(accuracy "$tmp/pred/eval-predictions.tsv" "$tmp/folds/prepared.tsv")
 [ "$(col "$tmp/given" hypothesis_only 2)" = "$want" ] ||
     fail "$what: hypothesis_only $(col "$tmp/given" hypothesis_only 2), the model's accuracy $want"
+want=$(accuracy "$tmp/pair/eval-predictions.tsv" "$tmp/folds/prepared.tsv")
+[ "$(col "$tmp/given" premise_and_hypothesis 2)" = "$want" ] ||
+    fail "$what: premise_and_hypothesis $(col "$tmp/given" premise_and_hypothesis 2), the pair model's accuracy $want"
+# Its 2x2 table, counted here.
+awk -F'\t' 'FILENAME ~ /prepared/ { if (FNR > 1) g[$1] = $3; next }
+    FILENAME ~ /pair/ { if (FNR > 1) p[$1] = ($2 == g[$1]); next }
+    FNR > 1 { h = ($2 == g[$1]); both += p[$1] && h; op += p[$1] && !h; oh += h && !p[$1]; ne += !p[$1] && !h }
+    END { printf "both_right=%d only_pair_right=%d only_hypothesis_right=%d neither_right=%d\n", both, op, oh, ne }' \
+    "$tmp/folds/prepared.tsv" "$tmp/pair/eval-predictions.tsv" "$tmp/pred/eval-predictions.tsv" >"$tmp/table"
+col "$tmp/given" premise_and_hypothesis 10 | grep -q "model=given:NB <b> n=45 $(cat "$tmp/table") " ||
+    fail "$what: premise_and_hypothesis's detail $(col "$tmp/given" premise_and_hypothesis 10), counted $(cat "$tmp/table")"
+grep -q 'NB &lt;b&gt;, premise-aware (predictions given)' "$tmp/given/report.html" ||
+    fail "$what: the page does not name the premise-aware model"
 col "$tmp/given" hypothesis_only 10 | grep -q ' n=45 .* evaluation=test model=given:NB <b> mde=' ||
     fail "$what: detail $(col "$tmp/given" hypothesis_only 10)"
 col "$tmp/given" v_information 10 | grep -q ' model=given:NB <b> ' ||
@@ -94,12 +111,16 @@ expect 0 ""
 [ "$(tail -n +2 "$tmp/cvfolds/folds.tsv" | cut -f3 | sort -u)" = cv ] || fail "$what: roles"
 "$examples/crossfit" "$tmp/cvfolds" "$tmp/cvpred" "$examples/word-model"
 [ -e "$tmp/cvpred/eval-predictions.tsv" ] && fail "$what: eval predictions without a training split"
+"$examples/crossfit" "$tmp/cvfolds" "$tmp/cvpair" "$examples/word-model" -p
 run tells-study -q --folds 3 -o "$tmp/cv" --hypothesis-predictions "$tmp/cvpred/cv-predictions.tsv" \
-    "$tmp/p.tsv"
+    --pair-predictions "$tmp/cvpair/cv-predictions.tsv" "$tmp/p.tsv"
 expect 0 ""
 want=$(accuracy "$tmp/cvpred/cv-predictions.tsv" "$tmp/p.tsv")
 [ "$(col "$tmp/cv" hypothesis_only 2)" = "$want" ] ||
     fail "$what: hypothesis_only $(col "$tmp/cv" hypothesis_only 2), the model's accuracy $want"
+want=$(accuracy "$tmp/cvpair/cv-predictions.tsv" "$tmp/p.tsv")
+[ "$(col "$tmp/cv" premise_and_hypothesis 2)" = "$want" ] ||
+    fail "$what: premise_and_hypothesis $(col "$tmp/cv" premise_and_hypothesis 2), the pair model's accuracy $want"
 # The name defaults to the file's; the baselines' folds are folds.tsv's.
 col "$tmp/cv" hypothesis_only 10 | grep -q ' evaluation=cross-validation model=given:cv-predictions.tsv ' ||
     fail "$what: detail $(col "$tmp/cv" hypothesis_only 10)"
@@ -113,8 +134,13 @@ for f in cv eval; do
         { print $1, "entailment", 0.2, 0.6, 0.2 }' "$tmp/pred/$f-predictions.tsv" >"$tmp/const-$f.tsv"
 done
 run tells-study -q -o "$tmp/const" --hypothesis-predictions "$tmp/const-cv.tsv" \
-    --hypothesis-eval-predictions "$tmp/const-eval.tsv" "$tmp/folds/prepared.tsv"
+    --hypothesis-eval-predictions "$tmp/const-eval.tsv" --pair-predictions "$tmp/const-eval.tsv" \
+    "$tmp/folds/prepared.tsv"
 expect 0 ""
+grep -q '^model_warning:premise_aware	1.000000	' "$tmp/const/summary.tsv" ||
+    fail "$what: no model_warning:premise_aware row"
+col "$tmp/const" premise_and_hypothesis 10 | grep -q 'warning=model_warning:hypothesis warning=model_warning:premise_aware' ||
+    fail "$what: premise_and_hypothesis does not point to both warnings"
 [ "$(col "$tmp/const" model_warning:hypothesis 2)" = 1.000000 ] ||
     fail "$what: no model_warning:hypothesis row"
 col "$tmp/const" model_warning:hypothesis 10 | grep -q 'top_label=entailment top_share=1.000000 prob_sd=0.000000 .* one_class=yes constant=yes ' ||
@@ -249,6 +275,9 @@ bad "an empty file" 1 "tells-study: $tmp/empty.tsv: no predictions in the file" 
 # The first row of the corpus that the eval file should not hold.
 t=$(sed -n 2p "$P" | cut -f1)
 bad "an eval file of the wrong split" 1 "tells-study: $cv:$(awk -F'\t' -v id="$t" '$1 == id { print NR }' "$cv"): id '$t' is in split 'train', not the evaluated split 'test'" "$cv" "$cv"
+what="a premise-aware file of the wrong split"
+run tells-study -q -o "$tmp/bad" --pair-predictions "$cv" "$P"
+expect 1 "tells-study: $cv:$(awk -F'\t' -v id="$t" '$1 == id { print NR }' "$cv"): id '$t' is in split 'train', not the evaluated split 'test'"
 bad "no eval file with a training split" 1 "tells-study: $cv: the study trains on 'train' and scores 'test': give that model's predictions of 'test' with --hypothesis-eval-predictions too (folds.tsv's role)" "$cv"
 what="an eval file when cross-validated"
 run tells-study -q --folds 3 -o "$tmp/bad" --hypothesis-predictions "$tmp/cvpred/cv-predictions.tsv" \
@@ -262,7 +291,7 @@ expect 2 "tells-study: --hypothesis-eval-predictions needs --hypothesis-predicti
 Try 'tells-study --help' for more information."
 what="--model-name alone"
 run tells-study -o "$tmp/bad" --model-name x "$P"
-expect 2 "tells-study: --model-name names the model of --hypothesis-predictions
+expect 2 "tells-study: --model-name names the model of --hypothesis-predictions or --pair-predictions
 Try 'tells-study --help' for more information."
 what="--folds-only with a batch"
 run tells-study -o "$tmp/bad" --folds-only --batch "$P" "$P"

@@ -593,6 +593,7 @@ void study_result_free(study_result *s)
     free(s->eval_row);
     ext_predictions_free(&s->given_cv);
     ext_predictions_free(&s->given_eval);
+    ext_predictions_free(&s->pair_pred);
     verdicts_free(&s->v);
     provenance_free(&s->run);
     free(s);

@@ -74,6 +74,10 @@ struct study_result {
     bool given;
     ext_predictions given_cv, given_eval;
     char given_name[128];
+    /* The premise-aware model's, of the evaluated rows. */
+    bool given_pair;
+    ext_predictions pair_pred;
+    char pair_name[160];
     size_t neval;              /* the evaluated rows (section baselines) */
     size_t *eval_row;          /* their dataset rows */
     dataset all;               /* all.tsv, once study_all made it */

@@ -158,18 +158,34 @@ static int run_pair(study *s, baselines_state *b, const dataset *d, baseline_inp
         cc.progress = NULL;
     cc.input = in;
     cc.run_majority = false;
+    /* The premise-aware model given: its predictions of the evaluated
+       rows. */
+    bool given = k == STUDY_AWARE && s->given_pair;
+    const char *eval = s->eval;
+    if (given) {
+        if (!s->cv) {
+            cc.eval = &eval;
+            cc.neval = 1;
+        }
+        cc.given = &s->pair_pred;
+        cc.given_corpus = &s->data;
+        cc.given_name = s->pair_name;
+    }
     comparison cmp = {0};
     if (comparison_run(&cmp, d, &cc, err) < 0)
         return -1;
     table_out t = {&cmp, false};
     int rc = study_write(s, name, write_table, &t, err);
-    const comparison_entry *pair = study_entry(&cmp, "fasttext", s->eval);
+    const comparison_entry *pair = study_entry(&cmp, given ? s->pair_name : "fasttext", s->eval);
     if (rc == 0 && !pair)
         rc = tells_error_set(err, NULL, 0, "no scores of split '%s'", s->eval);
     if (rc == 0)
         rc = correctness(s, d, pair, &b->model[k].right, err);
     if (rc == 0)
         b->model[k].fit = pair->pred.fit;
+    if (rc == 0 && k == STUDY_AWARE)
+        study_model_check_set(s, d, &pair->pred, pair->pred.fit.train_accuracy,
+                              study_majority_share(s, s->train), &b->aware_check);
     comparison_free(&cmp);
     return rc;
 }
@@ -514,33 +530,56 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
         both += m[STUDY_AWARE].right[i] && m[STUDY_HYPOTHESIS].right[i];
         neither += !m[STUDY_AWARE].right[i] && !m[STUDY_HYPOTHESIS].right[i];
     }
-    snprintf(v->detail, sizeof v->detail,
-             "test=mcnemar_exact_two_sided model=pair-features n=%zu both_right=%lu "
-             "only_pair_right=%lu only_hypothesis_right=%lu neither_right=%lu "
-             "train_accuracy=%.6f epoch=%d lr=%g bag_of_both_accuracy=%.6f",
-             s->neval, both, b->aware_b, b->aware_c, neither,
-             m[STUDY_AWARE].fit.train_accuracy, m[STUDY_AWARE].fit.epoch, m[STUDY_AWARE].fit.lr,
-             m[STUDY_PAIR].accuracy);
+    if (s->given_pair)
+        snprintf(v->detail, sizeof v->detail,
+                 "test=mcnemar_exact_two_sided model=given:%s n=%zu both_right=%lu "
+                 "only_pair_right=%lu only_hypothesis_right=%lu neither_right=%lu "
+                 "bag_of_both_accuracy=%.6f",
+                 s->pair_name, s->neval, both, b->aware_b, b->aware_c, neither,
+                 m[STUDY_PAIR].accuracy);
+    else
+        snprintf(v->detail, sizeof v->detail,
+                 "test=mcnemar_exact_two_sided model=pair-features n=%zu both_right=%lu "
+                 "only_pair_right=%lu only_hypothesis_right=%lu neither_right=%lu "
+                 "train_accuracy=%.6f epoch=%d lr=%g bag_of_both_accuracy=%.6f",
+                 s->neval, both, b->aware_b, b->aware_c, neither,
+                 m[STUDY_AWARE].fit.train_accuracy, m[STUDY_AWARE].fit.epoch,
+                 m[STUDY_AWARE].fit.lr, m[STUDY_PAIR].accuracy);
     study_model_warn_row(v, "hypothesis", &b->check);
+    study_model_warn_row(v, "premise_aware", &b->aware_check);
     study_diff_words(v, &w);
+    char aware[256];
+    if (s->given_pair)
+        snprintf(aware, sizeof aware, "The model %s, whose predictions of the pairs were "
+                 "given, reading premise and hypothesis,", s->pair_name);
+    else
+        snprintf(aware, sizeof aware, "A linear model that can relate the two (side-marked "
+                 "words, premise-by-hypothesis word pairs, overlap and length difference, "
+                 "%s)", s->given ? "fastText trained by the study"
+                                 : "trained like the hypothesis-only one");
     snprintf(v->sentence, sizeof v->sentence,
-             "A linear model that can relate the two (side-marked words, premise-by-"
-             "hypothesis word pairs, overlap and length difference, %s) gets %s right, "
-             "against %s for the hypothesis alone%s: %s points (95%% interval %s to %s), p = "
-             "%s (exact McNemar, two-sided).",
-             s->given ? "fastText trained by the study" : "trained like the hypothesis-only one",
-             w.a, w.b, s->given ? " (the given model)" : "", w.d, w.lo, w.hi, w.p);
+             "%s gets %s right, against %s for the hypothesis alone%s: %s points (95%% "
+             "interval %s to %s), p = %s (exact McNemar, two-sided).",
+             aware, w.a, w.b, s->given ? " (the given model)" : "", w.d, w.lo, w.hi, w.p);
     if (add_descriptive(s, b, vs, err) < 0)
         return -1;
-    char shown[192];
+    char shown[256];
     if (s->given)
         snprintf(shown, sizeof shown, "the hypothesis-only model %s (predictions given)",
                  s->given_name);
     else
         snprintf(shown, sizeof shown, "the hypothesis-only fastText model");
-    return study_model_warning(vs, "hypothesis", shown, &b->check,
-                               "the hypothesis_only row (and premise_and_hypothesis, which "
-                               "compares with it)", err);
+    if (study_model_warning(vs, "hypothesis", shown, &b->check,
+                            "the hypothesis_only row (and premise_and_hypothesis, which "
+                            "compares with it)", err) < 0)
+        return -1;
+    if (s->given_pair)
+        snprintf(shown, sizeof shown, "the premise-aware model %s (predictions given)",
+                 s->pair_name);
+    else
+        snprintf(shown, sizeof shown, "the premise-aware fastText model");
+    return study_model_warning(vs, "premise_aware", shown, &b->aware_check,
+                               "premise_and_hypothesis (the premise does not help)", err);
 }
 
 /* ---- figures and page ---- */
@@ -629,12 +668,14 @@ static void add_page(study *s, void *state, page *pg)
     fputs("<h2 id=\"baselines\">Baselines</h2>\n<table>\n<tr><th>model</th><th>accuracy</th>"
           "<th>95% interval</th></tr>\n",
           fp);
-    char given[192];
+    char given[256], pair[256];
     snprintf(given, sizeof given, "%s, hypothesis only (predictions given)", s->given_name);
+    snprintf(pair, sizeof pair, "%s, premise-aware (predictions given)", s->pair_name);
     const char *const shown[STUDY_NMODELS] = {
         "majority class", s->given ? given : "fastText, hypothesis only",
         "fastText, one bag of premise and hypothesis words (the MedNLI paper's)",
-        "fastText, premise-aware (the pair's features)", "fastText, premise only"};
+        s->given_pair ? pair : "fastText, premise-aware (the pair's features)",
+        "fastText, premise only"};
     for (int k = 0; k < STUDY_NMODELS; k++) {
         fputs("<tr><td>", fp);
         html_escape(fp, shown[k]);
@@ -697,9 +738,10 @@ static const study_check checks[] = {
                    "task, as these models learn it, that the hypothesis alone gives away",
      .list = CHECK_LIST_NONE},
     {.name = "model_warning:MODEL",
-     .definition = "only for a degenerate model, untested: the hypothesis-only model "
-                   "(MODEL hypothesis: the one scored by hypothesis_only; hypothesis_cv: the "
-                   "cross-fitted one of PVI and the partitions, when another) predicts one "
+     .definition = "only for a degenerate model, untested: the model (MODEL hypothesis: "
+                   "the hypothesis-only one scored by hypothesis_only; hypothesis_cv: the "
+                   "cross-fitted one of PVI and the partitions, when another; premise_aware: "
+                   "the one of premise_and_hypothesis) predicts one "
                    "label for 95% or more of the examples (value: that share), or no "
                    "label's probability has a standard deviation of 0.01 across them, or "
                    "it is right on fewer of its own training examples than the majority "

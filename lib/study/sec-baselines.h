@@ -36,6 +36,7 @@ typedef struct baselines_state {
     bool share_ok;
     size_t *confusion;         /* hypothesis-only: [gold * L + predicted], label ids */
     study_model_check check;   /* whether the hypothesis-only model is degenerate */
+    study_model_check aware_check;  /* and the premise-aware one */
 } baselines_state;
 
 extern const study_section section_baselines;

@@ -162,12 +162,32 @@ static int given_predictions(study *s, tells_error *err)
     return 0;
 }
 
+/* The premise-aware predictions given: of every row when the study
+   cross-validates, else of the evaluated split. */
+static int given_pair(study *s, tells_error *err)
+{
+    const study_config *c = s->cfg;
+    if (!c->pair_predictions)
+        return 0;
+    s->given_pair = true;
+    const char *name = c->model_name;
+    if (!name) {
+        name = strrchr(c->pair_predictions, '/');
+        name = name ? name + 1 : c->pair_predictions;
+    }
+    snprintf(s->pair_name, sizeof s->pair_name, "%s", name);
+    if (ext_predictions_read(&s->pair_pred, c->pair_predictions, &s->data, err) < 0)
+        return -1;
+    return ext_predictions_cover(&s->pair_pred, &s->data, s->cv ? NULL : s->eval, err);
+}
+
 static int run(study *s, void *state, tells_error *err)
 {
     (void)state;
-    if (load_corpus(s, err) < 0 || choose_evaluation(s, err) < 0 || folds_file(s, err) < 0)
+    if (load_corpus(s, err) < 0 || choose_evaluation(s, err) < 0 || folds_file(s, err) < 0 ||
+        given_predictions(s, err) < 0)
         return -1;
-    return given_predictions(s, err);
+    return given_pair(s, err);
 }
 
 const study_section section_prepare = {

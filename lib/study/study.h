@@ -61,6 +61,11 @@ typedef struct study_config {
     const char *hypothesis_predictions;
     const char *hypothesis_eval_predictions;
     const char *model_name;        /* [the predictions file's name] */
+    /* A premise-aware model trained elsewhere, in place of the
+       pair-features fastText: its predictions of the evaluated examples
+       (cross-fitted over every row when cross-validating, else of the
+       evaluated split by the model trained on the training split). */
+    const char *pair_predictions;
     /* Embeddings of the hypotheses made elsewhere (a .npy matrix, one
        row per example: in the prepared order, or in embeddings_ids's),
        for AFLite and cartography in place of averaged word vectors. */

@@ -286,7 +286,7 @@ static void sections(void)
     CHECK_NEAR(vs.v[1].ci_high, -0.1, 1e-12);
     CHECK(strstr(vs.v[1].detail, " test=none descriptive=partition_defined_on_these_rows"));
     CHECK_STR(vs.v[1].sentence, "AFLite finds 40.0% of the examples easy for a linear model "
-                                "over word vectors; on the difficult rest the "
+                                "over the averaged hypothesis vectors; on the difficult rest the "
                                 "hypothesis-only model gets 50.0% right, against 70.0% on "
                                 "all evaluated examples: -20.0 points (95% interval -30.0 to "
                                 "-10.0). Not tested: models over the same hypotheses, "

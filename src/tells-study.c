@@ -14,6 +14,7 @@
 #include "study/capstudy.h"
 #include "study/study.h"
 #include "base/outdir.h"
+#include "model/carto.h"
 #include "cli.h"
 
 /* "  TERM" then text from column 28, wrapped before column 80. */
@@ -151,6 +152,10 @@ static void usage(void)
 "                           [hypothesis vectors averaged from word vectors]\n"
 "      --embeddings-ids FILE  the id of each row of --embeddings, in order\n"
 "                           (one per line, or a .npy of strings)\n"
+"      --dynamics DIR       cartography from your own training run: DIR's epoch\n"
+"                           files (tells-carto's formats), ordered by the last\n"
+"                           number in each name [a softmax regression over the\n"
+"                           hypothesis vectors, trained by the study]\n"
 "      --train NAME         the split to train on [train, when there is another]\n"
 "      --eval NAME          the split the verdicts score [test, else dev, else\n"
 "                           the first other split]\n"
@@ -207,7 +212,8 @@ enum {
     OPT_PHRASES = 256, OPT_MESH, OPT_BATCH, OPT_NEGATION, OPT_VECTORS, OPT_KEEP_VECTORS, OPT_FOLDS, OPT_GROUP_BY, OPT_EPOCH, OPT_LR, OPT_ALPHA,
     OPT_TOKEN_ALPHA, OPT_CLASS_PRIOR, OPT_THREADS, OPT_SEED, OPT_NO_FIGURES, OPT_GNUPLOT,
     OPT_TRAIN, OPT_EVAL, OPT_NAME, OPT_LIST_CHECKS, OPT_FOLDS_ONLY, OPT_HYP_PRED,
-    OPT_HYP_EVAL_PRED, OPT_MODEL_NAME, OPT_EMBEDDINGS, OPT_EMBEDDINGS_IDS, OPT_PAIR_PRED
+    OPT_HYP_EVAL_PRED, OPT_MODEL_NAME, OPT_EMBEDDINGS, OPT_EMBEDDINGS_IDS, OPT_PAIR_PRED,
+    OPT_DYNAMICS
 };
 
 static const struct option long_options[] = {
@@ -241,6 +247,7 @@ static const struct option long_options[] = {
     {"hypothesis-eval-predictions", required_argument, NULL, OPT_HYP_EVAL_PRED},
     {"model-name", required_argument, NULL, OPT_MODEL_NAME},
     {"pair-predictions", required_argument, NULL, OPT_PAIR_PRED},
+    {"dynamics", required_argument, NULL, OPT_DYNAMICS},
     {"embeddings", required_argument, NULL, OPT_EMBEDDINGS},
     {"embeddings-ids", required_argument, NULL, OPT_EMBEDDINGS_IDS},
     CLI_QUIET_OPTION,
@@ -302,6 +309,7 @@ static bool study_option(int ch, options *o)
     case OPT_HYP_PRED: c->hypothesis_predictions = optarg; break;
     case OPT_HYP_EVAL_PRED: c->hypothesis_eval_predictions = optarg; break;
     case OPT_PAIR_PRED: c->pair_predictions = optarg; break;
+    case OPT_DYNAMICS: c->dynamics = optarg; break;
     case OPT_MODEL_NAME:
         if (!*optarg || strpbrk(optarg, "\t\n\r"))
             cli_usage_error("--model-name must be a non-empty name without tabs or line "
@@ -356,7 +364,7 @@ static void check_args(int argc, char **argv, options *o)
         cli_usage_error("--train, --eval and --batch need a corpus");
     if (c->ninputs == 0 && !c->prepared &&
         (c->folds_only || c->hypothesis_predictions || c->hypothesis_eval_predictions ||
-         c->pair_predictions || c->embeddings))
+         c->pair_predictions || c->embeddings || c->dynamics))
         cli_usage_error("--folds-only and the predictions options need a corpus");
     if (c->hypothesis_eval_predictions && !c->hypothesis_predictions)
         cli_usage_error("--hypothesis-eval-predictions needs --hypothesis-predictions "
@@ -370,7 +378,7 @@ static void check_args(int argc, char **argv, options *o)
         cli_usage_error("--embeddings replaces the word vectors: no --vectors or "
                         "--keep-vectors with it");
     if (c->folds_only && (c->hypothesis_predictions || c->pair_predictions || c->nbatches ||
-                          c->embeddings))
+                          c->embeddings || c->dynamics))
         cli_usage_error("--folds-only runs no model and audits no batch");
     if (c->keep_vectors && c->vectors)
         cli_usage_error("--keep-vectors keeps vectors the study trains; with --vectors it "
@@ -463,6 +471,15 @@ static void check_io(const options *o)
     io_input(&io, "--pair-predictions", c->pair_predictions);
     io_input(&io, "--embeddings", c->embeddings);
     io_input(&io, "--embeddings-ids", c->embeddings_ids);
+    /* The run's epoch files, each an input (a folder that cannot be
+       listed is the study's error to report, with the others'). */
+    char **epochs = NULL;
+    size_t nepochs = 0;
+    tells_error ignored;
+    if (c->dynamics && carto_epoch_files(c->dynamics, &epochs, &nepochs, &ignored) == 0)
+        for (size_t i = 0; i < nepochs; i++)
+            io_input(&io, "--dynamics", epochs[i]);
+    carto_epoch_files_free(epochs, nepochs);
     if (!c->ninputs && !c->prepared)
         for (size_t i = 0; i < sizeof bundled_files / sizeof *bundled_files; i++) {
             char *p = data_path(bundled_files[i]);

@@ -5,7 +5,8 @@
 # tells-study --hypothesis-predictions scores them. hypothesis_only reports
 # that model's accuracy, computed here on its own; PVI equals a computation
 # here from the same probabilities; a constant model is flagged; AFLite
-# and cartography run on a given .npy (in any order, with its ids); bad
+# and cartography run on a given .npy (in any order, with its ids), and
+# cartography on a given training run's dynamics as tells-carto reads it; bad
 # prediction files and matrices get one clear error.
 . "${top_srcdir:-.}/tests/init.sh"
 
@@ -233,6 +234,49 @@ what="--embeddings and --vectors"
 run tells-study -o "$tmp/bad" --embeddings "$tmp/emb.npy" --vectors "$tmp/emb.npy" "$tmp/folds/prepared.tsv"
 expect 2 "tells-study: --embeddings replaces the word vectors: no --vectors or --keep-vectors with it
 Try 'tells-study --help' for more information."
+
+what="--dynamics"
+# A training run of the train rows, 4 epochs (numbered 2, 3, 9, 10 to
+# check the order), as tells-baseline's predictions TSV: every other row
+# learnt fast and surely, the rest slowly.
+mkdir "$tmp/dyn"
+for e in 2 3 9 10; do
+    awk -F'\t' -v OFS='\t' -v e="$e" 'NR == 1 { print "id", "gold", "p_contradiction", "p_entailment", "p_neutral"; next }
+        $2 == "train" {
+            q = (NR % 2) ? 0.5 + e / 25 : 0.2 + ((NR * 7 + e * 13) % 50) / 100
+            r = (1 - q) / 2
+            printf "%s\t%s", $1, $3
+            printf "\t%.4f\t%.4f\t%.4f\n", $3 == "contradiction" ? q : r, $3 == "entailment" ? q : r, $3 == "neutral" ? q : r
+        }' "$tmp/folds/prepared.tsv" >"$tmp/dyn/epoch_$e.tsv"
+done
+run tells-study -q -o "$tmp/dynstudy" --dynamics "$tmp/dyn" "$tmp/folds/prepared.tsv"
+expect 0 ""
+col "$tmp/dynstudy" cartography 10 | grep -q '^epochs=4 .* n=360 dynamics=given$' ||
+    fail "$what: cartography's detail $(col "$tmp/dynstudy" cartography 10)"
+# The regions are tells-carto's of the same files, in epoch order.
+run tells-carto --easy "$tmp/c-easy" --ambiguous "$tmp/c-amb" --hard "$tmp/c-hard" -o "$tmp/c.tsv" \
+    "$tmp/dyn/epoch_2.tsv" "$tmp/dyn/epoch_3.tsv" "$tmp/dyn/epoch_9.tsv" "$tmp/dyn/epoch_10.tsv"
+expect 0 ""
+cmp -s "$tmp/c.tsv" "$tmp/dynstudy/carto.tsv" && cmp -s "$tmp/c-easy" "$tmp/dynstudy/carto-easy.ids" &&
+    cmp -s "$tmp/c-amb" "$tmp/dynstudy/carto-ambiguous.ids" && cmp -s "$tmp/c-hard" "$tmp/dynstudy/carto-hard.ids" ||
+    fail "$what: the study's cartography differs from tells-carto's"
+grep -q '^carto-easy	121	' "$tmp/dynstudy/compare-partitions.tsv" ||
+    fail "$what: compare-partitions.tsv: $(grep carto-easy "$tmp/dynstudy/compare-partitions.tsv")"
+grep -q "The training run given ($tmp/dyn, 4 epochs, 360 examples)" "$tmp/dynstudy/report.html" ||
+    fail "$what: the page does not name the run"
+mkdir "$tmp/dyn-bad"
+cp "$tmp/dyn/epoch_2.tsv" "$tmp/dyn-bad/last.tsv"
+ebad "an epoch file without a number" "tells-study: $tmp/dyn-bad: 'last.tsv' has no epoch number in its name (one file per epoch, such as dynamics_epoch_3.jsonl)" \
+    --dynamics "$tmp/dyn-bad"
+mv "$tmp/dyn-bad/last.tsv" "$tmp/dyn-bad/e03.tsv"
+cp "$tmp/dyn/epoch_3.tsv" "$tmp/dyn-bad/e3.tsv"
+ebad "two epoch files of one number" "tells-study: $tmp/dyn-bad: 'e03.tsv' and 'e3.tsv' have the same epoch number (3)" \
+    --dynamics "$tmp/dyn-bad"
+rm "$tmp/dyn-bad/"*
+ebad "an empty run" "tells-study: $tmp/dyn-bad: no epoch files in the folder" --dynamics "$tmp/dyn-bad"
+sed '2s/^[^	]*/stranger/' "$tmp/dyn/epoch_2.tsv" >"$tmp/dyn-bad/epoch_2.tsv"
+ebad "a stranger in the run" "tells-study: $tmp/dyn-bad/epoch_2.tsv: id 'stranger' is not in the corpus" \
+    --dynamics "$tmp/dyn-bad"
 
 # ---- bad predictions: one clear error, exit 1, no folder ----
 P=$tmp/folds/prepared.tsv

@@ -1,12 +1,15 @@
 #include <config.h>
 #include "model/carto.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <yajl/yajl_tree.h>
 
 #include "base/alloc.h"
@@ -741,4 +744,113 @@ int carto_train(const dataset *ds, const float *x, size_t dim, const carto_train
     if (rng)
         gsl_rng_free(rng);
     return rc;
+}
+
+/* ---- a training run's folder ---- */
+
+typedef struct epoch_file {
+    char *path;
+    uint64_t number;
+} epoch_file;
+
+static int by_number(const void *a, const void *b)
+{
+    const epoch_file *x = a, *y = b;
+    return (x->number > y->number) - (x->number < y->number);
+}
+
+/* The last run of digits in name (at most 19 of them), or -1. */
+static int last_number(const char *name, uint64_t *out)
+{
+    const char *end = NULL;
+    for (const char *p = name; *p; p++)
+        if (*p >= '0' && *p <= '9' && !(p[1] >= '0' && p[1] <= '9'))
+            end = p + 1;
+    if (!end)
+        return -1;
+    const char *start = end;
+    while (start > name && start[-1] >= '0' && start[-1] <= '9')
+        start--;
+    if (end - start > 19)
+        return -1;
+    uint64_t v = 0;
+    for (const char *p = start; p < end; p++)
+        v = v * 10 + (uint64_t)(*p - '0');
+    *out = v;
+    return 0;
+}
+
+void carto_epoch_files_free(char **paths, size_t n)
+{
+    for (size_t i = 0; paths && i < n; i++)
+        free(paths[i]);
+    free(paths);
+}
+
+int carto_epoch_files(const char *dir, char ***paths, size_t *n, tells_error *err)
+{
+    *paths = NULL;
+    *n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return tells_error_io(err, dir, 0, "cannot open the folder: %s", strerror(errno));
+    epoch_file *f = NULL;
+    size_t nf = 0, cap = 0;
+    int rc = 0;
+    struct dirent *de;
+    while (rc == 0 && (de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        size_t len = strlen(dir) + strlen(de->d_name) + 2;
+        char *path = malloc(len);
+        struct stat st;
+        if (!path) {
+            rc = tells_error_nomem(err, dir, 0);
+            break;
+        }
+        snprintf(path, len, "%s/%s", dir, de->d_name);
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+            free(path);
+            continue;
+        }
+        uint64_t num;
+        if (last_number(de->d_name, &num) < 0) {
+            rc = tells_error_set(err, dir, 0, "'%s' has no epoch number in its name (one file "
+                                 "per epoch, such as dynamics_epoch_3.jsonl)", de->d_name);
+            free(path);
+        } else if (ARRAY_RESERVE(f, cap, nf + 1) < 0) {
+            rc = tells_error_nomem(err, dir, 0);
+            free(path);
+        } else
+            f[nf++] = (epoch_file){path, num};
+    }
+    closedir(d);
+    if (rc == 0 && nf == 0)
+        rc = tells_error_set(err, dir, 0, "no epoch files in the folder");
+    if (rc == 0) {
+        qsort(f, nf, sizeof *f, by_number);
+        for (size_t i = 1; rc == 0 && i < nf; i++)
+            if (f[i].number == f[i - 1].number) {
+                const char *a = strrchr(f[i - 1].path, '/') + 1, *b = strrchr(f[i].path, '/') + 1;
+                /* Named in byte order, whatever readdir gave. */
+                rc = tells_error_set(err, dir, 0, "'%s' and '%s' have the same epoch number "
+                                     "(%" PRIu64 ")", strcmp(a, b) < 0 ? a : b,
+                                     strcmp(a, b) < 0 ? b : a, f[i].number);
+            }
+    }
+    char **out = rc == 0 ? array_new(nf, sizeof *out) : NULL;
+    if (rc == 0 && !out)
+        rc = tells_error_nomem(err, dir, 0);
+    for (size_t i = 0; i < nf; i++) {
+        if (rc == 0)
+            out[i] = f[i].path;
+        else
+            free(f[i].path);
+    }
+    free(f);
+    if (rc < 0)
+        return -1;
+    *paths = out;
+    *n = nf;
+    return 0;
 }

@@ -69,6 +69,15 @@ void carto_dynamics_free(carto_dynamics *d);
    (base/number.h: prob_check); in JSON, each key once and epochs
    consecutive. */
 int carto_read_epoch(carto_dynamics *d, const char *path, tells_error *err);
+/* The epoch files of a training run's folder, in epoch order: its
+   regular files whose names do not start with ".", ordered by the last
+   number in each name (dynamics_epoch_2.jsonl before
+   dynamics_epoch_10.jsonl). A name without a number, two names with the
+   same number, or a folder without such files is an error naming the
+   folder. *paths (n of them, "DIR/NAME") is freed with
+   carto_epoch_files_free. */
+int carto_epoch_files(const char *dir, char ***paths, size_t *n, tells_error *err);
+void carto_epoch_files_free(char **paths, size_t n);
 
 typedef struct carto_stats {
     double *confidence, *variability, *correctness;

@@ -132,11 +132,32 @@ static int mark_partitions(const study *s, measures_state *m, tells_error *err)
     for (int p = 0; p < NPARTS; p++)
         if (!(m->in[p] = array_new(n, 1)))
             return tells_error_nomem(err, NULL, 0);
+    /* The carto rows' dataset rows, by id: the dynamics given may hold
+       some of the examples only, in their own order. */
+    vocab *ids = vocab_new();
+    unsigned char *in = array_new(m->carto.n ? m->carto.n : 1, 1);
+    int rc = ids && in ? 0 : tells_error_nomem(err, NULL, 0);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        if (vocab_intern(ids, s->data.ex[i].id, strlen(s->data.ex[i].id)) < 0)
+            rc = tells_error_nomem(err, NULL, 0);
     const carto_region regions[3] = {CARTO_EASY, CARTO_AMBIGUOUS, CARTO_HARD};
-    for (int k = 0; k < 3; k++)
-        if (carto_select(&m->carto, &m->cstats, regions[k], CARTO_FRACTION,
-                         m->in[PART_CARTO_EASY + k], err) == (size_t)-1)
-            return -1;
+    for (int k = 0; rc == 0 && k < 3; k++) {
+        if (carto_select(&m->carto, &m->cstats, regions[k], CARTO_FRACTION, in, err) ==
+            (size_t)-1) {
+            rc = -1;
+            break;
+        }
+        for (size_t j = 0; j < m->carto.n; j++) {
+            const char *id = vocab_str(m->carto.ids, j);
+            long i = vocab_find(ids, id, strlen(id));
+            if (i >= 0)
+                m->in[PART_CARTO_EASY + k][i] = in[j];
+        }
+    }
+    vocab_free(ids);
+    free(in);
+    if (rc < 0)
+        return -1;
     for (size_t i = 0; i < n; i++) {
         m->in[PART_AFLITE_EASY][i] = easy[i];
         m->in[PART_AFLITE_DIFFICULT][i] = !easy[i];
@@ -215,8 +236,50 @@ static int run_pvi(const study *s, measures_state *m, tells_error *err)
     return 0;
 }
 
+/* The dynamics of the user's training run (--dynamics): every epoch file
+   of the folder, of examples of the corpus (a subset, such as its
+   training split, will do). */
+static int read_dynamics(const study *s, measures_state *m, tells_error *err)
+{
+    char **paths;
+    size_t n;
+    if (carto_epoch_files(s->cfg->dynamics, &paths, &n, err) < 0)
+        return -1;
+    int rc = carto_dynamics_init(&m->carto, err);
+    for (size_t e = 0; rc == 0 && e < n; e++)
+        rc = carto_read_epoch(&m->carto, paths[e], err);
+    vocab *ids = rc == 0 ? vocab_new() : NULL;
+    if (rc == 0 && !ids)
+        rc = tells_error_nomem(err, NULL, 0);
+    for (size_t i = 0; rc == 0 && i < s->data.n; i++)
+        if (vocab_intern(ids, s->data.ex[i].id, strlen(s->data.ex[i].id)) < 0)
+            rc = tells_error_nomem(err, NULL, 0);
+    for (size_t i = 0; rc == 0 && i < m->carto.n; i++) {
+        const char *id = vocab_str(m->carto.ids, i);
+        if (vocab_find(ids, id, strlen(id)) < 0)
+            rc = tells_error_set(err, paths[0], 0, "id '%s' is not in the corpus", id);
+    }
+    vocab_free(ids);
+    carto_epoch_files_free(paths, n);
+    return rc;
+}
+
 static int run_carto(const study *s, measures_state *m, tells_error *err)
 {
+    if (s->cfg->dynamics) {
+        int rc = read_dynamics(s, m, err);
+        if (rc == 0)
+            rc = carto_compute(&m->carto, &m->cstats, err);
+        if (rc == 0)
+            rc = study_write(s, "carto.tsv", write_carto, m, err);
+        if (rc == 0)
+            rc = write_region_ids(s, m, "carto-easy.ids", CARTO_EASY, err);
+        if (rc == 0)
+            rc = write_region_ids(s, m, "carto-ambiguous.ids", CARTO_AMBIGUOUS, err);
+        if (rc == 0)
+            rc = write_region_ids(s, m, "carto-hard.ids", CARTO_HARD, err);
+        return rc;
+    }
     npy_matrix x = {0};
     char *npy = study_path(s, "hypothesis.npy", err);
     carto_train_options to;
@@ -357,15 +420,25 @@ static int carto_verdict(const study *s, const measures_state *m, verdicts *vs,
              m->carto.epochs, m->n[PART_CARTO_EASY], m->n[PART_CARTO_AMBIGUOUS],
              m->n[PART_CARTO_HARD], acc[PART_CARTO_EASY], acc[PART_CARTO_AMBIGUOUS],
              acc[PART_CARTO_HARD], m->full_accuracy);
-    char model[192], over[192];
+    if (s->cfg->dynamics) {
+        size_t used = strlen(v->detail);
+        snprintf(v->detail + used, sizeof v->detail - used, " n=%zu dynamics=given",
+                 m->carto.n);
+    }
+    char model[192], over[192], run[320];
     study_hypothesis_shown(s, model, sizeof model);
     study_vectors_shown(s, over, sizeof over);
+    if (s->cfg->dynamics)
+        snprintf(run, sizeof run, "The training run given (%s), over %zu examples",
+                 s->cfg->dynamics, m->carto.n);
+    else
+        snprintf(run, sizeof run, "A linear model over %s", over);
     snprintf(v->sentence, sizeof v->sentence,
-             "A linear model over %s, trained for %zu epochs, "
+             "%s, trained for %zu epochs, "
              "gives the gold label %.2f probability on average; the cross-fitted "
              "%s gets %.1f%% of its easy-to-learn third right, "
              "%.1f%% of the ambiguous and %.1f%% of the hard-to-learn, against %.1f%% of all.",
-             over, m->carto.epochs, v->value, model, 100 * acc[PART_CARTO_EASY],
+             run, m->carto.epochs, v->value, model, 100 * acc[PART_CARTO_EASY],
              100 * acc[PART_CARTO_AMBIGUOUS], 100 * acc[PART_CARTO_HARD],
              100 * m->full_accuracy);
     return 0;
@@ -564,18 +637,24 @@ static void carto_page(const study *s, const measures_state *m, page *pg)
 {
     char over[192];
     study_vectors_shown(s, over, sizeof over);
-    fputs("<h2 id=\"cartography\">Dataset cartography</h2>\n<p>A softmax regression over ",
-          pg->fp);
-    html_escape(pg->fp, over);
-    fprintf(pg->fp, " trained by minibatch SGD for %zu "
-                    "epochs; after each epoch, every example's probability of its gold label. "
+    if (s->cfg->dynamics) {
+        fputs("<h2 id=\"cartography\">Dataset cartography</h2>\n<p>The training run given (",
+              pg->fp);
+        html_escape(pg->fp, s->cfg->dynamics);
+        fprintf(pg->fp, ", %zu epochs, %zu examples)", m->carto.epochs, m->carto.n);
+    } else {
+        fputs("<h2 id=\"cartography\">Dataset cartography</h2>\n<p>A softmax regression over ",
+              pg->fp);
+        html_escape(pg->fp, over);
+        fprintf(pg->fp, " trained by minibatch SGD for %zu epochs", m->carto.epochs);
+    }
+    fprintf(pg->fp, "; after each epoch, every example's probability of its gold label. "
                     "Confidence is its mean, variability its standard deviation, correctness "
                     "the share of epochs it was predicted right (Swayamdipta et al. 2020). The "
                     "regions take a third of the examples each, every example in one: the "
                     "most variable (ambiguous), then of the others the more confident half "
                     "(easy-to-learn) and the less confident (hard-to-learn) "
-                    "(<code>carto.tsv</code>, <code>carto-*.ids</code>).</p>\n",
-            m->carto.epochs);
+                    "(<code>carto.tsv</code>, <code>carto-*.ids</code>).</p>\n");
     page_figure(pg, "datamap", "The data map: variability against confidence, coloured by "
                                "correctness, the regions named above it; at most 25,000 "
                                "examples.");

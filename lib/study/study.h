@@ -71,6 +71,9 @@ typedef struct study_config {
        for AFLite and cartography in place of averaged word vectors. */
     const char *embeddings;
     const char *embeddings_ids;
+    /* A training run's dynamics (a folder of epoch files, as tells-carto
+       reads them) for cartography in place of its own training. */
+    const char *dynamics;
     bool folds_only;               /* prepare, write folds.tsv and stop */
     const char *command;           /* the command line, shell-quoted, for
                                       run.json and the report; or NULL */

@@ -145,6 +145,10 @@ static void usage(void)
 "                           folds when cross-validating, else of the eval rows\n"
 "                           by the model trained on the train rows), for\n"
 "                           premise_and_hypothesis\n"
+"      --null-predictions FILE  PVI's g_null trained elsewhere (a model given\n"
+"                           empty inputs): its predictions of every example,\n"
+"                           cross-fitted on folds.tsv's folds [the label\n"
+"                           shares of each example's training folds]\n"
 "      --model-name NAME    the given models' name in the report [FILE's name]\n"
 "      --embeddings FILE    a .npy matrix of the hypotheses' embeddings made\n"
 "                           elsewhere, one row per example in the prepared\n"
@@ -213,7 +217,7 @@ enum {
     OPT_TOKEN_ALPHA, OPT_CLASS_PRIOR, OPT_THREADS, OPT_SEED, OPT_NO_FIGURES, OPT_GNUPLOT,
     OPT_TRAIN, OPT_EVAL, OPT_NAME, OPT_LIST_CHECKS, OPT_FOLDS_ONLY, OPT_HYP_PRED,
     OPT_HYP_EVAL_PRED, OPT_MODEL_NAME, OPT_EMBEDDINGS, OPT_EMBEDDINGS_IDS, OPT_PAIR_PRED,
-    OPT_DYNAMICS
+    OPT_DYNAMICS, OPT_NULL_PRED
 };
 
 static const struct option long_options[] = {
@@ -248,6 +252,7 @@ static const struct option long_options[] = {
     {"model-name", required_argument, NULL, OPT_MODEL_NAME},
     {"pair-predictions", required_argument, NULL, OPT_PAIR_PRED},
     {"dynamics", required_argument, NULL, OPT_DYNAMICS},
+    {"null-predictions", required_argument, NULL, OPT_NULL_PRED},
     {"embeddings", required_argument, NULL, OPT_EMBEDDINGS},
     {"embeddings-ids", required_argument, NULL, OPT_EMBEDDINGS_IDS},
     CLI_QUIET_OPTION,
@@ -310,6 +315,7 @@ static bool study_option(int ch, options *o)
     case OPT_HYP_EVAL_PRED: c->hypothesis_eval_predictions = optarg; break;
     case OPT_PAIR_PRED: c->pair_predictions = optarg; break;
     case OPT_DYNAMICS: c->dynamics = optarg; break;
+    case OPT_NULL_PRED: c->null_predictions = optarg; break;
     case OPT_MODEL_NAME:
         if (!*optarg || strpbrk(optarg, "\t\n\r"))
             cli_usage_error("--model-name must be a non-empty name without tabs or line "
@@ -364,7 +370,7 @@ static void check_args(int argc, char **argv, options *o)
         cli_usage_error("--train, --eval and --batch need a corpus");
     if (c->ninputs == 0 && !c->prepared &&
         (c->folds_only || c->hypothesis_predictions || c->hypothesis_eval_predictions ||
-         c->pair_predictions || c->embeddings || c->dynamics))
+         c->pair_predictions || c->embeddings || c->dynamics || c->null_predictions))
         cli_usage_error("--folds-only and the predictions options need a corpus");
     if (c->hypothesis_eval_predictions && !c->hypothesis_predictions)
         cli_usage_error("--hypothesis-eval-predictions needs --hypothesis-predictions "
@@ -378,7 +384,7 @@ static void check_args(int argc, char **argv, options *o)
         cli_usage_error("--embeddings replaces the word vectors: no --vectors or "
                         "--keep-vectors with it");
     if (c->folds_only && (c->hypothesis_predictions || c->pair_predictions || c->nbatches ||
-                          c->embeddings || c->dynamics))
+                          c->embeddings || c->dynamics || c->null_predictions))
         cli_usage_error("--folds-only runs no model and audits no batch");
     if (c->keep_vectors && c->vectors)
         cli_usage_error("--keep-vectors keeps vectors the study trains; with --vectors it "
@@ -469,6 +475,7 @@ static void check_io(const options *o)
     io_input(&io, "--hypothesis-predictions", c->hypothesis_predictions);
     io_input(&io, "--hypothesis-eval-predictions", c->hypothesis_eval_predictions);
     io_input(&io, "--pair-predictions", c->pair_predictions);
+    io_input(&io, "--null-predictions", c->null_predictions);
     io_input(&io, "--embeddings", c->embeddings);
     io_input(&io, "--embeddings-ids", c->embeddings_ids);
     /* The run's epoch files, each an input (a folder that cannot be

@@ -77,7 +77,7 @@ grep -q 'NB &lt;b&gt;, premise-aware (predictions given)' "$tmp/given/report.htm
     fail "$what: the page does not name the premise-aware model"
 col "$tmp/given" hypothesis_only 10 | grep -q ' n=45 .* evaluation=test model=given:NB <b> mde=' ||
     fail "$what: detail $(col "$tmp/given" hypothesis_only 10)"
-col "$tmp/given" v_information 10 | grep -q ' model=given:NB <b> ' ||
+col "$tmp/given" v_information 10 | grep -q ' null=training_folds_label_shares model=given:NB <b> ' ||
     fail "$what: v_information's detail does not name the model"
 grep -q '^model_warning:' "$tmp/given/summary.tsv" && fail "$what: a sound model flagged"
 # PVI from the same probabilities, computed here: the gold label's
@@ -113,9 +113,25 @@ expect 0 ""
 "$examples/crossfit" "$tmp/cvfolds" "$tmp/cvpred" "$examples/word-model"
 [ -e "$tmp/cvpred/eval-predictions.tsv" ] && fail "$what: eval predictions without a training split"
 "$examples/crossfit" "$tmp/cvfolds" "$tmp/cvpair" "$examples/word-model" -p
+# A null model of its own: every label 1/3, whatever the input.
+awk -F'\t' -v OFS='\t' 'NR == 1 { print "id", "predicted", "p_contradiction", "p_entailment", "p_neutral"; next }
+    { print $1, "contradiction", "0.3333333333", "0.3333333333", "0.3333333334" }' "$tmp/p.tsv" >"$tmp/null.tsv"
 run tells-study -q --folds 3 -o "$tmp/cv" --hypothesis-predictions "$tmp/cvpred/cv-predictions.tsv" \
-    --pair-predictions "$tmp/cvpair/cv-predictions.tsv" "$tmp/p.tsv"
+    --pair-predictions "$tmp/cvpair/cv-predictions.tsv" --null-predictions "$tmp/null.tsv" "$tmp/p.tsv"
 expect 0 ""
+# PVI against that null: log2(p_gold / (1/3)), computed here.
+awk -F'\t' 'FILENAME ~ /p.tsv$/ { if (FNR > 1) gold[$1] = $3; next }
+    FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    { y = gold[$1]; q = (y == "neutral") ? 0.3333333334 : 0.3333333333
+      printf "%s\t%.6f\t%.6f\n", $1, log($c["p_" y] / q) / log(2), q }' \
+    "$tmp/p.tsv" "$tmp/cvpred/cv-predictions.tsv" | sort >"$tmp/pvi-null-here"
+tail -n +2 "$tmp/cv/pvi.tsv" | cut -f1,3,5 | sort >"$tmp/pvi-null-study"
+awk -F'\t' 'NR == FNR { v[$1] = $2; q[$1] = $3; next }
+    { d = v[$1] - $2; if (d < 0) d = -d; if (d > 2e-6 || q[$1] != $3) bad++ }
+    END { exit bad > 0 || NR != 810 }' "$tmp/pvi-null-here" "$tmp/pvi-null-study" ||
+    fail "$what: PVI against the given null differs from PVI computed here"
+col "$tmp/cv" v_information 10 | grep -q ' null=given' ||
+    fail "$what: v_information's detail does not say the null was given"
 want=$(accuracy "$tmp/cvpred/cv-predictions.tsv" "$tmp/p.tsv")
 [ "$(col "$tmp/cv" hypothesis_only 2)" = "$want" ] ||
     fail "$what: hypothesis_only $(col "$tmp/cv" hypothesis_only 2), the model's accuracy $want"

@@ -320,14 +320,16 @@ int pvi_from_probabilities(const dataset *d, const double *prob, const size_t *p
     size_t *label_n = array_new(L, sizeof *label_n);
     int rc = label_n ? deal_folds(d, o, r, err) : tells_error_nomem(err, NULL, 0);
     for (size_t k = 0; rc == 0 && k < K; k++) {
-        size_t ntr;
-        rc = fold_labels(d, r->fold, K, k, label_n, &ntr, err);
+        size_t ntr = 0;
+        if (!o->null_prob)
+            rc = fold_labels(d, r->fold, K, k, label_n, &ntr, err);
         for (size_t i = 0; rc == 0 && i < n; i++) {
             if (r->fold[i] != k)
                 continue;
             size_t y = d->ex[i].label;
             r->p_gold[i] = prob[i * L + y];
-            r->p_null[i] = (double)label_n[y] / (double)ntr;
+            r->p_null[i] = o->null_prob ? o->null_prob[i * L + y]
+                                        : (double)label_n[y] / (double)ntr;
             r->pvi[i] = -log2(r->p_null[i]) + log2(r->p_gold[i]);
             r->pred[i] = pred[i];
         }

@@ -46,6 +46,10 @@ typedef struct pvi_options {
                                   each fold's training rows, as
                                   baseline_config.tune (the study's) */
     size_t samples;            /* bootstrap resamples [PVI_BOOTSTRAP_SAMPLES] */
+    /* pvi_from_probabilities: g_null's probabilities of every row (n x
+       L, label ids), a model of empty inputs cross-fitted elsewhere;
+       NULL: the label shares of each row's training folds [NULL] */
+    const double *null_prob;
     double level;              /* of the interval [0.95] */
     void (*progress)(const char *msg, void *user);   /* may be NULL */
     void *progress_user;

@@ -594,6 +594,7 @@ void study_result_free(study_result *s)
     ext_predictions_free(&s->given_cv);
     ext_predictions_free(&s->given_eval);
     ext_predictions_free(&s->pair_pred);
+    ext_predictions_free(&s->null_pred);
     verdicts_free(&s->v);
     provenance_free(&s->run);
     free(s);

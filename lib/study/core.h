@@ -78,6 +78,9 @@ struct study_result {
     bool given_pair;
     ext_predictions pair_pred;
     char pair_name[160];
+    /* PVI's g_null, when given: every row's. */
+    bool given_null;
+    ext_predictions null_pred;
     size_t neval;              /* the evaluated rows (section baselines) */
     size_t *eval_row;          /* their dataset rows */
     dataset all;               /* all.tsv, once study_all made it */

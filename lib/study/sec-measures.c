@@ -221,6 +221,8 @@ static int run_pvi(const study *s, measures_state *m, tells_error *err)
     po.folds = s->cfg->folds;
     po.group = s->cfg->group;
     po.seed = s->cfg->seed;
+    if (s->given_null)
+        po.null_prob = s->null_pred.prob;
     if (pvi_from_probabilities(&s->data, ps->cv_prob, ps->cv_pred, &po, &m->pvi, err) < 0) {
         if (err->kind != TELLS_ERR_DATA)
             return -1;
@@ -383,13 +385,22 @@ static int pvi_verdict(const study *s, const measures_state *m, verdicts *vs, te
     }
     char model[192];
     study_hypothesis_shown(s, model, sizeof model);
+    char null[256];
+    if (s->given_null) {
+        const char *slash = strrchr(s->null_pred.file, '/');
+        snprintf(null, sizeof null, "the null model given (%.200s)",
+                 slash ? slash + 1 : s->null_pred.file);
+    } else
+        snprintf(null, sizeof null, "the label distribution of its training folds");
     snprintf(v->sentence, sizeof v->sentence,
              "The hypothesis alone gives %.3f bits about the label per example on average "
-             "(pointwise V-information of a cross-fitted %s against the label distribution "
-             "of its training folds; 95%% bootstrap interval %.3f to %.3f)%s; most for class "
-             "%s (%.3f bits).",
-             all->mean, model, all->low, all->high, test, study_label(s, best),
+             "(pointwise V-information of a cross-fitted %s against %s; 95%% bootstrap "
+             "interval %.3f to %.3f)%s; most for class %s (%.3f bits).",
+             all->mean, model, null, all->low, all->high, test, study_label(s, best),
              m->pvi.by_class[best].mean);
+    used = strlen(v->detail);
+    snprintf(v->detail + used, sizeof v->detail - used, " null=%s",
+             s->given_null ? "given" : "training_folds_label_shares");
     if (s->given) {
         used = strlen(v->detail);
         snprintf(v->detail + used, sizeof v->detail - used, " model=given:%s",

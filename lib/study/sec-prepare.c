@@ -114,6 +114,24 @@ static int folds_file(study *s, tells_error *err)
     return rc;
 }
 
+/* Predictions of every row (cross-fitted), with a gold probability above
+   0: PVI takes its logarithm. */
+static int read_every_row(study *s, ext_predictions *x, const char *path, tells_error *err)
+{
+    if (ext_predictions_read(x, path, &s->data, err) < 0 ||
+        ext_predictions_cover(x, &s->data, NULL, err) < 0)
+        return -1;
+    for (size_t i = 0; i < s->data.n; i++) {
+        size_t y = s->data.ex[i].label;
+        if (!(x->prob[i * x->nlabels + y] > 0))
+            return tells_error_set(err, x->file, x->line[i], "p_%s, the gold label's "
+                                   "probability, is 0 for id '%s': PVI takes its logarithm "
+                                   "(give probabilities before rounding)",
+                                   vocab_str(s->data.labels, y), s->data.ex[i].id);
+    }
+    return 0;
+}
+
 /* The hypothesis-only predictions given, read and checked against the
    corpus: the cross-fitted ones for every row, with a gold probability
    above 0 (PVI takes its logarithm); with a training split, the
@@ -143,18 +161,8 @@ static int given_predictions(study *s, tells_error *err)
         name = name ? name + 1 : c->hypothesis_predictions;
     }
     snprintf(s->given_name, sizeof s->given_name, "%s", name);
-    ext_predictions *x = &s->given_cv;
-    if (ext_predictions_read(x, c->hypothesis_predictions, &s->data, err) < 0 ||
-        ext_predictions_cover(x, &s->data, NULL, err) < 0)
+    if (read_every_row(s, &s->given_cv, c->hypothesis_predictions, err) < 0)
         return -1;
-    for (size_t i = 0; i < s->data.n; i++) {
-        size_t y = s->data.ex[i].label;
-        if (!(x->prob[i * x->nlabels + y] > 0))
-            return tells_error_set(err, x->file, x->line[i], "p_%s, the gold label's "
-                                   "probability, is 0 for id '%s': PVI takes its logarithm "
-                                   "(give probabilities before rounding)",
-                                   vocab_str(s->data.labels, y), s->data.ex[i].id);
-    }
     if (!s->cv && (ext_predictions_read(&s->given_eval, c->hypothesis_eval_predictions,
                                         &s->data, err) < 0 ||
                    ext_predictions_cover(&s->given_eval, &s->data, s->eval, err) < 0))
@@ -185,9 +193,13 @@ static int run(study *s, void *state, tells_error *err)
 {
     (void)state;
     if (load_corpus(s, err) < 0 || choose_evaluation(s, err) < 0 || folds_file(s, err) < 0 ||
-        given_predictions(s, err) < 0)
+        given_predictions(s, err) < 0 || given_pair(s, err) < 0)
         return -1;
-    return given_pair(s, err);
+    if (s->cfg->null_predictions) {
+        s->given_null = true;
+        return read_every_row(s, &s->null_pred, s->cfg->null_predictions, err);
+    }
+    return 0;
 }
 
 const study_section section_prepare = {

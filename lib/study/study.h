@@ -66,6 +66,10 @@ typedef struct study_config {
        (cross-fitted over every row when cross-validating, else of the
        evaluated split by the model trained on the training split). */
     const char *pair_predictions;
+    /* PVI's g_null trained elsewhere (a model of empty inputs): its
+       predictions of every row, cross-fitted on the study's folds; NULL:
+       the label shares of each row's training folds. */
+    const char *null_predictions;
     /* Embeddings of the hypotheses made elsewhere (a .npy matrix, one
        row per example: in the prepared order, or in embeddings_ids's),
        for AFLite and cartography in place of averaged word vectors. */

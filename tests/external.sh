@@ -172,6 +172,9 @@ grep -q 'Its model is degenerate (model_warning:hypothesis)' "$tmp/const/report.
     fail "$what: the page does not say so beside hypothesis_only"
 grep -q 'Warning: the hypothesis-only model const-cv.tsv (predictions given) predicts' "$tmp/const/report.html" ||
     fail "$what: the warning is not in the page's verdicts"
+grep -q '<p class="headline warned">No significant hypothesis-only shortcut: .* But the model it rests on is degenerate' \
+    "$tmp/const/report.html" || fail "$what: the headline gives the all-clear"
+grep -q '<p class="headline found">' "$tmp/given/report.html" || fail "$what: the sound model's headline"
 
 what="--embeddings"
 # A .npy of 16 numbers per example (float32, written here as NumPy writes

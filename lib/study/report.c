@@ -150,8 +150,14 @@ static void put_headline(const study *s, page *pg)
         if (!c || !c->headline_yes)
             continue;
         bool found = s->v.v[i].significant;
-        fprintf(pg->fp, "<p class=\"headline %s\">%s</p>\n", found ? "found" : "clear",
-                found ? c->headline_yes : c->headline_no);
+        /* A "no" from a degenerate model is no all-clear: said at once. */
+        bool warned = strstr(s->v.v[i].detail, "warning=model_warning:") != NULL;
+        fprintf(pg->fp, "<p class=\"headline %s\">%s%s</p>\n",
+                found ? "found" : warned ? "warned" : "clear",
+                found ? c->headline_yes : c->headline_no,
+                !found && warned ? " But the model it rests on is degenerate (see the "
+                                   "model_warning rows below): this is no evidence that "
+                                   "there is no shortcut." : "");
         break;
     }
     put_batches(s, pg);

@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "base/dataset.h"
 #include "fuzz.h"

@@ -317,9 +317,9 @@ static bool study_option(int ch, options *o)
     case OPT_DYNAMICS: c->dynamics = optarg; break;
     case OPT_NULL_PRED: c->null_predictions = optarg; break;
     case OPT_MODEL_NAME:
-        if (!*optarg || strpbrk(optarg, "\t\n\r"))
-            cli_usage_error("--model-name must be a non-empty name without tabs or line "
-                            "ends");
+        if (!*optarg || strpbrk(optarg, " \t\n\r\v\f"))
+            cli_usage_error("--model-name must be a non-empty name without spaces, tabs or "
+                            "line ends");
         c->model_name = optarg;
         break;
     default: return false;

@@ -50,13 +50,37 @@ expect 0 ""
     [ "$(tail -n +2 "$tmp/pred/eval-predictions.tsv" | wc -l)" -eq 45 ] ||
     fail "$what: $(wc -l "$tmp/pred/"*)"
 
+what="crossfit: folds whose columns differ"
+# A model whose label columns come out in another order after its first
+# prediction: the files would join under fold 1's header with the
+# probabilities under the wrong labels.
+cat >"$tmp/flip-model" <<'EOF2'
+#!/bin/sh
+case $1 in
+train) : >"$3" ;;
+predict)
+    n=$(cat "$FLIP_COUNT" 2>/dev/null || echo 0)
+    echo $((n + 1)) >"$FLIP_COUNT"
+    if [ "$n" -eq 0 ]; then
+        printf 'id\tpredicted\tp_contradiction\tp_entailment\tp_neutral\n'
+    else
+        printf 'id\tpredicted\tp_neutral\tp_entailment\tp_contradiction\n'
+    fi
+    tail -n +2 "$3" | awk -F'\t' -v OFS='\t' '{ print $1, "entailment", 0.1, 0.6, 0.3 }' ;;
+esac
+EOF2
+chmod +x "$tmp/flip-model"
+run env FLIP_COUNT="$tmp/flip-count" "$examples/crossfit" "$tmp/folds" "$tmp/flip" "$tmp/flip-model"
+expect 1 "crossfit: fold 2's predictions have other columns than fold 1's: id	predicted	p_neutral	p_entailment	p_contradiction"
+[ -e "$tmp/flip/cv-predictions.tsv" ] && fail "$what: predictions written"
+
 # The same model over premise and hypothesis, the premise-aware one.
 run "$examples/crossfit" "$tmp/folds" "$tmp/pair" "$examples/word-model" -p
 expect 0 ""
 
 what="a study of the given predictions, train and test"
 run tells-study -q -o "$tmp/given" --hypothesis-predictions "$tmp/pred/cv-predictions.tsv" \
-    --hypothesis-eval-predictions "$tmp/pred/eval-predictions.tsv" --model-name 'NB <b>' \
+    --hypothesis-eval-predictions "$tmp/pred/eval-predictions.tsv" --model-name 'NB<b>' \
     --pair-predictions "$tmp/pair/eval-predictions.tsv" "$tmp/folds/prepared.tsv"
 expect 0 ""
 want=$(accuracy "$tmp/pred/eval-predictions.tsv" "$tmp/folds/prepared.tsv")
@@ -71,13 +95,13 @@ awk -F'\t' 'FILENAME ~ /prepared/ { if (FNR > 1) g[$1] = $3; next }
     FNR > 1 { h = ($2 == g[$1]); both += p[$1] && h; op += p[$1] && !h; oh += h && !p[$1]; ne += !p[$1] && !h }
     END { printf "both_right=%d only_pair_right=%d only_hypothesis_right=%d neither_right=%d\n", both, op, oh, ne }' \
     "$tmp/folds/prepared.tsv" "$tmp/pair/eval-predictions.tsv" "$tmp/pred/eval-predictions.tsv" >"$tmp/table"
-col "$tmp/given" premise_and_hypothesis 10 | grep -q "model=given:NB <b> n=45 $(cat "$tmp/table") " ||
+col "$tmp/given" premise_and_hypothesis 10 | grep -q "model=given:NB<b> n=45 $(cat "$tmp/table") " ||
     fail "$what: premise_and_hypothesis's detail $(col "$tmp/given" premise_and_hypothesis 10), counted $(cat "$tmp/table")"
-grep -q 'NB &lt;b&gt;, premise-aware (predictions given)' "$tmp/given/report.html" ||
+grep -q 'NB&lt;b&gt;, premise-aware (predictions given)' "$tmp/given/report.html" ||
     fail "$what: the page does not name the premise-aware model"
-col "$tmp/given" hypothesis_only 10 | grep -q ' n=45 .* evaluation=test model=given:NB <b> mde=' ||
+col "$tmp/given" hypothesis_only 10 | grep -q ' n=45 .* evaluation=test model=given:NB<b> mde=' ||
     fail "$what: detail $(col "$tmp/given" hypothesis_only 10)"
-col "$tmp/given" v_information 10 | grep -q ' null=training_folds_label_shares model=given:NB <b> ' ||
+col "$tmp/given" v_information 10 | grep -q ' null=training_folds_label_shares model=given:NB<b> ' ||
     fail "$what: v_information's detail does not name the model"
 grep -q '^model_warning:' "$tmp/given/summary.tsv" && fail "$what: a sound model flagged"
 # PVI from the same probabilities, computed here: the gold label's
@@ -98,9 +122,9 @@ awk -F'\t' 'NR == FNR { v[$1] = $2; next } { d = v[$1] - $2; if (d < 0) d = -d; 
 # PVI's folds are folds.tsv's.
 [ "$(tail -n +2 "$tmp/given/pvi.tsv" | cut -f1,7)" = "$(tail -n +2 "$tmp/folds/folds.tsv" | cut -f1,4)" ] ||
     fail "$what: pvi.tsv's folds are not folds.tsv's"
-grep -q '^NB <b>	hypothesis	cv	full	405	' "$tmp/given/partitions.tsv" ||
+grep -q '^given:NB<b>	hypothesis	cv	full	405	' "$tmp/given/partitions.tsv" ||
     fail "$what: partitions.tsv does not score the given model"
-grep -q 'NB &lt;b&gt;, hypothesis only (predictions given)' "$tmp/given/report.html" ||
+grep -q 'NB&lt;b&gt;, hypothesis only (predictions given)' "$tmp/given/report.html" ||
     fail "$what: the page does not name the model (escaped)"
 grep -q '<b>' "$tmp/given/report.html" && fail "$what: the model's name as HTML"
 cmp -s "$tmp/folds/folds.tsv" "$tmp/given/folds.tsv" || fail "$what: folds.tsv differs"
@@ -132,6 +156,8 @@ awk -F'\t' 'NR == FNR { v[$1] = $2; q[$1] = $3; next }
     fail "$what: PVI against the given null differs from PVI computed here"
 col "$tmp/cv" v_information 10 | grep -q ' null=given' ||
     fail "$what: v_information's detail does not say the null was given"
+grep -q "against the null model given ($tmp/null.tsv, a model of empty inputs)" "$tmp/cv/report.html" ||
+    fail "$what: the PVI section does not say the null was given"
 want=$(accuracy "$tmp/cvpred/cv-predictions.tsv" "$tmp/p.tsv")
 [ "$(col "$tmp/cv" hypothesis_only 2)" = "$want" ] ||
     fail "$what: hypothesis_only $(col "$tmp/cv" hypothesis_only 2), the model's accuracy $want"
@@ -160,7 +186,7 @@ col "$tmp/const" premise_and_hypothesis 10 | grep -q 'warning=model_warning:hypo
     fail "$what: premise_and_hypothesis does not point to both warnings"
 [ "$(col "$tmp/const" model_warning:hypothesis 2)" = 1.000000 ] ||
     fail "$what: no model_warning:hypothesis row"
-col "$tmp/const" model_warning:hypothesis 10 | grep -q 'top_label=entailment top_share=1.000000 prob_sd=0.000000 .* one_class=yes constant=yes ' ||
+col "$tmp/const" model_warning:hypothesis 10 | grep -q 'top_label=entailment top_share=1.000000 top_gold_share=0.333333 prob_sd=0.000000 .* one_class=yes constant=yes ' ||
     fail "$what: detail $(col "$tmp/const" model_warning:hypothesis 10)"
 [ "$(col "$tmp/const" hypothesis_only 9)" = no ] || fail "$what: hypothesis_only significant"
 col "$tmp/const" hypothesis_only 10 | grep -q 'warning=model_warning:hypothesis' ||
@@ -239,8 +265,15 @@ ebad "an embedding matrix of 10 rows" "tells-study: $tmp/emb-short.npy: 10 rows 
 ebad "a NaN embedding" "tells-study: $tmp/emb-nan.npy: row 3, column 2 is not a finite number" \
     --embeddings "$tmp/emb-nan.npy"
 sed '$d' "$tmp/emb-perm.ids" >"$tmp/ids-short"
-ebad "an id file one short" "tells-study: $tmp/ids-short: 404 distinct ids for the 405 rows of $tmp/emb-perm.npy" \
+ebad "an id file one short" "tells-study: $tmp/ids-short: 404 ids for the 405 rows of $tmp/emb-perm.npy" \
     --embeddings "$tmp/emb-perm.npy" --embeddings-ids "$tmp/ids-short"
+first_id=$(head -n 1 "$tmp/emb-perm.ids")
+{ sed '$d' "$tmp/emb-perm.ids"; echo "$first_id"; } >"$tmp/ids-dup"
+ebad "an id file with an id twice" "tells-study: $tmp/ids-dup:405: id '$first_id' again (first on line 1)" \
+    --embeddings "$tmp/emb-perm.npy" --embeddings-ids "$tmp/ids-dup"
+{ sed '$d' "$tmp/emb-perm.ids"; echo; } >"$tmp/ids-blank"
+ebad "an id file with a blank line" "tells-study: $tmp/ids-blank:405: an empty line (one id per row)" \
+    --embeddings "$tmp/emb-perm.npy" --embeddings-ids "$tmp/ids-blank"
 last=$(tail -n 1 "$tmp/emb-perm.ids")
 { sed '$d' "$tmp/emb-perm.ids"; echo stranger; } >"$tmp/ids-other"
 ebad "an id file with a stranger" "tells-study: $tmp/ids-other: no row for id '$last' (line $(awk -F'\t' -v id="$last" '$1 == id { print NR }' "$tmp/folds/prepared.tsv") of $tmp/folds/prepared.tsv)" \
@@ -283,6 +316,8 @@ grep -q '^carto-easy	121	' "$tmp/dynstudy/compare-partitions.tsv" ||
     fail "$what: compare-partitions.tsv: $(grep carto-easy "$tmp/dynstudy/compare-partitions.tsv")"
 grep -q "The training run given ($tmp/dyn, 4 epochs, 360 examples)" "$tmp/dynstudy/report.html" ||
     fail "$what: the page does not name the run"
+grep -q "every example of the run (the others are in none) in one" "$tmp/dynstudy/report.html" ||
+    fail "$what: the page does not say the regions are of the run's examples"
 mkdir "$tmp/dyn-bad"
 cp "$tmp/dyn/epoch_2.tsv" "$tmp/dyn-bad/last.tsv"
 ebad "an epoch file without a number" "tells-study: $tmp/dyn-bad: 'last.tsv' has no epoch number in its name (one file per epoch, such as dynamics_epoch_3.jsonl)" \
@@ -294,7 +329,7 @@ ebad "two epoch files of one number" "tells-study: $tmp/dyn-bad: 'e03.tsv' and '
 rm "$tmp/dyn-bad/"*
 ebad "an empty run" "tells-study: $tmp/dyn-bad: no epoch files in the folder" --dynamics "$tmp/dyn-bad"
 sed '2s/^[^	]*/stranger/' "$tmp/dyn/epoch_2.tsv" >"$tmp/dyn-bad/epoch_2.tsv"
-ebad "a stranger in the run" "tells-study: $tmp/dyn-bad/epoch_2.tsv: id 'stranger' is not in the corpus" \
+ebad "a stranger in the run" "tells-study: $tmp/dyn-bad/epoch_2.tsv:2: id 'stranger' is not in the corpus" \
     --dynamics "$tmp/dyn-bad"
 
 # ---- bad predictions: one clear error, exit 1, no folder ----
@@ -355,6 +390,10 @@ Try 'tells-study --help' for more information."
 what="--model-name alone"
 run tells-study -o "$tmp/bad" --model-name x "$P"
 expect 2 "tells-study: --model-name names the model of --hypothesis-predictions or --pair-predictions
+Try 'tells-study --help' for more information."
+what="--model-name with a space"
+run tells-study -o "$tmp/bad" --model-name 'my model' --hypothesis-predictions "$cv" "$P"
+expect 2 "tells-study: --model-name must be a non-empty name without spaces, tabs or line ends
 Try 'tells-study --help' for more information."
 what="--folds-only with a batch"
 run tells-study -o "$tmp/bad" --folds-only --batch "$P" "$P"

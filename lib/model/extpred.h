@@ -5,7 +5,8 @@
 
    The file: a header naming at least the columns id, predicted and
    p_LABEL for every label of the corpus, in any order; then one row per
-   example. Other columns are ignored (split and fold, as
+   example. Columns named p_ANYTHING are reserved for labels (one that
+   names no label is an error). Other columns are ignored (split and fold, as
    tells-baseline's predictions.tsv and the study's folds.tsv have
    them), but for gold, which when present must be the corpus's label of
    the row. Every id must be an id of the corpus, once; predicted a label

@@ -222,7 +222,7 @@ void study_comparison_setup(study *s, comparison_config *cc)
 
 const char *study_hypothesis_model(const study *s)
 {
-    return s->given ? s->given_name : "fasttext";
+    return s->given ? s->given_entry : "fasttext";
 }
 
 void study_model_check_set(const study *s, const dataset *d, const predictions *p,
@@ -232,12 +232,41 @@ void study_model_check_set(const study *s, const dataset *d, const predictions *
     memset(c, 0, sizeof *c);
     size_t top = 0;
     predictions_spread(p, &c->top_share, &top, &c->prob_sd);
-    const char *name = top < vocab_size(d->labels) ? vocab_str(d->labels, top) : "";
-    long k = vocab_find(s->data.labels, name, strlen(name));
-    c->top = k >= 0 ? vocab_str(s->data.labels, (size_t)k) : name;
+    /* The most predicted label, the first in byte order of equals (so
+       whatever the rows' order), and its share of the rows' gold labels. */
+    size_t L = vocab_size(d->labels);
+    size_t *pred_n = array_new(L ? L : 1, sizeof *pred_n);
+    size_t *gold_n = array_new(L ? L : 1, sizeof *gold_n);
+    c->top = "";
+    c->top_gold_share = NAN;
+    if (pred_n && gold_n && p->n) {
+        for (size_t j = 0; j < p->n; j++) {
+            pred_n[p->pred[j]]++;
+            gold_n[d->ex[p->row[j]].label]++;
+        }
+        long best = -1;
+        for (size_t k = 0; k < s->nclasses; k++) {
+            const char *name = study_class_name(s, k);
+            long l = vocab_find(d->labels, name, strlen(name));
+            if (l >= 0 && (best < 0 || pred_n[l] > pred_n[best])) {
+                best = l;
+                c->top = name;
+            }
+        }
+        if (best >= 0) {
+            c->top_share = (double)pred_n[best] / (double)p->n;
+            c->top_gold_share = (double)gold_n[best] / (double)p->n;
+        }
+    }
+    free(pred_n);
+    free(gold_n);
     c->train_accuracy = train_accuracy;
     c->train_majority = train_majority;
-    c->one_class = c->top_share * 1000 >= STUDY_ONE_CLASS_PERMILLE;
+    /* One label for nearly every row, where the gold labels are not so
+       nearly one: on a corpus of one class in 95%, a sound model may
+       answer it as often. */
+    c->one_class = c->top_share * 1000 >= STUDY_ONE_CLASS_PERMILLE &&
+                   c->top_gold_share * 1000 < STUDY_ONE_CLASS_GOLD_PERMILLE;
     c->constant = c->prob_sd < STUDY_CONSTANT_SD;   /* false for NAN */
     c->underfit = c->train_accuracy < c->train_majority;
 }
@@ -248,8 +277,9 @@ static void model_check_words(const study_model_check *c, char *buf, size_t size
     size_t n = 0;
     buf[0] = '\0';
     if (c->one_class)
-        n += (size_t)snprintf(buf + n, size - n, "predicts '%s' for %.1f%% of the examples",
-                              c->top, 100 * c->top_share);
+        n += (size_t)snprintf(buf + n, size - n, "predicts '%s' for %.1f%% of the examples "
+                              "(the gold label of %.1f%% of them)",
+                              c->top, 100 * c->top_share, 100 * c->top_gold_share);
     if (c->constant && n < size)
         n += (size_t)snprintf(buf + n, size - n, "%sgives nearly the same probabilities to "
                               "every example (the largest standard deviation of a label's "
@@ -262,7 +292,8 @@ static void model_check_words(const study_model_check *c, char *buf, size_t size
 }
 
 int study_model_warning(verdicts *vs, const char *name, const char *shown,
-                        const study_model_check *c, const char *rests_on, tells_error *err)
+                        const study_model_check *c, const char *consequence,
+                        tells_error *err)
 {
     if (!study_model_degenerate(c))
         return 0;
@@ -271,21 +302,23 @@ int study_model_warning(verdicts *vs, const char *name, const char *shown,
         return -1;
     v->value = c->top_share;
     snprintf(v->detail, sizeof v->detail,
-             "test=none top_label=%s top_share=%.6f prob_sd=%.6f train_accuracy=%.6f "
-             "train_majority=%.6f one_class=%s constant=%s below_majority=%s "
-             "thresholds=top_share>=0.95,prob_sd<%.2f,train_accuracy<train_majority",
-             c->top, c->top_share, c->prob_sd, c->train_accuracy, c->train_majority,
+             "test=none top_label=%s top_share=%.6f top_gold_share=%.6f prob_sd=%.6f "
+             "train_accuracy=%.6f train_majority=%.6f one_class=%s constant=%s "
+             "below_majority=%s thresholds=top_share>=0.95&top_gold_share<0.90,prob_sd<%.2f,"
+             "train_accuracy<train_majority",
+             c->top, c->top_share, c->top_gold_share, c->prob_sd, c->train_accuracy,
+             c->train_majority,
              c->one_class ? "yes" : "no", c->constant ? "yes" : "no",
              c->underfit ? "yes" : "no", STUDY_CONSTANT_SD);
     char words[512];
     model_check_words(c, words, sizeof words);
     snprintf(v->sentence, sizeof v->sentence,
-             "Warning: %s %s. A degenerate model: a \"no\" in %s, which rests on it, is "
-             "no evidence that there is no shortcut.", shown, words, rests_on);
+             "Warning: %s %s. A degenerate model: %s", shown, words, consequence);
     return 0;
 }
 
-void study_model_warn_row(verdict *v, const char *name, const study_model_check *c)
+void study_model_warn_row(verdict *v, const char *name, const study_model_check *c,
+                          const char *says)
 {
     if (!study_model_degenerate(c))
         return;
@@ -293,8 +326,11 @@ void study_model_warn_row(verdict *v, const char *name, const study_model_check 
     snprintf(v->detail + n, sizeof v->detail - n, "%swarning=model_warning:%s",
              n ? " " : "", name);
     n = strlen(v->sentence);
-    snprintf(v->sentence + n, sizeof v->sentence - n, " Its model is degenerate "
-             "(model_warning:%s): a \"no\" here is no evidence of no shortcut.", name);
+    if (says)
+        snprintf(v->sentence + n, sizeof v->sentence - n, " %s", says);
+    else
+        snprintf(v->sentence + n, sizeof v->sentence - n, " Its model is degenerate "
+                 "(model_warning:%s): a \"no\" here is no evidence of no shortcut.", name);
 }
 
 double study_majority_share(const study *s, const char *split)

@@ -74,10 +74,12 @@ struct study_result {
     bool given;
     ext_predictions given_cv, given_eval;
     char given_name[128];
+    char given_entry[140];     /* "given:NAME", its entries in comparisons */
     /* The premise-aware model's, of the evaluated rows. */
     bool given_pair;
     ext_predictions pair_pred;
-    char pair_name[160];
+    char pair_name[128];
+    char pair_entry[140];
     /* PVI's g_null, when given: every row's. */
     bool given_null;
     ext_predictions null_pred;
@@ -181,11 +183,13 @@ const char *study_hypothesis_shown(const study *s, char *buf, size_t size);
    label for nearly everything, or gives nearly the same probabilities
    to every example, or is below the majority class on its own training
    rows), so that no verdict of "no shortcut" rests on it unsaid. */
-enum { STUDY_ONE_CLASS_PERMILLE = 950 };   /* one label for 95% or more */
+enum { STUDY_ONE_CLASS_PERMILLE = 950,     /* one label for 95% or more */
+       STUDY_ONE_CLASS_GOLD_PERMILLE = 900 /* though its gold share is under 90% */ };
 #define STUDY_CONSTANT_SD 0.01             /* every label's probability varies less */
 typedef struct study_model_check {
     double top_share;          /* the share of rows given the most predicted label */
-    const char *top;           /* that label */
+    const char *top;           /* that label (the first in byte order of equals) */
+    double top_gold_share;     /* its share of the rows' gold labels */
     double prob_sd;            /* the largest sd of one label's probability; NAN none */
     double train_accuracy;     /* on its training rows; NAN unknown (given) */
     double train_majority;     /* the majority class's share of those rows */
@@ -203,13 +207,16 @@ static inline bool study_model_degenerate(const study_model_check *c)
 }
 /* Adds the row model_warning:NAME for a degenerate model (nothing for a
    sound one): untested, value the top share, detail the measures and
-   reasons, sentence what is wrong and which rows rest on it (rests_on,
-   "the hypothesis_only row"). */
+   reasons, sentence what is wrong (shown: the model) and then
+   consequence, what that means for the rows resting on it. */
 int study_model_warning(verdicts *vs, const char *name, const char *shown,
-                        const study_model_check *c, const char *rests_on, tells_error *err);
-/* Appends to v's sentence and detail that its model is degenerate (see
-   model_warning:NAME), when it is. */
-void study_model_warn_row(verdict *v, const char *name, const study_model_check *c);
+                        const study_model_check *c, const char *consequence,
+                        tells_error *err);
+/* When the model is degenerate, ends v's detail with
+   warning=model_warning:NAME and its sentence with says (NULL: that a
+   "no" here is no evidence of no shortcut). */
+void study_model_warn_row(verdict *v, const char *name, const study_model_check *c,
+                          const char *says);
 /* The majority class's share of the rows of split of s's corpus (every
    row for "all"). */
 double study_majority_share(const study *s, const char *split);

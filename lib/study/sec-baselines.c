@@ -113,7 +113,7 @@ static int run_hypothesis(study *s, baselines_state *b, const dataset *d, tells_
     if (s->given) {
         cc.given = s->cv ? &s->given_cv : &s->given_eval;
         cc.given_corpus = &s->data;
-        cc.given_name = s->given_name;
+        cc.given_name = s->given_entry;
     }
     comparison cmp = {0};
     if (comparison_run(&cmp, d, &cc, err) < 0)
@@ -169,14 +169,14 @@ static int run_pair(study *s, baselines_state *b, const dataset *d, baseline_inp
         }
         cc.given = &s->pair_pred;
         cc.given_corpus = &s->data;
-        cc.given_name = s->pair_name;
+        cc.given_name = s->pair_entry;
     }
     comparison cmp = {0};
     if (comparison_run(&cmp, d, &cc, err) < 0)
         return -1;
     table_out t = {&cmp, false};
     int rc = study_write(s, name, write_table, &t, err);
-    const comparison_entry *pair = study_entry(&cmp, given ? s->pair_name : "fasttext", s->eval);
+    const comparison_entry *pair = study_entry(&cmp, given ? s->pair_entry : "fasttext", s->eval);
     if (rc == 0 && !pair)
         rc = tells_error_set(err, NULL, 0, "no scores of split '%s'", s->eval);
     if (rc == 0)
@@ -403,6 +403,18 @@ static double hypothesis_mde(const study *s, const baselines_state *b)
     return mcnemar_mde(psi > 0 ? psi : 0.5, s->neval, 0.05, 0.8);
 }
 
+/* A row comparing the premise-aware and hypothesis-only models: which
+   of the two is degenerate, in its detail and sentence. */
+static void warn_comparison(verdict *v, const baselines_state *b)
+{
+    study_model_warn_row(v, "hypothesis", &b->check,
+                         "The hypothesis-only model it compares with is degenerate "
+                         "(model_warning:hypothesis).");
+    study_model_warn_row(v, "premise_aware", &b->aware_check,
+                         "Its premise-aware model is degenerate (model_warning:premise_aware): "
+                         "whether the premise helps is not answered.");
+}
+
 /* The MedNLI paper's bag of both halves against the hypothesis alone,
    and the share of the premise-aware model's gain the hypothesis gets:
    described with intervals, not tested (the question is the premise
@@ -421,12 +433,18 @@ static int add_descriptive(study *s, const baselines_state *b, verdicts *vs, tel
              m[STUDY_PAIR].fit.epoch, m[STUDY_PAIR].fit.lr);
     study_diff w;
     study_diff_words(v, &w);
+    if (s->given) {
+        size_t n = strlen(v->detail);
+        snprintf(v->detail + n, sizeof v->detail - n, " hypothesis_model=%s",
+                 s->given_entry);
+    }
     snprintf(v->sentence, sizeof v->sentence,
              "The MedNLI paper's premise-and-hypothesis model, one bag of the words of both, "
-             "gets %s right against %s for the hypothesis alone (%s points, 95%% interval %s "
-             "to %s): it cannot tell which words came from the premise, so it does not "
+             "gets %s right against %s for the hypothesis alone%s (%s points, 95%% interval "
+             "%s to %s): it cannot tell which words came from the premise, so it does not "
              "answer whether the premise helps; the row above does.",
-             w.a, w.b, w.d, w.lo, w.hi);
+             w.a, w.b, s->given ? " (the given model, of another kind)" : "", w.d, w.lo,
+             w.hi);
     if (!(v = compared_verdict(vs, "premise_only", &m[STUDY_PREMISE], &m[STUDY_MAJORITY],
                                &b->premise_vs_majority, err)))
         return -1;
@@ -451,9 +469,11 @@ static int add_descriptive(study *s, const baselines_state *b, verdicts *vs, tel
     v->ci_high = b->share_high;
     snprintf(v->detail, sizeof v->detail,
              "test=none share=(hypothesis-majority)/(pair_features-majority) "
-             "interval=bootstrap_percentile_%d majority=%.6f hypothesis=%.6f pair_features=%.6f",
+             "interval=bootstrap_percentile_%d majority=%.6f hypothesis=%.6f pair_features=%.6f "
+             "hypothesis_model=%s aware_model=%s",
              STUDY_BOOTSTRAP, m[STUDY_MAJORITY].accuracy, m[STUDY_HYPOTHESIS].accuracy,
-             m[STUDY_AWARE].accuracy);
+             m[STUDY_AWARE].accuracy, s->given ? s->given_entry : "fasttext",
+             s->given_pair ? s->pair_entry : "fasttext");
     if (!b->share_ok)
         snprintf(v->sentence, sizeof v->sentence,
                  "The premise-aware model does no better than the majority class, so there "
@@ -462,8 +482,13 @@ static int add_descriptive(study *s, const baselines_state *b, verdicts *vs, tel
         snprintf(v->sentence, sizeof v->sentence,
                  "Of what the premise-aware model gains over the majority class, the "
                  "hypothesis alone gets %.0f%% (95%% interval %.0f%% to %.0f%%): that much of "
-                 "the task, as these models learn it, the hypotheses give away.",
-                 100 * b->share, 100 * b->share_low, 100 * b->share_high);
+                 "the task, as these models learn it, the hypotheses give away.%s",
+                 100 * b->share, 100 * b->share_low, 100 * b->share_high,
+                 s->given != s->given_pair
+                     ? " The two models are of different kinds (one given, one the "
+                       "study's fastText), so the share may pass 100%."
+                     : "");
+    warn_comparison(v, b);
     return 0;
 }
 
@@ -516,7 +541,7 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
              w.a, where, w.b, majority, w.d, w.lo, w.hi, w.p, fitted, fit->epoch, fit->lr,
              fit->tuned ? "chosen on a held-out fifth of the training data" : "as given",
              s->neval, 100 * mde);
-    study_model_warn_row(v, "hypothesis", &b->check);
+    study_model_warn_row(v, "hypothesis", &b->check, NULL);
 
     if (!(v = model_verdict(vs, "premise_and_hypothesis", &m[STUDY_AWARE],
                             &m[STUDY_HYPOTHESIS], &b->aware_vs_hyp, b->aware_b, b->aware_c,
@@ -545,8 +570,7 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
                  s->neval, both, b->aware_b, b->aware_c, neither,
                  m[STUDY_AWARE].fit.train_accuracy, m[STUDY_AWARE].fit.epoch,
                  m[STUDY_AWARE].fit.lr, m[STUDY_PAIR].accuracy);
-    study_model_warn_row(v, "hypothesis", &b->check);
-    study_model_warn_row(v, "premise_aware", &b->aware_check);
+    warn_comparison(v, b);
     study_diff_words(v, &w);
     char aware[256];
     if (s->given_pair)
@@ -570,8 +594,9 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
     else
         snprintf(shown, sizeof shown, "the hypothesis-only fastText model");
     if (study_model_warning(vs, "hypothesis", shown, &b->check,
-                            "the hypothesis_only row (and premise_and_hypothesis, which "
-                            "compares with it)", err) < 0)
+                            "a \"no\" in hypothesis_only, which rests on it, is no evidence "
+                            "that there is no shortcut, and premise_and_hypothesis and "
+                            "hypothesis_share, which compare with it, say little.", err) < 0)
         return -1;
     if (s->given_pair)
         snprintf(shown, sizeof shown, "the premise-aware model %s (predictions given)",
@@ -579,7 +604,8 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
     else
         snprintf(shown, sizeof shown, "the premise-aware fastText model");
     return study_model_warning(vs, "premise_aware", shown, &b->aware_check,
-                               "premise_and_hypothesis (the premise does not help)", err);
+                               "premise_and_hypothesis and hypothesis_share, which rest on it, "
+                               "say nothing of whether the premise helps.", err);
 }
 
 /* ---- figures and page ---- */
@@ -742,7 +768,8 @@ static const study_check checks[] = {
                    "the hypothesis-only one scored by hypothesis_only; hypothesis_cv: the "
                    "cross-fitted one of PVI and the partitions, when another; premise_aware: "
                    "the one of premise_and_hypothesis) predicts one "
-                   "label for 95% or more of the examples (value: that share), or no "
+                   "label for 95% or more of the examples, though it is the gold one of "
+                   "fewer than 90% (value: that share), or no "
                    "label's probability has a standard deviation of 0.01 across them, or "
                    "it is right on fewer of its own training examples than the majority "
                    "class (tells' own models only); the rows resting on it say so",

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/lineio.h"
 #include "base/npy.h"
 #include "model/carto.h"
 #include "model/pvi.h"
@@ -238,6 +239,28 @@ static int run_pvi(const study *s, measures_state *m, tells_error *err)
     return 0;
 }
 
+/* The line of path where id stands as a value of its own (a TSV field,
+   a JSON string or number), for a message; 0 when none is found. */
+static long line_of_id(const char *path, const char *id)
+{
+    line_reader r;
+    tells_error ignored;
+    if (line_reader_open(&r, path, 0, &ignored) < 0)
+        return 0;
+    size_t n = strlen(id);
+    char *line;
+    size_t len;
+    long found = 0;
+    while (!found && line_reader_next(&r, &line, &len, &ignored) == 1)
+        for (const char *p = line; !found && (p = strstr(p, id)); p++) {
+            char before = p == line ? '\t' : p[-1], after = p[n];
+            if (strchr("\t\": {", before) && (after == '\0' || strchr("\t\",} ", after)))
+                found = r.lineno;
+        }
+    line_reader_close(&r);
+    return found;
+}
+
 /* The dynamics of the user's training run (--dynamics): every epoch file
    of the folder, of examples of the corpus (a subset, such as its
    training split, will do). */
@@ -259,7 +282,8 @@ static int read_dynamics(const study *s, measures_state *m, tells_error *err)
     for (size_t i = 0; rc == 0 && i < m->carto.n; i++) {
         const char *id = vocab_str(m->carto.ids, i);
         if (vocab_find(ids, id, strlen(id)) < 0)
-            rc = tells_error_set(err, paths[0], 0, "id '%s' is not in the corpus", id);
+            rc = tells_error_set(err, paths[0], line_of_id(paths[0], id),
+                                 "id '%s' is not in the corpus", id);
     }
     vocab_free(ids);
     carto_epoch_files_free(paths, n);
@@ -410,7 +434,7 @@ static int pvi_verdict(const study *s, const measures_state *m, verdicts *vs, te
        split it is another, checked on its own. */
     const study_model_check *c = s->cv ? &study_baselines(s)->check
                                        : &study_partitions(s)->check;
-    study_model_warn_row(v, s->cv ? "hypothesis" : "hypothesis_cv", c);
+    study_model_warn_row(v, s->cv ? "hypothesis" : "hypothesis_cv", c, NULL);
     return 0;
 }
 
@@ -467,7 +491,8 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
         study_hypothesis_shown(s, model, sizeof model);
         snprintf(shown, sizeof shown, "the cross-fitted %s", model);
         if (study_model_warning(vs, "hypothesis_cv", shown, &study_partitions(s)->check,
-                                "the v_information row", err) < 0)
+                                "a \"no\" in v_information, which rests on it, is no "
+                                "evidence that there is no shortcut.", err) < 0)
             return -1;
     }
     return carto_verdict(s, m, vs, err);
@@ -621,8 +646,14 @@ static void pvi_page(const study *s, const measures_state *m, page *pg)
     fputs("<h2 id=\"pvi\">Pointwise V-information</h2>\n<p>How many bits the hypothesis "
           "alone gives about each example's label (Ethayarajh et al. 2022): a ", fp);
     html_escape(fp, model);
-    fputs(" cross-fitted over every example against the label distribution of "
-          "its training folds; the V-information is the mean, with a 95% bootstrap interval, "
+    fputs(" cross-fitted over every example against ", fp);
+    if (s->given_null) {
+        fputs("the null model given (", fp);
+        html_escape(fp, s->null_pred.file);
+        fputs(", a model of empty inputs)", fp);
+    } else
+        fputs("the label distribution of its training folds", fp);
+    fputs("; the V-information is the mean, with a 95% bootstrap interval, "
           "tested against 0 by a one-sided one-sample t-test (<code>pvi.tsv</code>, <code>pvi-summary.tsv</code>; examples below 0 bits in "
           "<code>low-pvi.ids</code>, the others in <code>high-pvi.ids</code>).</p>\n",
           fp);
@@ -662,10 +693,11 @@ static void carto_page(const study *s, const measures_state *m, page *pg)
     fprintf(pg->fp, "; after each epoch, every example's probability of its gold label. "
                     "Confidence is its mean, variability its standard deviation, correctness "
                     "the share of epochs it was predicted right (Swayamdipta et al. 2020). The "
-                    "regions take a third of the examples each, every example in one: the "
+                    "regions take a third of the examples each, every example%s in one: the "
                     "most variable (ambiguous), then of the others the more confident half "
                     "(easy-to-learn) and the less confident (hard-to-learn) "
-                    "(<code>carto.tsv</code>, <code>carto-*.ids</code>).</p>\n");
+                    "(<code>carto.tsv</code>, <code>carto-*.ids</code>).</p>\n",
+            s->cfg->dynamics ? " of the run (the others are in none)" : "");
     page_figure(pg, "datamap", "The data map: variability against confidence, coloured by "
                                "correctness, the regions named above it; at most 25,000 "
                                "examples.");

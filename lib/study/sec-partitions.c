@@ -66,7 +66,7 @@ static int run(study *s, void *state, tells_error *err)
     if (s->given) {
         cc.given = &s->given_cv;
         cc.given_corpus = &s->data;
-        cc.given_name = s->given_name;
+        cc.given_name = s->given_entry;
     }
     comparison cmp = {0};
     int rc = easy && difficult ? comparison_run(&cmp, &s->all, &cc, err) : -1;

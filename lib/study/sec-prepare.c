@@ -114,6 +114,19 @@ static int folds_file(study *s, tells_error *err)
     return rc;
 }
 
+/* A given model's name (--model-name, or its file's name with blanks
+   and control characters as '_': detail's key=value pairs are split at
+   spaces) and its entries' in comparisons, "given:NAME", which no model
+   of tells' own is called. */
+static void model_name(char *name, size_t size, char *entry, size_t esize, const char *from)
+{
+    snprintf(name, size, "%s", from);
+    for (char *p = name; *p; p++)
+        if ((unsigned char)*p <= ' ' || *p == 0x7f)
+            *p = '_';
+    snprintf(entry, esize, "given:%s", name);
+}
+
 /* Predictions of every row (cross-fitted), with a gold probability above
    0: PVI takes its logarithm. */
 static int read_every_row(study *s, ext_predictions *x, const char *path, tells_error *err)
@@ -160,7 +173,8 @@ static int given_predictions(study *s, tells_error *err)
         name = strrchr(c->hypothesis_predictions, '/');
         name = name ? name + 1 : c->hypothesis_predictions;
     }
-    snprintf(s->given_name, sizeof s->given_name, "%s", name);
+    model_name(s->given_name, sizeof s->given_name, s->given_entry, sizeof s->given_entry,
+               name);
     if (read_every_row(s, &s->given_cv, c->hypothesis_predictions, err) < 0)
         return -1;
     if (!s->cv && (ext_predictions_read(&s->given_eval, c->hypothesis_eval_predictions,
@@ -183,7 +197,7 @@ static int given_pair(study *s, tells_error *err)
         name = strrchr(c->pair_predictions, '/');
         name = name ? name + 1 : c->pair_predictions;
     }
-    snprintf(s->pair_name, sizeof s->pair_name, "%s", name);
+    model_name(s->pair_name, sizeof s->pair_name, s->pair_entry, sizeof s->pair_entry, name);
     if (ext_predictions_read(&s->pair_pred, c->pair_predictions, &s->data, err) < 0)
         return -1;
     return ext_predictions_cover(&s->pair_pred, &s->data, s->cv ? NULL : s->eval, err);

@@ -6,11 +6,67 @@
 #include <string.h>
 
 #include "base/alloc.h"
-#include "base/idfile.h"
+#include "base/fields.h"
+#include "base/lineio.h"
+#include "base/npy.h"
 #include "model/embed.h"
 #include "study/sec-vectors.h"
 
 enum { VECTOR_DIM = 100 };
+
+/* The ids of the rows of --embeddings, in order, each once: lines of
+   text (blank lines and ids with a tab are errors, since every line is
+   a row) or a .npy array of strings (base/npy.h). */
+typedef struct row_ids {
+    vocab *ids;
+    const char *file;
+} row_ids;
+
+static int add_row_id(const char *id, size_t len, size_t index, void *ctx, tells_error *err)
+{
+    row_ids *r = ctx;
+    if (len == 0 || memchr(id, '\t', len))
+        return tells_error_set(err, r->file, 0, "item %zu: %s", index + 1,
+                               len ? "an id with a tab" : "an empty id (one id per row)");
+    long k = vocab_find(r->ids, id, len);
+    if (k >= 0)
+        return tells_error_set(err, r->file, 0, "item %zu: id '%s' again (first item %ld)",
+                               index + 1, id, k + 1);
+    return vocab_intern(r->ids, id, len) < 0 ? tells_error_nomem(err, r->file, 0) : 0;
+}
+
+static int read_row_ids(const char *path, vocab *ids, tells_error *err)
+{
+    row_ids r = {ids, path};
+    size_t n = strlen(path);
+    if (n > 4 && strcmp(path + n - 4, ".npy") == 0)
+        return npy_read_strings(path, add_row_id, &r, err);
+    line_reader lr;
+    if (line_reader_open(&lr, path, 0, err) < 0)
+        return -1;
+    char *line;
+    size_t len;
+    int got, rc = 0;
+    while (rc == 0 && (got = line_reader_next(&lr, &line, &len, err)) == 1) {
+        if (text_line_check(line, len, lr.name, lr.lineno, err) < 0)
+            rc = -1;
+        else if (len == 0 || memchr(line, '\t', len))
+            rc = tells_error_set(err, lr.name, lr.lineno, "%s",
+                                 len ? "an id with a tab" : "an empty line (one id per row)");
+        else {
+            long k = vocab_find(ids, line, len);
+            if (k >= 0)
+                rc = tells_error_set(err, lr.name, lr.lineno, "id '%s' again (first on line "
+                                     "%ld)", line, k + 1);
+            else if (vocab_intern(ids, line, len) < 0)
+                rc = tells_error_nomem(err, lr.name, lr.lineno);
+        }
+    }
+    if (got < 0)
+        rc = -1;
+    line_reader_close(&lr);
+    return rc;
+}
 
 /* The embeddings given (--embeddings): one finite row per example of
    the corpus, in its order, or reordered from the id file's. */
@@ -21,7 +77,7 @@ static int given_embeddings(study *s, vectors_state *v, tells_error *err)
     npy_matrix x = {0};
     if (npy_read(c->embeddings, &x, err) < 0)
         return -1;
-    id_set ids = {0};
+    vocab *ids = NULL;
     int rc = 0;
     size_t r, k;
     if (x.rows != d->n)
@@ -30,18 +86,22 @@ static int given_embeddings(study *s, vectors_state *v, tells_error *err)
     else if (npy_find_nonfinite(x.data, x.rows, x.cols, &r, &k))
         rc = tells_error_set(err, c->embeddings, 0, "row %zu, column %zu is not a finite "
                              "number", r + 1, k + 1);
-    if (rc == 0 && c->embeddings_ids && id_set_load(&ids, c->embeddings_ids, err) < 0)
-        rc = -1;
-    if (rc == 0 && c->embeddings_ids && id_set_size(&ids) != x.rows)
-        rc = tells_error_set(err, c->embeddings_ids, 0, "%zu distinct ids for the %zu rows "
-                             "of %s", id_set_size(&ids), x.rows, c->embeddings);
+    if (rc == 0 && c->embeddings_ids) {
+        if (!(ids = vocab_new()))
+            rc = tells_error_nomem(err, NULL, 0);
+        else if (read_row_ids(c->embeddings_ids, ids, err) < 0)
+            rc = -1;
+        else if (vocab_size(ids) != x.rows)
+            rc = tells_error_set(err, c->embeddings_ids, 0, "%zu ids for the %zu rows of %s",
+                                 vocab_size(ids), x.rows, c->embeddings);
+    }
     if (rc == 0 && c->embeddings_ids) {
         /* Row i of the corpus is the row of its id in the id file. */
         float *y = array_new(x.rows * x.cols, sizeof *y);
         if (!y)
             rc = tells_error_nomem(err, NULL, 0);
         for (size_t i = 0; rc == 0 && i < d->n; i++) {
-            long j = vocab_find(ids.ids, d->ex[i].id, strlen(d->ex[i].id));
+            long j = vocab_find(ids, d->ex[i].id, strlen(d->ex[i].id));
             if (j < 0)
                 rc = tells_error_set(err, c->embeddings_ids, 0, "no row for id '%s' (line "
                                      "%ld of %s)", d->ex[i].id, d->ex[i].line, d->source);
@@ -54,7 +114,7 @@ static int given_embeddings(study *s, vectors_state *v, tells_error *err)
         } else
             free(y);
     }
-    id_set_free(&ids);
+    vocab_free(ids);
     if (rc < 0) {
         npy_free(&x);
         return -1;

@@ -3,7 +3,7 @@
 # source tree after tools/quickstart (study/ holds the main job's
 # folders), with the programs on PATH as the README says (src/, and
 # tools/ for tells-synth). Each program's block runs as one sh -e script
-# in a folder of its own that has the tree's corpora/ and tools/, and
+# in a folder of its own that has the tree's corpora/, tools/ and doc/, and
 # study/: the quick start's if this tree has one, else a synthetic-corpus
 # study made here the way the main job makes it.
 . "${top_srcdir:-.}/tests/init.sh"
@@ -34,6 +34,7 @@ for prog in $progs; do
     mkdir "$dir"
     ln -s "$top_srcdir/corpora" "$dir/corpora"
     ln -s "$top_builddir/tools" "$dir/tools"
+    ln -s "$top_srcdir/doc" "$dir/doc"
     ln -s "$study" "$dir/study"
     what="$prog --help examples"
     start=$(date +%s)

@@ -22,6 +22,14 @@ accuracy() {
         FNR > 1 { n++; right += $2 == gold[$1] } END { printf "%.6f\n", right / n }' "$2" "$1"
 }
 
+# expect_accuracy STUDY CHECK PREDICTIONS PREPARED: the row CHECK's value
+# is the accuracy of PREDICTIONS, computed here.
+expect_accuracy() {
+    want=$(accuracy "$3" "$4")
+    [ "$(col "$1" "$2" 2)" = "$want" ] ||
+        fail "$what: $2 $(col "$1" "$2" 2), the accuracy of ${3##*/} $want"
+}
+
 what="--folds-only"
 run tells-study --folds-only -o "$tmp/folds" --split train "$tmp/mli/train.jsonl" \
     --split test "$tmp/mli/test.jsonl"
@@ -83,12 +91,8 @@ run tells-study -q -o "$tmp/given" --hypothesis-predictions "$tmp/pred/cv-predic
     --hypothesis-eval-predictions "$tmp/pred/eval-predictions.tsv" --model-name 'NB<b>' \
     --pair-predictions "$tmp/pair/eval-predictions.tsv" "$tmp/folds/prepared.tsv"
 expect 0 ""
-want=$(accuracy "$tmp/pred/eval-predictions.tsv" "$tmp/folds/prepared.tsv")
-[ "$(col "$tmp/given" hypothesis_only 2)" = "$want" ] ||
-    fail "$what: hypothesis_only $(col "$tmp/given" hypothesis_only 2), the model's accuracy $want"
-want=$(accuracy "$tmp/pair/eval-predictions.tsv" "$tmp/folds/prepared.tsv")
-[ "$(col "$tmp/given" premise_and_hypothesis 2)" = "$want" ] ||
-    fail "$what: premise_and_hypothesis $(col "$tmp/given" premise_and_hypothesis 2), the pair model's accuracy $want"
+expect_accuracy "$tmp/given" hypothesis_only "$tmp/pred/eval-predictions.tsv" "$tmp/folds/prepared.tsv"
+expect_accuracy "$tmp/given" premise_and_hypothesis "$tmp/pair/eval-predictions.tsv" "$tmp/folds/prepared.tsv"
 # Its 2x2 table, counted here.
 awk -F'\t' 'FILENAME ~ /prepared/ { if (FNR > 1) g[$1] = $3; next }
     FILENAME ~ /pair/ { if (FNR > 1) p[$1] = ($2 == g[$1]); next }
@@ -158,12 +162,8 @@ col "$tmp/cv" v_information 10 | grep -q ' null=given' ||
     fail "$what: v_information's detail does not say the null was given"
 grep -q "against the null model given ($tmp/null.tsv, a model of empty inputs)" "$tmp/cv/report.html" ||
     fail "$what: the PVI section does not say the null was given"
-want=$(accuracy "$tmp/cvpred/cv-predictions.tsv" "$tmp/p.tsv")
-[ "$(col "$tmp/cv" hypothesis_only 2)" = "$want" ] ||
-    fail "$what: hypothesis_only $(col "$tmp/cv" hypothesis_only 2), the model's accuracy $want"
-want=$(accuracy "$tmp/cvpair/cv-predictions.tsv" "$tmp/p.tsv")
-[ "$(col "$tmp/cv" premise_and_hypothesis 2)" = "$want" ] ||
-    fail "$what: premise_and_hypothesis $(col "$tmp/cv" premise_and_hypothesis 2), the pair model's accuracy $want"
+expect_accuracy "$tmp/cv" hypothesis_only "$tmp/cvpred/cv-predictions.tsv" "$tmp/p.tsv"
+expect_accuracy "$tmp/cv" premise_and_hypothesis "$tmp/cvpair/cv-predictions.tsv" "$tmp/p.tsv"
 # The name defaults to the file's; the baselines' folds are folds.tsv's.
 col "$tmp/cv" hypothesis_only 10 | grep -q ' evaluation=cross-validation model=given:cv-predictions.tsv ' ||
     fail "$what: detail $(col "$tmp/cv" hypothesis_only 10)"

@@ -290,22 +290,9 @@ static int read_dynamics(const study *s, measures_state *m, tells_error *err)
     return rc;
 }
 
-static int run_carto(const study *s, measures_state *m, tells_error *err)
+/* Cartography's own training: a softmax regression over hypothesis.npy. */
+static int train_carto(const study *s, measures_state *m, tells_error *err)
 {
-    if (s->cfg->dynamics) {
-        int rc = read_dynamics(s, m, err);
-        if (rc == 0)
-            rc = carto_compute(&m->carto, &m->cstats, err);
-        if (rc == 0)
-            rc = study_write(s, "carto.tsv", write_carto, m, err);
-        if (rc == 0)
-            rc = write_region_ids(s, m, "carto-easy.ids", CARTO_EASY, err);
-        if (rc == 0)
-            rc = write_region_ids(s, m, "carto-ambiguous.ids", CARTO_AMBIGUOUS, err);
-        if (rc == 0)
-            rc = write_region_ids(s, m, "carto-hard.ids", CARTO_HARD, err);
-        return rc;
-    }
     npy_matrix x = {0};
     char *npy = study_path(s, "hypothesis.npy", err);
     carto_train_options to;
@@ -322,6 +309,14 @@ static int run_carto(const study *s, measures_state *m, tells_error *err)
     if (rc == 0)
         rc = carto_train(&s->data, x.data, x.cols, &to, &m->carto, err);
     npy_free(&x);
+    return rc;
+}
+
+/* The dynamics (the run given, or its own training), their statistics,
+   carto.tsv and the regions' id files. */
+static int run_carto(const study *s, measures_state *m, tells_error *err)
+{
+    int rc = s->cfg->dynamics ? read_dynamics(s, m, err) : train_carto(s, m, err);
     if (rc == 0)
         rc = carto_compute(&m->carto, &m->cstats, err);
     if (rc == 0)

@@ -332,6 +332,24 @@ sed '2s/^[^	]*/stranger/' "$tmp/dyn/epoch_2.tsv" >"$tmp/dyn-bad/epoch_2.tsv"
 ebad "a stranger in the run" "tells-study: $tmp/dyn-bad/epoch_2.tsv:2: id 'stranger' is not in the corpus" \
     --dynamics "$tmp/dyn-bad"
 
+what="folds whose majority classes differ"
+# 20 a and 20 b in two folds: each fold's majority is the other fold's
+# commoner class, so the majority model answers differently by fold, and
+# the sentence must not say it always answers one class.
+{ printf 'id\tsplit\tlabel\tpremise\thypothesis\n'
+  i=1
+  while [ $i -le 40 ]; do
+      l=a; [ $((i % 2)) = 0 ] && l=b
+      printf 'r%d\tall\t%s\tpremise number %d\tword%d thing %s\n' $i $l $i $((i % 7)) $l
+      i=$((i + 1))
+  done; } >"$tmp/two.tsv"
+run tells-study -q --no-figures --folds 2 --seed 1 -o "$tmp/two" "$tmp/two.tsv"
+expect 0 ""
+col "$tmp/two" hypothesis_only 10 | grep -q ' majority_label=per_fold ' ||
+    fail "$what: detail $(col "$tmp/two" hypothesis_only 10)"
+grep -q "for answering each fold&#39;s most frequent class (the folds&#39; differ):" "$tmp/two/report.html" ||
+    fail "$what: the sentence says one class"
+
 # ---- bad predictions: one clear error, exit 1, no folder ----
 P=$tmp/folds/prepared.tsv
 cv=$tmp/pred/cv-predictions.tsv

@@ -128,6 +128,19 @@ static int run_hypothesis(study *s, baselines_state *b, const dataset *d, tells_
         rc = tells_error_set(err, NULL, 0, "no scores of split '%s'", s->eval);
     if (rc == 0)
         rc = correctness(s, d, maj, &b->model[STUDY_MAJORITY].right, err);
+    /* The label the majority model answered: one, or (cross-validated)
+       each fold's own, which may differ. */
+    b->majority_label = -1;
+    for (size_t i = 0; rc == 0 && i < maj->pred.n; i++) {
+        const char *name = vocab_str(d->labels, maj->pred.pred[i]);
+        long l = vocab_find(s->data.labels, name, strlen(name));
+        if (i == 0)
+            b->majority_label = l;
+        else if (l != b->majority_label) {
+            b->majority_label = -1;
+            break;
+        }
+    }
     if (rc == 0)
         rc = correctness(s, d, ft, &b->model[STUDY_HYPOTHESIS].right, err);
     if (rc == 0) {
@@ -338,16 +351,6 @@ static void free_state(void *state)
 
 /* ---- verdicts ---- */
 
-static size_t majority_answer(const study *s, const baselines_state *b)
-{
-    /* The label the majority model answered: the most frequent gold label
-       of the rows it was right on is it (it answers one label). */
-    for (size_t i = 0; i < s->neval; i++)
-        if (b->model[STUDY_MAJORITY].right[i])
-            return s->data.ex[s->eval_row[i]].label;
-    return study_class(s, 0);
-}
-
 static const char *eval_words(const study *s, char *buf, size_t size)
 {
     if (s->cv)
@@ -498,7 +501,11 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
     const study_model *m = b->model;
     char where[320];
     eval_words(s, where, sizeof where);
-    const char *majority = study_label(s, majority_answer(s, b));
+    bool one = b->majority_label >= 0;
+    const char *majority = one ? study_label(s, (size_t)b->majority_label) : "per_fold";
+    /* "always answering 'X'", or each fold's own. */
+    const char *ans1 = one ? "always answering '" : "answering each fold's most frequent class",
+               *ans2 = one ? majority : "", *ans3 = one ? "'" : " (the folds' differ)";
     verdict *v = model_verdict(vs, "hypothesis_only", &m[STUDY_HYPOTHESIS], &m[STUDY_MAJORITY],
                                &b->hyp_vs_majority, b->hyp_only_b, b->hyp_only_c, err);
     if (!v)
@@ -525,20 +532,21 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
                  s->cv ? "cross-validation" : s->eval, s->given_name, mde);
         snprintf(v->sentence, sizeof v->sentence,
                  "The model %s, whose predictions were given, reading only the hypothesis, "
-                 "gets %s of %s right, against %s for always answering '%s': %s points (95%% "
+                 "gets %s of %s right, against %s for %s%s%s: %s points (95%% "
                  "interval %s to %s), p = %s (exact McNemar, one-sided); with these %zu "
                  "examples, a gain of %.1f points over the majority class would be found "
                  "with 80%% power.",
-                 s->given_name, w.a, where, w.b, majority, w.d, w.lo, w.hi, w.p, s->neval,
+                 s->given_name, w.a, where, w.b, ans1, ans2, ans3, w.d, w.lo, w.hi, w.p, s->neval,
                  100 * mde);
     } else
     snprintf(v->sentence, sizeof v->sentence,
              "A fastText model that reads only the hypothesis gets %s of %s right, against "
-             "%s for always answering '%s': %s points (95%% interval %s to %s), p = %s "
+             "%s for %s%s%s: %s points (95%% interval %s to %s), p = %s "
              "(exact McNemar, one-sided). It gets %s of its own training examples right "
              "(%d epochs, learning rate %g, %s); with these %zu examples, a gain of %.1f "
              "points over the majority class would be found with 80%% power.",
-             w.a, where, w.b, majority, w.d, w.lo, w.hi, w.p, fitted, fit->epoch, fit->lr,
+             w.a, where, w.b, ans1, ans2, ans3, w.d, w.lo, w.hi, w.p, fitted, fit->epoch,
+             fit->lr,
              fit->tuned ? "chosen on a held-out fifth of the training data" : "as given",
              s->neval, 100 * mde);
     study_model_warn_row(v, "hypothesis", &b->check, NULL);

@@ -35,6 +35,8 @@ typedef struct baselines_state {
     double share, share_low, share_high;
     bool share_ok;
     size_t *confusion;         /* hypothesis-only: [gold * L + predicted], label ids */
+    long majority_label;       /* the majority model's answer (label id); -1 when
+                                  the folds' majorities differ */
     study_model_check check;   /* whether the hypothesis-only model is degenerate */
     study_model_check aware_check;  /* and the premise-aware one */
 } baselines_state;

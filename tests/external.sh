@@ -132,6 +132,14 @@ grep -q 'NB&lt;b&gt;, hypothesis only (predictions given)' "$tmp/given/report.ht
     fail "$what: the page does not name the model (escaped)"
 grep -q '<b>' "$tmp/given/report.html" && fail "$what: the model's name as HTML"
 cmp -s "$tmp/folds/folds.tsv" "$tmp/given/folds.tsv" || fail "$what: folds.tsv differs"
+# run.json records each given file with its checksum.
+for f in "hypothesis-predictions $tmp/pred/cv-predictions.tsv" \
+    "hypothesis-eval-predictions $tmp/pred/eval-predictions.tsv" \
+    "pair-predictions $tmp/pair/eval-predictions.tsv"; do
+    sum=$(sha256sum "${f#* }" | cut -d' ' -f1)
+    tr -d '\n ' <"$tmp/given/run.json" | grep -q "\"option\":\"${f%% *}\",\"path\":\"${f#* }\",\"bytes\":[0-9]*,\"sha256\":\"$sum\"" ||
+        fail "$what: run.json does not record ${f%% *}"
+done
 
 what="cross-validated: one file of predictions"
 tells-prep -q -o "$tmp/p.tsv" --split a "$tmp/mli/train.jsonl" --split b "$tmp/mli/dev.jsonl"
@@ -316,6 +324,8 @@ grep -q '^carto-easy	121	' "$tmp/dynstudy/compare-partitions.tsv" ||
     fail "$what: compare-partitions.tsv: $(grep carto-easy "$tmp/dynstudy/compare-partitions.tsv")"
 grep -q "The training run given ($tmp/dyn, 4 epochs, 360 examples)" "$tmp/dynstudy/report.html" ||
     fail "$what: the page does not name the run"
+[ "$(grep -c '"option": "dynamics"' "$tmp/dynstudy/run.json")" = 4 ] ||
+    fail "$what: run.json does not record the 4 epoch files"
 grep -q "every example of the run (the others are in none) in one" "$tmp/dynstudy/report.html" ||
     fail "$what: the page does not say the regions are of the run's examples"
 mkdir "$tmp/dyn-bad"

@@ -2,6 +2,7 @@
    reader can tell which corpus and which versions gave its numbers. */
 #include <config.h>
 #include "study/provenance.h"
+#include "model/carto.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -118,6 +119,28 @@ int provenance_start(study *s, tells_error *err)
         rc = add_input(r, "heuristics", c->heur.builtin, err);
     for (size_t i = 0; rc == 0 && i < c->heur.ndefinitions; i++)
         rc = add_input(r, "heuristics", c->heur.definitions[i], err);
+    if (rc == 0)
+        rc = add_input(r, "negation", c->negation, err);
+    /* Models trained elsewhere: their predictions, embeddings and runs. */
+    if (rc == 0)
+        rc = add_input(r, "hypothesis-predictions", c->hypothesis_predictions, err);
+    if (rc == 0)
+        rc = add_input(r, "hypothesis-eval-predictions", c->hypothesis_eval_predictions, err);
+    if (rc == 0)
+        rc = add_input(r, "pair-predictions", c->pair_predictions, err);
+    if (rc == 0)
+        rc = add_input(r, "null-predictions", c->null_predictions, err);
+    if (rc == 0)
+        rc = add_input(r, "embeddings", c->embeddings, err);
+    if (rc == 0)
+        rc = add_input(r, "embeddings-ids", c->embeddings_ids, err);
+    char **epochs = NULL;
+    size_t nepochs = 0;
+    if (rc == 0 && c->dynamics)
+        rc = carto_epoch_files(c->dynamics, &epochs, &nepochs, err);
+    for (size_t i = 0; rc == 0 && i < nepochs; i++)
+        rc = add_input(r, "dynamics", epochs[i], err);
+    carto_epoch_files_free(epochs, nepochs);
     return rc;
 }
 

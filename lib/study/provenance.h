@@ -12,7 +12,7 @@ typedef struct study_result study;
 /* One file the study read: the option that named it, its path, size and
    SHA-256 (hex; "" for standard input, which cannot be read twice). */
 typedef struct run_input {
-    char option[24];
+    char option[32];
     char *path;
     long long bytes;
     char sha256[65];

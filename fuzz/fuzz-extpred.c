@@ -64,11 +64,9 @@ FUZZ_TARGET(extpred)
         predictions p;
         if (fuzz_check(ext_predictions_rows(&x, &d, &d, rows, d.n, NULL, &p, &err), &err,
                        "ext_predictions_rows") == 0) {
-            double top, sd;
-            size_t label;
-            predictions_spread(&p, &top, &label, &sd);
-            if (p.n && (!(top > 0 && top <= 1) || label >= p.nlabels))
-                fuzz_fail("predictions_spread", "a top share out of (0, 1]");
+            double sd = predictions_prob_sd(&p);
+            if (p.n >= 2 && !(sd >= 0 && sd <= 1))
+                fuzz_fail("predictions_prob_sd", "a standard deviation out of [0, 1]");
             predictions_free(&p);
         }
         free(rows);

@@ -18,9 +18,9 @@ int dataset_load(dataset *d, const char *path, tells_error *err)
     d->splits = vocab_new();
     d->labels = vocab_new();
     d->source = strdup(display_name(path));
-    /* Every id once: scores by id file, predictions and filters pick rows
-       by id. */
-    vocab *ids = vocab_new();
+    /* Every id once, kept: scores by id file, predictions and filters
+       pick rows by id (dataset_row). */
+    vocab *ids = d->ids = vocab_new();
     size_t cap = 0;
     prepared_row row;
     int rc = d->splits && d->labels && d->source && ids ? 0
@@ -64,7 +64,6 @@ int dataset_load(dataset *d, const char *path, tells_error *err)
     }
     if (rc == 0 && r.extra_header && !(d->extra_header = strdup(r.extra_header)))
         rc = tells_error_nomem(err, r.lr.name, 0);
-    vocab_free(ids);
     prepared_close(&r);
     if (rc < 0) {
         dataset_free(d);
@@ -80,6 +79,7 @@ void dataset_free(dataset *d)
     free(d->ex);
     vocab_free(d->splits);
     vocab_free(d->labels);
+    vocab_free(d->ids);
     free(d->source);
     free(d->extra_header);
     memset(d, 0, sizeof *d);
@@ -109,6 +109,11 @@ const char *example_column(const example *e, long k, char *buf, size_t size)
     memcpy(buf, f ? f : "", len);
     buf[len] = '\0';
     return buf;
+}
+
+long dataset_row(const dataset *d, const char *id, size_t len)
+{
+    return d->ids ? vocab_find(d->ids, id, len) : -1;
 }
 
 int dataset_require_examples(const dataset *d, tells_error *err)

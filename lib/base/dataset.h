@@ -23,6 +23,7 @@ typedef struct dataset {
     vocab *labels;     /* in order of first appearance */
     char *source;      /* file name for messages */
     char *extra_header;  /* names of further columns, tab-joined, or NULL */
+    vocab *ids;        /* every example's id: vocab id = row */
 } dataset;
 
 /* Reads a whole prepared TSV, every id once ("duplicate id 'ID' (first
@@ -36,6 +37,8 @@ void dataset_free(dataset *d);
 long dataset_column(const dataset *d, const char *name);
 /* The value of further column k of example e, copied into buf. */
 const char *example_column(const example *e, long k, char *buf, size_t size);
+/* The row of the example with this id (len bytes), -1 when none. */
+long dataset_row(const dataset *d, const char *id, size_t len);
 /* Row count of a split, by name (0 when absent). */
 size_t dataset_split_size(const dataset *d, const char *split);
 

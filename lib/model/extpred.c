@@ -63,8 +63,7 @@ static int read_header(const ext_predictions *x, const dataset *d, char *line, s
     return rc;
 }
 
-static int read_row(ext_predictions *x, const dataset *d, const vocab *ids,
-                    const ext_header *h, char *line, size_t len, long lineno, tab_row *row,
+static int read_row(ext_predictions *x, const dataset *d, const ext_header *h, char *line, size_t len, long lineno, tab_row *row,
                     tells_error *err)
 {
     if (text_line_check(line, len, x->file, lineno, err) < 0 ||
@@ -75,7 +74,7 @@ static int read_row(ext_predictions *x, const dataset *d, const vocab *ids,
     const char *id = row->field[h->id];
     if (!*id)
         return tells_error_set(err, x->file, lineno, "empty id");
-    long i = vocab_find(ids, id, row->len[h->id]);
+    long i = dataset_row(d, id, row->len[h->id]);
     if (i < 0)
         return tells_error_set(err, x->file, lineno, "id '%s' is not in the corpus", id);
     if (x->line[i])
@@ -121,11 +120,7 @@ int ext_predictions_read(ext_predictions *x, const char *path, const dataset *d,
     x->line = array_new(d->n, sizeof *x->line);
     x->pred = array_new(d->n, sizeof *x->pred);
     x->prob = array_new(d->n * x->nlabels, sizeof *x->prob);
-    vocab *ids = vocab_new();
-    int rc = x->line && x->pred && x->prob && ids ? 0 : tells_error_nomem(err, r.name, 0);
-    for (size_t i = 0; rc == 0 && i < d->n; i++)
-        if (vocab_intern(ids, d->ex[i].id, strlen(d->ex[i].id)) < 0)
-            rc = tells_error_nomem(err, r.name, 0);
+    int rc = x->line && x->pred && x->prob ? 0 : tells_error_nomem(err, r.name, 0);
     ext_header h = {0};
     tab_row row = {0};
     char *line;
@@ -140,7 +135,7 @@ int ext_predictions_read(ext_predictions *x, const char *path, const dataset *d,
         } else if (len == 0)
             continue;
         else
-            rc = read_row(x, d, ids, &h, line, len, r.lineno, &row, err);
+            rc = read_row(x, d, &h, line, len, r.lineno, &row, err);
     }
     if (got < 0)
         rc = -1;
@@ -148,7 +143,6 @@ int ext_predictions_read(ext_predictions *x, const char *path, const dataset *d,
         rc = tells_error_set(err, r.name, 0, "no predictions in the file");
     free(h.pcol);
     tab_row_free(&row);
-    vocab_free(ids);
     line_reader_close(&r);
     if (rc < 0)
         ext_predictions_free(x);
@@ -195,13 +189,9 @@ int ext_predictions_rows(const ext_predictions *x, const dataset *corpus, const 
     out->pred = array_new(n, sizeof *out->pred);
     out->prob = array_new(n * L, sizeof *out->prob);
     out->fold = fold ? array_new(n, sizeof *out->fold) : NULL;
-    vocab *ids = vocab_new();
     long *map = array_new(x->nlabels, sizeof *map);   /* corpus label id -> e's */
-    int rc = out->row && out->pred && out->prob && (!fold || out->fold) && ids && map
+    int rc = out->row && out->pred && out->prob && (!fold || out->fold) && map
              ? 0 : tells_error_nomem(err, NULL, 0);
-    for (size_t i = 0; rc == 0 && i < corpus->n; i++)
-        if (vocab_intern(ids, corpus->ex[i].id, strlen(corpus->ex[i].id)) < 0)
-            rc = tells_error_nomem(err, NULL, 0);
     for (size_t l = 0; rc == 0 && l < x->nlabels; l++) {
         const char *name = vocab_str(corpus->labels, l);
         map[l] = vocab_find(e->labels, name, strlen(name));
@@ -210,7 +200,7 @@ int ext_predictions_rows(const ext_predictions *x, const dataset *corpus, const 
     }
     for (size_t j = 0; rc == 0 && j < n; j++) {
         const example *ex = &e->ex[rows[j]];
-        long i = vocab_find(ids, ex->id, strlen(ex->id));
+        long i = dataset_row(corpus, ex->id, strlen(ex->id));
         if (i < 0 || !x->line[i]) {
             rc = tells_error_set(err, x->file, 0, "no prediction for id '%s'", ex->id);
             break;
@@ -222,33 +212,17 @@ int ext_predictions_rows(const ext_predictions *x, const dataset *corpus, const 
         if (fold)
             out->fold[j] = fold[j];
     }
-    vocab_free(ids);
     free(map);
     if (rc < 0)
         predictions_free(out);
     return rc;
 }
 
-void predictions_spread(const predictions *p, double *top, size_t *top_label, double *prob_sd)
+double predictions_prob_sd(const predictions *p)
 {
     size_t L = p->nlabels;
-    *top = NAN;
-    *top_label = 0;
-    *prob_sd = NAN;
-    size_t *count = array_new(L ? L : 1, sizeof *count);
-    if (!count || p->n == 0) {
-        free(count);
-        return;
-    }
-    for (size_t j = 0; j < p->n; j++)
-        count[p->pred[j]]++;
-    for (size_t l = 1; l < L; l++)
-        if (count[l] > count[*top_label])
-            *top_label = l;
-    *top = (double)count[*top_label] / (double)p->n;
-    free(count);
     if (!p->prob || p->n < 2)
-        return;
+        return NAN;
     double worst = 0;
     for (size_t l = 0; l < L; l++) {
         /* Welford's running mean and sum of squares. */
@@ -262,5 +236,5 @@ void predictions_spread(const predictions *p, double *top, size_t *top_label, do
         if (sd > worst)
             worst = sd;
     }
-    *prob_sd = worst;
+    return worst;
 }

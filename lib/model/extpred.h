@@ -57,12 +57,10 @@ int ext_predictions_rows(const ext_predictions *x, const dataset *corpus, const 
                          const size_t *rows, size_t n, const size_t *fold, predictions *out,
                          tells_error *err);
 
-/* What shows a degenerate model, over the predictions p of any model
-   (tells' own or given): the share of the rows given the most predicted
-   label (*top, that label's id in *top_label) and the largest standard
-   deviation, across the rows, of one label's probability (*prob_sd; NAN
-   without probabilities). */
-void predictions_spread(const predictions *p, double *top, size_t *top_label,
-                        double *prob_sd);
+/* Whether a model's probabilities vary, over its predictions p (tells'
+   own or given): the largest sample standard deviation, across the
+   rows, of one label's probability; NAN without probabilities or with
+   fewer than 2 rows. */
+double predictions_prob_sd(const predictions *p);
 
 #endif

@@ -220,6 +220,19 @@ void study_comparison_setup(study *s, comparison_config *cc)
     cc->progress_user = s;
 }
 
+void study_given_model(const study *s, comparison_config *cc, const ext_predictions *x,
+                       const char *entry, const char **eval_slot)
+{
+    if (!s->cv) {
+        *eval_slot = s->eval;
+        cc->eval = eval_slot;
+        cc->neval = 1;
+    }
+    cc->given = x;
+    cc->given_corpus = &s->data;
+    cc->given_name = entry;
+}
+
 const char *study_hypothesis_model(const study *s)
 {
     return s->given ? s->given_entry : "fasttext";
@@ -230,8 +243,8 @@ void study_model_check_set(const study *s, const dataset *d, const predictions *
                            study_model_check *c)
 {
     memset(c, 0, sizeof *c);
-    size_t top = 0;
-    predictions_spread(p, &c->top_share, &top, &c->prob_sd);
+    c->prob_sd = predictions_prob_sd(p);
+    c->top_share = NAN;
     /* The most predicted label, the first in byte order of equals (so
        whatever the rows' order), and its share of the rows' gold labels. */
     size_t L = vocab_size(d->labels);

@@ -225,6 +225,12 @@ double study_majority_share(const study *s, const char *split);
    averaged hypothesis vectors", or "the hypothesis embeddings given
    (FILE)". */
 const char *study_vectors_shown(const study *s, char *buf, size_t size);
+/* Sets cc to score the predictions x given for a model (its entries
+   named entry) in place of fastText: of the evaluated split alone when
+   the study trains on a split (*eval_slot, which must outlive cc, names
+   it), of the training rows' folds when cc cross-validates. */
+void study_given_model(const study *s, comparison_config *cc, const ext_predictions *x,
+                       const char *entry, const char **eval_slot);
 /* The mean of n flags (NAN for none). */
 double study_mean(const unsigned char *x, size_t n);
 /* Class k in byte order: its label id and its name. */

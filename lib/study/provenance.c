@@ -119,21 +119,21 @@ int provenance_start(study *s, tells_error *err)
         rc = add_input(r, "heuristics", c->heur.builtin, err);
     for (size_t i = 0; rc == 0 && i < c->heur.ndefinitions; i++)
         rc = add_input(r, "heuristics", c->heur.definitions[i], err);
-    if (rc == 0)
-        rc = add_input(r, "negation", c->negation, err);
-    /* Models trained elsewhere: their predictions, embeddings and runs. */
-    if (rc == 0)
-        rc = add_input(r, "hypothesis-predictions", c->hypothesis_predictions, err);
-    if (rc == 0)
-        rc = add_input(r, "hypothesis-eval-predictions", c->hypothesis_eval_predictions, err);
-    if (rc == 0)
-        rc = add_input(r, "pair-predictions", c->pair_predictions, err);
-    if (rc == 0)
-        rc = add_input(r, "null-predictions", c->null_predictions, err);
-    if (rc == 0)
-        rc = add_input(r, "embeddings", c->embeddings, err);
-    if (rc == 0)
-        rc = add_input(r, "embeddings-ids", c->embeddings_ids, err);
+    /* The negation cues, and models trained elsewhere: their
+       predictions, embeddings and runs. */
+    const struct {
+        const char *option, *path;
+    } more[] = {
+        {"negation", c->negation},
+        {"hypothesis-predictions", c->hypothesis_predictions},
+        {"hypothesis-eval-predictions", c->hypothesis_eval_predictions},
+        {"pair-predictions", c->pair_predictions},
+        {"null-predictions", c->null_predictions},
+        {"embeddings", c->embeddings},
+        {"embeddings-ids", c->embeddings_ids},
+    };
+    for (size_t i = 0; rc == 0 && i < sizeof more / sizeof *more; i++)
+        rc = add_input(r, more[i].option, more[i].path, err);
     char **epochs = NULL;
     size_t nepochs = 0;
     if (rc == 0 && c->dynamics)

@@ -104,17 +104,10 @@ static int run_hypothesis(study *s, baselines_state *b, const dataset *d, tells_
     study_comparison_setup(s, &cc);
     if (side_by_side(s))
         cc.progress = NULL;
-    /* Given predictions are of the evaluated split alone. */
-    const char *eval = s->eval;
-    if (s->given && !s->cv) {
-        cc.eval = &eval;
-        cc.neval = 1;
-    }
-    if (s->given) {
-        cc.given = s->cv ? &s->given_cv : &s->given_eval;
-        cc.given_corpus = &s->data;
-        cc.given_name = s->given_entry;
-    }
+    const char *eval;
+    if (s->given)
+        study_given_model(s, &cc, s->cv ? &s->given_cv : &s->given_eval, s->given_entry,
+                          &eval);
     comparison cmp = {0};
     if (comparison_run(&cmp, d, &cc, err) < 0)
         return -1;
@@ -174,16 +167,9 @@ static int run_pair(study *s, baselines_state *b, const dataset *d, baseline_inp
     /* The premise-aware model given: its predictions of the evaluated
        rows. */
     bool given = k == STUDY_AWARE && s->given_pair;
-    const char *eval = s->eval;
-    if (given) {
-        if (!s->cv) {
-            cc.eval = &eval;
-            cc.neval = 1;
-        }
-        cc.given = &s->pair_pred;
-        cc.given_corpus = &s->data;
-        cc.given_name = s->pair_entry;
-    }
+    const char *eval;
+    if (given)
+        study_given_model(s, &cc, &s->pair_pred, s->pair_entry, &eval);
     comparison cmp = {0};
     if (comparison_run(&cmp, d, &cc, err) < 0)
         return -1;
@@ -512,24 +498,25 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
         return -1;
     const model_fit *fit = &m[STUDY_HYPOTHESIS].fit;
     double mde = hypothesis_mde(s, b);
+    /* The model: the given one by its name, or fastText's fit and settings. */
+    char model[192];
+    if (s->given)
+        snprintf(model, sizeof model, "model=given:%s", s->given_name);
+    else
+        snprintf(model, sizeof model, "train_accuracy=%.6f epoch=%d lr=%g settings=%s",
+                 fit->train_accuracy, fit->epoch, fit->lr,
+                 fit->tuned ? "chosen_on_training_rows" : "fixed");
     snprintf(v->detail, sizeof v->detail,
              "test=mcnemar_exact_one_sided n=%zu only_hypothesis_right=%lu "
-             "only_majority_right=%lu majority_label=%s evaluation=%s train_accuracy=%.6f "
-             "epoch=%d lr=%g settings=%s mde=%.6f mde_method=connor_1987_one_sided_0.05_power_0.8",
+             "only_majority_right=%lu majority_label=%s evaluation=%s %s mde=%.6f "
+             "mde_method=connor_1987_one_sided_0.05_power_0.8",
              s->neval, b->hyp_only_b, b->hyp_only_c, majority,
-             s->cv ? "cross-validation" : s->eval, fit->train_accuracy, fit->epoch, fit->lr,
-             fit->tuned ? "chosen_on_training_rows" : "fixed", mde);
+             s->cv ? "cross-validation" : s->eval, model, mde);
     study_diff w;
     study_diff_words(v, &w);
     char fitted[32];
     study_percent(fitted, sizeof fitted, fit->train_accuracy);
-    if (s->given) {
-        snprintf(v->detail, sizeof v->detail,
-                 "test=mcnemar_exact_one_sided n=%zu only_hypothesis_right=%lu "
-                 "only_majority_right=%lu majority_label=%s evaluation=%s model=given:%s "
-                 "mde=%.6f mde_method=connor_1987_one_sided_0.05_power_0.8",
-                 s->neval, b->hyp_only_b, b->hyp_only_c, majority,
-                 s->cv ? "cross-validation" : s->eval, s->given_name, mde);
+    if (s->given)
         snprintf(v->sentence, sizeof v->sentence,
                  "The model %s, whose predictions were given, reading only the hypothesis, "
                  "gets %s of %s right, against %s for %s%s%s: %s points (95%% "
@@ -538,17 +525,17 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
                  "with 80%% power.",
                  s->given_name, w.a, where, w.b, ans1, ans2, ans3, w.d, w.lo, w.hi, w.p, s->neval,
                  100 * mde);
-    } else
-    snprintf(v->sentence, sizeof v->sentence,
-             "A fastText model that reads only the hypothesis gets %s of %s right, against "
-             "%s for %s%s%s: %s points (95%% interval %s to %s), p = %s "
-             "(exact McNemar, one-sided). It gets %s of its own training examples right "
-             "(%d epochs, learning rate %g, %s); with these %zu examples, a gain of %.1f "
-             "points over the majority class would be found with 80%% power.",
-             w.a, where, w.b, ans1, ans2, ans3, w.d, w.lo, w.hi, w.p, fitted, fit->epoch,
-             fit->lr,
-             fit->tuned ? "chosen on a held-out fifth of the training data" : "as given",
-             s->neval, 100 * mde);
+    else
+        snprintf(v->sentence, sizeof v->sentence,
+                 "A fastText model that reads only the hypothesis gets %s of %s right, "
+                 "against %s for %s%s%s: %s points (95%% interval %s to %s), p = %s "
+                 "(exact McNemar, one-sided). It gets %s of its own training examples right "
+                 "(%d epochs, learning rate %g, %s); with these %zu examples, a gain of %.1f "
+                 "points over the majority class would be found with 80%% power.",
+                 w.a, where, w.b, ans1, ans2, ans3, w.d, w.lo, w.hi, w.p, fitted, fit->epoch,
+                 fit->lr,
+                 fit->tuned ? "chosen on a held-out fifth of the training data" : "as given",
+                 s->neval, 100 * mde);
     study_model_warn_row(v, "hypothesis", &b->check, NULL);
 
     if (!(v = model_verdict(vs, "premise_and_hypothesis", &m[STUDY_AWARE],
@@ -595,12 +582,9 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
              aware, w.a, w.b, s->given ? " (the given model)" : "", w.d, w.lo, w.hi, w.p);
     if (add_descriptive(s, b, vs, err) < 0)
         return -1;
-    char shown[256];
-    if (s->given)
-        snprintf(shown, sizeof shown, "the hypothesis-only model %s (predictions given)",
-                 s->given_name);
-    else
-        snprintf(shown, sizeof shown, "the hypothesis-only fastText model");
+    char shown[256], model_words[192];
+    snprintf(shown, sizeof shown, "the %s",
+             study_hypothesis_shown(s, model_words, sizeof model_words));
     if (study_model_warning(vs, "hypothesis", shown, &b->check,
                             "a \"no\" in hypothesis_only, which rests on it, is no evidence "
                             "that there is no shortcut, and premise_and_hypothesis and "

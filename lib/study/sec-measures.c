@@ -135,12 +135,8 @@ static int mark_partitions(const study *s, measures_state *m, tells_error *err)
             return tells_error_nomem(err, NULL, 0);
     /* The carto rows' dataset rows, by id: the dynamics given may hold
        some of the examples only, in their own order. */
-    vocab *ids = vocab_new();
     unsigned char *in = array_new(m->carto.n ? m->carto.n : 1, 1);
-    int rc = ids && in ? 0 : tells_error_nomem(err, NULL, 0);
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        if (vocab_intern(ids, s->data.ex[i].id, strlen(s->data.ex[i].id)) < 0)
-            rc = tells_error_nomem(err, NULL, 0);
+    int rc = in ? 0 : tells_error_nomem(err, NULL, 0);
     const carto_region regions[3] = {CARTO_EASY, CARTO_AMBIGUOUS, CARTO_HARD};
     for (int k = 0; rc == 0 && k < 3; k++) {
         if (carto_select(&m->carto, &m->cstats, regions[k], CARTO_FRACTION, in, err) ==
@@ -150,12 +146,11 @@ static int mark_partitions(const study *s, measures_state *m, tells_error *err)
         }
         for (size_t j = 0; j < m->carto.n; j++) {
             const char *id = vocab_str(m->carto.ids, j);
-            long i = vocab_find(ids, id, strlen(id));
+            long i = dataset_row(&s->data, id, strlen(id));
             if (i >= 0)
                 m->in[PART_CARTO_EASY + k][i] = in[j];
         }
     }
-    vocab_free(ids);
     free(in);
     if (rc < 0)
         return -1;
@@ -273,19 +268,12 @@ static int read_dynamics(const study *s, measures_state *m, tells_error *err)
     int rc = carto_dynamics_init(&m->carto, err);
     for (size_t e = 0; rc == 0 && e < n; e++)
         rc = carto_read_epoch(&m->carto, paths[e], err);
-    vocab *ids = rc == 0 ? vocab_new() : NULL;
-    if (rc == 0 && !ids)
-        rc = tells_error_nomem(err, NULL, 0);
-    for (size_t i = 0; rc == 0 && i < s->data.n; i++)
-        if (vocab_intern(ids, s->data.ex[i].id, strlen(s->data.ex[i].id)) < 0)
-            rc = tells_error_nomem(err, NULL, 0);
     for (size_t i = 0; rc == 0 && i < m->carto.n; i++) {
         const char *id = vocab_str(m->carto.ids, i);
-        if (vocab_find(ids, id, strlen(id)) < 0)
+        if (dataset_row(&s->data, id, strlen(id)) < 0)
             rc = tells_error_set(err, paths[0], line_of_id(paths[0], id),
                                  "id '%s' is not in the corpus", id);
     }
-    vocab_free(ids);
     carto_epoch_files_free(paths, n);
     return rc;
 }

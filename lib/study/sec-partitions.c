@@ -63,11 +63,9 @@ static int run(study *s, void *state, tells_error *err)
     cc.folds = s->cfg->folds;
     cc.parts = parts;
     cc.nparts = np;
-    if (s->given) {
-        cc.given = &s->given_cv;
-        cc.given_corpus = &s->data;
-        cc.given_name = s->given_entry;
-    }
+    const char *eval;
+    if (s->given)   /* cross-validated: cc.folds, every row */
+        study_given_model(s, &cc, &s->given_cv, s->given_entry, &eval);
     comparison cmp = {0};
     int rc = easy && difficult ? comparison_run(&cmp, &s->all, &cc, err) : -1;
     if (rc == 0) {

@@ -1,5 +1,6 @@
 #include <config.h>
 #include "cli.h"
+#include "text/redact.h"
 
 #include <errno.h>
 #include <float.h>
@@ -521,4 +522,43 @@ void cli_corpus_free(cli_corpus *cc)
 {
     free((void *)cc->prep->labels);
     cc->prep->labels = NULL;
+}
+
+bool cli_redact_option(int c, cli_redact *r)
+{
+    if (!r->k)
+        r->k = REDACT_MIN_EXAMPLES;
+    switch (c) {
+    case CLI_OPT_REDACT: r->on = true; return true;
+    case CLI_OPT_MIN_EXAMPLES:
+        r->k = (size_t)cli_long("--min-examples", optarg, 1, 1000000000L);
+        r->k_given = true;
+        return true;
+    default: return false;
+    }
+}
+
+void cli_redact_check(const cli_redact *r)
+{
+    if (r->k_given && !r->on)
+        cli_usage_error("--min-examples is the least a token shown under --redact needs");
+    if (!r->k)
+        ((cli_redact *)r)->k = REDACT_MIN_EXAMPLES;
+}
+
+redact_gate *cli_redact_gate(const cli_redact *r, const char *prepared)
+{
+    if (!r->on)
+        return NULL;
+    tells_error err;
+    tells_error_clear(&err);
+    dataset d;
+    redact_gate *g = NULL;
+    if (dataset_load(&d, prepared, &err) == 0) {
+        g = redact_gate_new(&d, r->k ? r->k : REDACT_MIN_EXAMPLES, &err);
+        dataset_free(&d);
+    }
+    if (!g)
+        cli_fail(&err);
+    return g;
 }

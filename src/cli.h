@@ -180,6 +180,30 @@ void cli_corpus_io(const cli_corpus *cc, io_plan *p);
 /* Frees the label list that --labels made. */
 void cli_corpus_free(cli_corpus *cc);
 
+/* --redact and --min-examples K, for the programs that can write corpus
+   text (text/redact.h): CLI_REDACT_OPTIONS in the long options, every
+   option passed to cli_redact_option first. */
+enum { CLI_OPT_REDACT = 1120, CLI_OPT_MIN_EXAMPLES };
+#define CLI_REDACT_OPTIONS                                        \
+    {"redact", no_argument, NULL, CLI_OPT_REDACT},                \
+    {"min-examples", required_argument, NULL, CLI_OPT_MIN_EXAMPLES}
+typedef struct cli_redact {
+    bool on;
+    size_t k;                  /* [REDACT_MIN_EXAMPLES] */
+    bool k_given;
+} cli_redact;
+#define CLI_REDACT_HELP                                                          \
+    "      --redact             nothing of the corpus's text in the output: see\n" \
+    "                           REDACTION below\n"                                   \
+    "      --min-examples K     with --redact: the fewest premises a token shown\n" \
+    "                           occurs with [10]\n"
+bool cli_redact_option(int c, cli_redact *r);
+/* --min-examples without --redact is a usage error. */
+void cli_redact_check(const cli_redact *r);
+/* The gate of a prepared TSV's tokens (NULL without --redact); exits 1 on
+   an error. */
+struct redact_gate *cli_redact_gate(const cli_redact *r, const char *prepared);
+
 /* Whether progress should be shown: -q wins, then --progress, else
    only when stderr is a terminal. */
 bool cli_show_progress(bool quiet, bool forced);

@@ -12,6 +12,7 @@
 #include "text/pairshape.h"
 #include "base/outfile.h"
 #include "cli.h"
+#include "text/redact.h"
 #include "model/baseline.h"
 
 static void usage(void)
@@ -81,6 +82,7 @@ CLI_GROUP_BY_HELP
 "                           reference) [DATA/lexicons/negation-triggers.txt]\n"
 "      --no-pairs           no pair check\n"
 "      --flags FILE         write per-example flags, worst first\n"
+CLI_REDACT_HELP
 "      --fail-on LIST       exit 1 when a significant finding of these kinds\n"
 "                           (or any duplicate) is made: any, predictability,\n"
 "                           tokens, tell-share, balance, length, duplicates,\n"
@@ -93,11 +95,12 @@ CLI_GROUP_BY_HELP
 "\n"
 "Output: TSV with header group, check, batch, reference, statistic, df,\n"
 "p_value, q_value (3 significant digits), significant, detail; tokens are\n"
-"listed only when significant. --flags: group, id, gold, p_gold, flags\n"
-"(comma-separated: predictable, token:W, heuristic:NAME, duplicate:ID,\n"
-"near-duplicate:ID), most flags first. DATA is $TELLS_DATA when set and not\n"
-"empty (a source tree's corpora folder serves), else the folder make install\n"
-"filled:\n"
+"listed only when significant (with --redact, a token of fewer than K of\n"
+"the reference's premises as token:[withheld]). --flags: group, id, gold,\n"
+"p_gold, flags (comma-separated: predictable, token:W, heuristic:NAME,\n"
+"duplicate:ID, near-duplicate:ID), most flags first. DATA is $TELLS_DATA\n"
+"when set and not empty (a source tree's corpora folder serves), else the\n"
+"folder make install filled:\n"
 "  %s\n"
 "\n"
 "Exit status: 0 success, 1 bad data, a runtime failure or a --fail-on gate,\n"
@@ -142,6 +145,7 @@ static const struct option long_options[] = {
     CLI_LINKING_OPTIONS,
     {"flags", required_argument, NULL, OPT_FLAGS},
     {"fail-on", required_argument, NULL, OPT_FAIL},
+    CLI_REDACT_OPTIONS,
     {"output", required_argument, NULL, 'o'},
     CLI_QUIET_OPTION,
     CLI_PROGRESS_OPTION,
@@ -185,6 +189,8 @@ typedef struct run {
     bool show_progress;
     audit_reference ref;
     audit_report report;
+    cli_redact redact;
+    redact_gate *gate;
 } run;
 
 static void parse_args(int argc, char **argv, run *r)
@@ -196,7 +202,8 @@ static void parse_args(int argc, char **argv, run *r)
     cli_verbosity v = {0};
     int c;
     while ((c = getopt_long(argc, argv, "r:g:o:qm:H:", long_options, NULL)) != -1) {
-        if (cli_linking_option(c, &r->link) || cli_common_option(c, usage, &v))
+        if (cli_linking_option(c, &r->link) || cli_common_option(c, usage, &v) ||
+            cli_redact_option(c, &r->redact))
             continue;
         switch (c) {
         case 'r': r->reference = optarg; break;
@@ -230,6 +237,7 @@ static void parse_args(int argc, char **argv, run *r)
         default: cli_try_help();
         }
     }
+    cli_redact_check(&r->redact);
     if (!r->reference)
         cli_usage_error("no reference: give --reference FILE");
     if (optind == argc)
@@ -309,6 +317,11 @@ static int audit(run *r, char **files, int nfiles, tells_error *err)
         return -1;
     if (audit_reference_load(&r->ref, r->reference, r->model, &r->opt, err) < 0)
         return -1;
+    /* --redact: a token is named when the reference has it in examples of
+       enough premises. */
+    if (r->redact.on && !(r->gate = redact_gate_new(&r->ref.data, r->redact.k, err)))
+        return -1;
+    r->opt.shown = r->gate;
     if (r->save_model && audit_save_model(&r->ref, r->save_model, err) < 0)
         return -1;
     for (int i = 0; i < nfiles; i++)
@@ -350,6 +363,7 @@ int main(int argc, char **argv)
     }
     audit_report_free(&r.report);
     audit_reference_free(&r.ref);
+    redact_gate_free(r.gate);
     heuristic_set_free(&r.hs);
     pair_shaper_free(r.opt.pairs);
     free(r.negation);

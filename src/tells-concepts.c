@@ -10,6 +10,8 @@
 #include "base/lineio.h"
 #include "base/outfile.h"
 #include "base/prepared.h"
+#include "base/u64map.h"
+#include "base/vocab.h"
 #include "cli.h"
 #include "text/concepts.h"
 #include "text/tokenize.h"
@@ -49,6 +51,7 @@ static void usage(void)
 "                           are skipped\n"
 "  -F, --field NAME         hypothesis, premise or both [both]\n"
 "      --stats              write what the index holds instead (KEY<TAB>VALUE)\n"
+CLI_REDACT_HELP
 "  -o, --output FILE        write here, atomically [stdout]\n"
 "      --help               display this help and exit\n"
 "      --version            output version information and exit\n"
@@ -64,6 +67,13 @@ static void usage(void)
 "the descriptor's id, its heading and its tree numbers (comma-separated).\n"
 "A term of several descriptors links each of them, unless some are spelled\n"
 "exactly as the text: then only those.\n"
+"\n"
+"With --redact, no text and no row per example: header descriptor,\n"
+"tree_numbers, examples, premises (no heading: its words may be rarer in\n"
+"the corpus than the descriptor); one row per descriptor linked in\n"
+"examples of at least K premises (--min-examples, 10 by default; with\n"
+"--text each line is its own premise), by descriptor id; examples and\n"
+"premises count the rows and the distinct premises that link it.\n"
 "\n"
 "Exit status: 0 success, 1 bad data or runtime failure, 2 usage error.\n"
 "\n"
@@ -83,6 +93,7 @@ static const struct option long_options[] = {
     {"text", no_argument, NULL, 'T'},
     {"field", required_argument, NULL, 'F'},
     {"stats", no_argument, NULL, OPT_STATS},
+    CLI_REDACT_OPTIONS,
     {"output", required_argument, NULL, 'o'},
     CLI_COMMON_OPTIONS,
     {NULL, 0, NULL, 0}
@@ -98,6 +109,7 @@ typedef struct config {
     char **files;
     size_t nfiles;
     heur_sources src;         /* the tree file, entry terms and synonyms */
+    cli_redact redact;
 } config;
 
 static void parse_args(int argc, char **argv, config *cfg)
@@ -107,7 +119,8 @@ static void parse_args(int argc, char **argv, config *cfg)
         cli_die("out of memory");
     int c;
     while ((c = getopt_long(argc, argv, "m:TF:o:", long_options, NULL)) != -1) {
-        if (cli_linking_option(c, &cfg->link) || cli_common_option(c, usage, NULL))
+        if (cli_linking_option(c, &cfg->link) || cli_common_option(c, usage, NULL) ||
+            cli_redact_option(c, &cfg->redact))
             continue;
         switch (c) {
         case 'm': cfg->link.mesh = optarg; break;
@@ -124,6 +137,9 @@ static void parse_args(int argc, char **argv, config *cfg)
         }
     }
     cli_linking_check(&cfg->link);
+    cli_redact_check(&cfg->redact);
+    if (cfg->stats && cfg->redact.on)
+        cli_usage_error("--stats writes no corpus text: no --redact with it");
     if (cfg->text && cfg->field != FIELD_BOTH)
         cli_usage_error("--field is for prepared TSVs, not --text");
     int nfiles;
@@ -157,14 +173,86 @@ typedef struct job {
     token_list toks;
     char *joined;
     size_t joined_cap;
+    /* --redact: per descriptor, the rows and the premises that link it. */
+    bool redact;
+    size_t k;
+    size_t *examples, *premises;
+    u64map row_seen, premise_seen;
+    vocab *premise_ids;
+    size_t row;               /* the current row, counted from 0 */
+    long premise;             /* its premise's id */
 } job;
+
+/* --redact: counts the hits of the current row once per descriptor. */
+static int count_hits(job *j)
+{
+    for (size_t i = 0; i < j->hits.n; i++) {
+        uint32_t c = j->hits.v[i].concept;
+        uint64_t v;
+        uint64_t rk = pair_key(c, (uint32_t)j->row), pk = pair_key(c, (uint32_t)j->premise);
+        if (!u64map_get(&j->row_seen, rk, &v)) {
+            if (u64map_put(&j->row_seen, rk, 1) < 0)
+                return -1;
+            j->examples[c]++;
+        }
+        if (!u64map_get(&j->premise_seen, pk, &v)) {
+            if (u64map_put(&j->premise_seen, pk, 1) < 0)
+                return -1;
+            j->premises[c]++;
+        }
+    }
+    return 0;
+}
 
 static int link_one(FILE *fp, job *j, const char *id, const char *field,
                     const char *text, size_t len)
 {
     if (concept_link_text(j->ci, text, len, &j->hits) < 0)
         return -1;
+    if (j->redact)
+        return count_hits(j);
     concept_hits_write(fp, j->ci, &j->hits, id, field);
+    return 0;
+}
+
+/* The row's premise, for --redact: its text in a prepared TSV, the row
+   itself with --text. */
+static int set_row(job *j, size_t row, const char *premise, size_t len)
+{
+    j->row = row;
+    if (!j->redact)
+        return 0;
+    j->premise = premise ? vocab_intern(j->premise_ids, premise, len)
+                         : (long)vocab_size(j->premise_ids) + (long)row;
+    return j->premise < 0 ? -1 : 0;
+}
+
+static int ui_cmp(const void *a, const void *b, void *ci)
+{
+    return strcmp(concept_ui(ci, *(const uint32_t *)a), concept_ui(ci, *(const uint32_t *)b));
+}
+
+/* --redact's table. */
+static int write_redacted(FILE *fp, const job *j, tells_error *err)
+{
+    size_t n = concept_count(j->ci), m = 0;
+    uint32_t *order = malloc((n ? n : 1) * sizeof *order);
+    if (!order)
+        return tells_error_nomem(err, NULL, 0);
+    for (size_t c = 0; c < n; c++)
+        if (j->premises[c] >= j->k)
+            order[m++] = (uint32_t)c;
+    qsort_r(order, m, sizeof *order, ui_cmp, (void *)j->ci);
+    fputs("descriptor\ttree_numbers\texamples\tpremises\n", fp);
+    for (size_t i = 0; i < m; i++) {
+        uint32_t c = order[i];
+        fprintf(fp, "%s\t", concept_ui(j->ci, c));
+        size_t nt = concept_ntrees(j->ci, c);
+        for (size_t k = 0; k < nt; k++)
+            fprintf(fp, "%s%s", k ? "," : "", concept_tree(j->ci, c, k));
+        fprintf(fp, "\t%zu\t%zu\n", j->examples[c], j->premises[c]);
+    }
+    free(order);
     return 0;
 }
 
@@ -177,6 +265,10 @@ static int link_prepared(FILE *fp, job *j, const char *path, size_t *rows,
     prepared_row row;
     int rc;
     while ((rc = prepared_next(&pr, &row, err)) == 1) {
+        if (set_row(j, *rows, row.field[PREP_PREMISE], row.len[PREP_PREMISE]) < 0) {
+            rc = tells_error_nomem(err, pr.lr.name, row.lineno);
+            break;
+        }
         (*rows)++;
         const char *id = row.field[PREP_ID];
         if ((j->field != FIELD_HYPOTHESIS &&
@@ -207,6 +299,10 @@ static int link_lines(FILE *fp, job *j, const char *path, size_t *rows, tells_er
         /* A blank line is no example: input of blank lines only has none. */
         if (line_is_blank(line, len))
             continue;
+        if (set_row(j, *rows, NULL, 0) < 0) {
+            rc = tells_error_nomem(err, r.name, r.lineno);
+            break;
+        }
         (*rows)++;
         char id[32];
         size_t jlen = 0;
@@ -225,7 +321,8 @@ static int link_lines(FILE *fp, job *j, const char *path, size_t *rows, tells_er
 static int write_links(FILE *fp, void *ctx, tells_error *err)
 {
     job *j = ctx;
-    fputs("id\tfield\tstart\tend\ttext\tdescriptor\tname\ttree_numbers\n", fp);
+    if (!j->redact)
+        fputs("id\tfield\tstart\tend\ttext\tdescriptor\tname\ttree_numbers\n", fp);
     size_t rows = 0;
     for (size_t i = 0; i < j->nfiles; i++) {
         int rc = j->text ? link_lines(fp, j, j->files[i], &rows, err)
@@ -235,6 +332,8 @@ static int write_links(FILE *fp, void *ctx, tells_error *err)
     }
     if (rows == 0)
         return prepared_empty_error(err, j->files, j->nfiles);
+    if (j->redact && write_redacted(fp, j, err) < 0)
+        return -1;
     return out_status(fp, err);
 }
 
@@ -276,12 +375,28 @@ static int concepts(const config *cfg, tells_error *err)
     if (!ci)
         return -1;
     job j = {.ci = ci, .files = cfg->files, .nfiles = cfg->nfiles, .text = cfg->text,
-             .field = cfg->field};
+             .field = cfg->field, .redact = cfg->redact.on, .k = cfg->redact.k};
+    if (j.redact) {
+        size_t n = concept_count(ci);
+        j.examples = calloc(n ? n : 1, sizeof *j.examples);
+        j.premises = calloc(n ? n : 1, sizeof *j.premises);
+        j.premise_ids = vocab_new();
+        if (!j.examples || !j.premises || !j.premise_ids || u64map_init(&j.row_seen) < 0 ||
+            u64map_init(&j.premise_seen) < 0)
+            cli_die("out of memory");
+    }
     int rc = cfg->stats ? out_write(cfg->output, write_stats, ci, err)
                         : out_write(cfg->output, write_links, &j, err);
     concept_hits_free(&j.hits);
     token_list_free(&j.toks);
     free(j.joined);
+    if (j.redact) {
+        free(j.examples);
+        free(j.premises);
+        vocab_free(j.premise_ids);
+        u64map_free(&j.row_seen);
+        u64map_free(&j.premise_seen);
+    }
     concept_index_free(ci);
     return rc;
 }

@@ -66,6 +66,8 @@ static void usage(void)
 "                           outcomes to enumerate [1]\n"
 "  -p, --pairs FILE         also write every pair that satisfies a heuristic,\n"
 "                           with the concepts and cues that made it, atomically\n"
+"      --redact             --pairs without the concepts and cues (they come\n"
+"                           from the text): id, split, label, heuristic\n"
 "      --digits N           significant digits of p-values [2]\n"
 "  -o, --output FILE        write the table here, atomically [stdout]\n"
 "      --help               display this help and exit\n"
@@ -85,7 +87,7 @@ static void usage(void)
 "exact test from 100,000 draws seeded with --seed, past 1,000,000 outcomes).\n"
 "A heuristic no pair satisfies has '-' for the test and the top class.\n"
 "--pairs writes id, split, label, heuristic, premise_concepts,\n"
-"hypothesis_concepts, cues.\n"
+"hypothesis_concepts, cues (with --redact: id, split, label, heuristic).\n"
 "\n"
 "Exit status: 0 success, 1 bad data or runtime failure, 2 usage error.\n"
 "\n"
@@ -102,7 +104,8 @@ static void usage(void)
 }
 
 enum {
-    OPT_SYNONYMS = 256, OPT_NO_BUILTIN, OPT_DIRECTION, OPT_EXPECTED, OPT_SEED, OPT_DIGITS
+    OPT_SYNONYMS = 256, OPT_NO_BUILTIN, OPT_DIRECTION, OPT_EXPECTED, OPT_SEED, OPT_DIGITS,
+    OPT_REDACT
 };
 
 static const struct option long_options[] = {
@@ -116,6 +119,7 @@ static const struct option long_options[] = {
     {"expected", required_argument, NULL, OPT_EXPECTED},
     {"seed", required_argument, NULL, OPT_SEED},
     {"pairs", required_argument, NULL, 'p'},
+    {"redact", no_argument, NULL, OPT_REDACT},
     {"digits", required_argument, NULL, OPT_DIGITS},
     {"output", required_argument, NULL, 'o'},
     CLI_COMMON_OPTIONS,
@@ -133,6 +137,7 @@ typedef struct config {
     heur_expect expect;
     unsigned long seed;
     int digits;
+    bool redact;
     char **files;
     int nfiles;
     heur_sources src;         /* where the concepts and heuristics come from */
@@ -175,6 +180,7 @@ static void parse_args(int argc, char **argv, config *cfg)
             cfg->seed = (unsigned long)cli_long("--seed", optarg, 0, 2147483647);
             break;
         case 'p': cfg->pairs = optarg; break;
+        case OPT_REDACT: cfg->redact = true; break;
         case OPT_DIGITS: cfg->digits = (int)cli_long("--digits", optarg, 1, 17); break;
         case 'o': cfg->output = optarg; break;
         default: cli_try_help();
@@ -219,7 +225,8 @@ static int heur(const config *cfg, tells_error *err)
     if (rc == 0 && cfg->pairs)
         pairs_open = (rc = out_open(&pairs_out, cfg->pairs, err)) == 0;
     heur_count_options count = {.splits = cfg->splits, .nsplits = cfg->nsplits,
-                                .pairs = pairs_open ? pairs_out.fp : NULL};
+                                .pairs = pairs_open ? pairs_out.fp : NULL,
+                                .pairs_redacted = cfg->redact};
     if (rc == 0)
         rc = heur_count_files(&hs, cfg->files, (size_t)cfg->nfiles, &count, &tally, err);
     if (rc == 0 && pairs_open) {

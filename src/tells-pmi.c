@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "text/redact.h"
 #include "stats/pmi.h"
 
 static void usage(void)
@@ -52,6 +53,10 @@ static void usage(void)
 "      --emit-counts      write mergeable counts instead of the table\n"
 "      --from-counts      the FILEs are counts files made by --emit-counts;\n"
 "                         sum them and write the table\n"
+"      --redact         name a token only when it occurs in examples of at\n"
+"                       least K premises; the others read [withheld], with\n"
+"                       their numbers (one prepared FILE, not counts)\n"
+"      --min-examples K with --redact: that K [10]\n"
 "  -o, --output FILE      write here, atomically [stdout]\n"
 "      --help             display this help and exit\n"
 "      --version          output version information and exit\n"
@@ -132,6 +137,7 @@ static const struct option long_options[] = {
     {"threads", required_argument, NULL, 'j'},
     {"emit-counts", no_argument, NULL, OPT_EMIT},
     {"from-counts", no_argument, NULL, OPT_FROM},
+    CLI_REDACT_OPTIONS,
     {"output", required_argument, NULL, 'o'},
     CLI_COMMON_OPTIONS,
     {NULL, 0, NULL, 0}
@@ -142,6 +148,7 @@ typedef struct config {
     const char *output;
     char **files;
     int nfiles;
+    cli_redact redact;
 } config;
 
 /* The usage errors of options that do not go together. */
@@ -171,7 +178,7 @@ static void parse_args(int argc, char **argv, config *cfg)
     pmi_job *job = &cfg->job;
     int c;
     while ((c = getopt_long(argc, argv, "F:bm:k:n:aj:o:", long_options, NULL)) != -1) {
-        if (cli_common_option(c, usage, NULL))
+        if (cli_common_option(c, usage, NULL) || cli_redact_option(c, &cfg->redact))
             continue;
         switch (c) {
         case 'F':
@@ -211,6 +218,12 @@ static void parse_args(int argc, char **argv, config *cfg)
     }
     check_options(job);
     cfg->files = cli_operands(argc, argv, &cfg->nfiles);
+    cli_redact_check(&cfg->redact);
+    if (cfg->redact.on &&
+        (job->from_counts || job->emit_counts || job->no_header || cfg->nfiles != 1 ||
+         strcmp(cfg->files[0], "-") == 0))
+        cli_usage_error("--redact needs one prepared FILE with its header (its premises "
+                        "decide what is shown), and writes no counts");
 }
 
 static void check_io(const config *cfg)
@@ -232,9 +245,12 @@ int main(int argc, char **argv)
     config cfg;
     parse_args(argc, argv, &cfg);
     check_io(&cfg);
+    redact_gate *gate = cli_redact_gate(&cfg.redact, cfg.nfiles ? cfg.files[0] : NULL);
+    cfg.job.shown = gate;
     tells_error err;
     tells_error_clear(&err);
     if (pmi_run(&cfg.job, cfg.files, (size_t)cfg.nfiles, cfg.output, &err) < 0)
         cli_fail(&err);
+    redact_gate_free(gate);
     return 0;
 }

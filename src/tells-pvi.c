@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
+#include "text/redact.h"
 #include "base/dataset.h"
 #include "base/outfile.h"
 #include "model/pvi.h"
@@ -56,6 +57,10 @@ CLI_GROUP_BY_HELP
 "                           token is deleted from the hypotheses that hold it\n"
 "      --min-count N        --tokens: tokens in at least N examples of the\n"
 "                           class [5]\n"
+"      --redact             --tokens names a token only when it occurs in\n"
+"                           examples of at least K premises; the others read\n"
+"                           [withheld], with their numbers\n"
+"      --min-examples K     with --redact: that K [10]\n"
 "  -q, --quiet              no progress on stderr\n"
 "      --progress           progress on stderr even when it is not a terminal\n"
 "      --help               display this help and exit\n"
@@ -110,6 +115,7 @@ static const struct option long_options[] = {
     {"threshold", required_argument, NULL, OPT_THRESHOLD},
     {"tokens", required_argument, NULL, OPT_TOKENS},
     {"min-count", required_argument, NULL, OPT_MIN_COUNT},
+    CLI_REDACT_OPTIONS,
     CLI_QUIET_OPTION,
     CLI_PROGRESS_OPTION,
     CLI_COMMON_OPTIONS,
@@ -121,6 +127,7 @@ typedef struct config {
     const char *input, *output, *summary, *low, *high, *tokens;
     double threshold;
     size_t min_count;
+    cli_redact redact;
 } config;
 
 static void parse_args(int argc, char **argv, config *cfg)
@@ -131,7 +138,8 @@ static void parse_args(int argc, char **argv, config *cfg)
     cli_verbosity v = {0};
     int c;
     while ((c = getopt_long(argc, argv, "o:q", long_options, NULL)) != -1) {
-        if (cli_common_option(c, usage, &v) || cli_fasttext_option(c, &o->ft))
+        if (cli_common_option(c, usage, &v) || cli_fasttext_option(c, &o->ft) ||
+            cli_redact_option(c, &cfg->redact))
             continue;
         switch (c) {
         case OPT_FOLDS: o->folds = (size_t)cli_long("--folds", optarg, 2, 1000); break;
@@ -164,6 +172,7 @@ static void parse_args(int argc, char **argv, config *cfg)
         default: cli_try_help();
         }
     }
+    cli_redact_check(&cfg->redact);
     if (argc - optind != 1)
         cli_usage_error(argc == optind ? "no input file (use - for stdin)"
                                        : "only one input file");
@@ -206,8 +215,16 @@ static int write_outputs(const config *cfg, const dataset *d, const pvi_result *
     if (rc == 0 && cfg->tokens) {
         if (!(fp = out_set_open(&set, cfg->tokens, err)))
             rc = -1;
-        else
-            rc = pvi_write_tokens(fp, d, r, cfg->min_count, 0, err) < 0 && err->kind ? -1 : 0;
+        else {
+            redact_gate *g = NULL;
+            if (cfg->redact.on && !(g = redact_gate_new(d, cfg->redact.k, err)))
+                rc = -1;
+            else
+                rc = pvi_write_tokens(fp, d, r, cfg->min_count, 0, g, err) < 0 && err->kind
+                         ? -1
+                         : 0;
+            redact_gate_free(g);
+        }
     }
     if (rc == 0) {
         if (!(fp = out_set_open(&set, cfg->output, err)))

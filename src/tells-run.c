@@ -86,6 +86,8 @@ static void usage(void)
 "      --by-template        pass rates per template instead of the summary\n"
 "      --by-fill NAME       pass rates per value of {NAME} instead\n"
 "      --failures FILE      failing cases as CSV, atomically\n"
+"      --redact             no text: --failures without premise and text,\n"
+"                           --by-template without text\n"
 "      --fail-under RATE    exit 1 when a row's pass rate is below RATE\n"
 "\n"
 "Held-out data:\n"
@@ -171,7 +173,7 @@ enum {
     OPT_BY_TEMPLATE, OPT_BY_FILL, OPT_FAILURES, OPT_FAIL_UNDER, OPT_EVAL, OPT_EVAL_SPLIT,
     OPT_INPUT, OPT_PARTITION, OPT_EVAL_OUTPUT, OPT_TREE, OPT_BEFORE_MODEL,
     OPT_BEFORE_CMD, OPT_BEFORE_PRED, OPT_THRESHOLD, OPT_ALPHA, OPT_BOOTSTRAP, OPT_TIMEOUT,
-    OPT_MAX_CASES, OPT_MODEL_TEXT, OPT_CHANGED
+    OPT_MAX_CASES, OPT_MODEL_TEXT, OPT_CHANGED, OPT_REDACT
 };
 
 static const struct option long_options[] = {
@@ -198,6 +200,7 @@ static const struct option long_options[] = {
     {"by-template", no_argument, NULL, OPT_BY_TEMPLATE},
     {"by-fill", required_argument, NULL, OPT_BY_FILL},
     {"failures", required_argument, NULL, OPT_FAILURES},
+    {"redact", no_argument, NULL, OPT_REDACT},
     {"fail-under", required_argument, NULL, OPT_FAIL_UNDER},
     {"eval", required_argument, NULL, OPT_EVAL},
     {"eval-split", required_argument, NULL, OPT_EVAL_SPLIT},
@@ -244,6 +247,7 @@ typedef struct options {
     model_text tokenizer;     /* what --tokenizer implies */
     tree_changed_rule changed;
     bool by_template, pair;
+    bool redact;               /* no text in --failures or --by-template */
     cli_verbosity v;
     double fail_under;
     size_t batch;
@@ -440,6 +444,7 @@ static bool report_option(int c, options *o)
     case OPT_BY_TEMPLATE: o->by_template = true; return true;
     case OPT_BY_FILL: o->by_fill = optarg; return true;
     case OPT_FAILURES: o->failures = optarg; return true;
+    case OPT_REDACT: o->redact = true; return true;
     case OPT_FAIL_UNDER:
         o->fail_under = cli_double_range("--fail-under", optarg, 0, 1, CLI_CLOSED);
         return true;
@@ -523,6 +528,8 @@ static void check_options(options *o)
                         "and --emit-cases need --templates");
     if (o->by_template && o->by_fill)
         cli_usage_error("--by-template and --by-fill: give one");
+    if (o->redact && o->emit)
+        cli_usage_error("--emit-cases writes the cases' text: not with --redact");
 }
 
 static void parse_args(int argc, char **argv, options *o)
@@ -716,7 +723,8 @@ static void report_templates(run *r, const options *o, FILE *out, FILE *fail_out
     const input_lines *l = lines_for(r, o, text_for(o, &o->model));
     if (run_cases(&res, &r->cs, &r->ts, &o->labels, r->c, l->v, o->batch, &err) < 0)
         run_fail(r, &err);
-    report_context x = {&r->ts, &r->cs, &res, &o->labels, r->c, o->eval ? r->recall : NULL};
+    report_context x = {&r->ts, &r->cs, &res, &o->labels, r->c, o->eval ? r->recall : NULL,
+                        o->redact};
     int rc = o->by_template ? report_by_template(out, &x, &err)
              : o->by_fill   ? report_by_fill(out, &x, o->by_fill, &err)
                             : report_summary(out, &x, &err);

@@ -16,6 +16,7 @@
 #include "base/outdir.h"
 #include "model/carto.h"
 #include "cli.h"
+#include "text/redact.h"
 
 /* "  TERM" then text from column 28, wrapped before column 80. */
 static void print_item(const char *term, const char *text)
@@ -127,6 +128,19 @@ static void usage(void)
 "                           (vectors.bin, 100 bytes a word or bucket) [not\n"
 "                           kept; vec when FMT is left out]\n"
 "  -H, --heuristics FILE    more heuristic definitions (tells-heur's); repeatable\n"
+"      --redact             a folder to share under a data-use agreement: no\n"
+"                           premise or hypothesis text in any file, figure or\n"
+"                           page; tokens named only when they occur in\n"
+"                           examples of at least K premises; no prepared\n"
+"                           corpus, batches, heur-pairs.tsv or hypothesis.npy;\n"
+"                           paths cut to file names; checked by tells-leaks's\n"
+"                           check before the folder is put in place\n"
+"      --min-examples K     with --redact: the fewest premises a token shown\n"
+"                           occurs with [%d]\n"
+"      --id-key FILE        replace every example id by its keyed hash\n"
+"                           (HMAC-SHA256 with FILE's bytes, at least 16; the\n"
+"                           first 96 bits in hex): whoever holds FILE can map\n"
+"                           them back [the corpus's ids]\n"
 "      --folds-only         prepare the corpus and write DIR/folds.tsv (each\n"
 "                           example's id, split, role and fold), then stop: the\n"
 "                           folds and splits to train a model of your own on\n"
@@ -196,7 +210,7 @@ CLI_GROUP_BY_HELP
 "      --help               display this help and exit\n"
 "      --version            output version information and exit\n"
 "      --list-checks        print the checks of summary.tsv, a line each\n"
-"                           (NAME<TAB>definition), and exit\n", STUDY_MAX_CLASSES);
+"                           (NAME<TAB>definition), and exit\n", STUDY_MAX_CLASSES, REDACT_MIN_EXAMPLES);
     list_steps();
     list_checks_help();
     printf("\n"
@@ -225,7 +239,7 @@ enum {
     OPT_TOKEN_ALPHA, OPT_CLASS_PRIOR, OPT_THREADS, OPT_SEED, OPT_NO_FIGURES, OPT_GNUPLOT,
     OPT_TRAIN, OPT_EVAL, OPT_NAME, OPT_LIST_CHECKS, OPT_FOLDS_ONLY, OPT_HYP_PRED,
     OPT_HYP_EVAL_PRED, OPT_MODEL_NAME, OPT_EMBEDDINGS, OPT_EMBEDDINGS_IDS, OPT_PAIR_PRED,
-    OPT_DYNAMICS, OPT_NULL_PRED
+    OPT_DYNAMICS, OPT_NULL_PRED, OPT_REDACT, OPT_MIN_EXAMPLES, OPT_ID_KEY
 };
 
 static const struct option long_options[] = {
@@ -263,6 +277,9 @@ static const struct option long_options[] = {
     {"null-predictions", required_argument, NULL, OPT_NULL_PRED},
     {"embeddings", required_argument, NULL, OPT_EMBEDDINGS},
     {"embeddings-ids", required_argument, NULL, OPT_EMBEDDINGS_IDS},
+    {"redact", no_argument, NULL, OPT_REDACT},
+    {"min-examples", required_argument, NULL, OPT_MIN_EXAMPLES},
+    {"id-key", required_argument, NULL, OPT_ID_KEY},
     CLI_QUIET_OPTION,
     CLI_PROGRESS_OPTION,
     CLI_COMMON_OPTIONS,
@@ -279,6 +296,7 @@ typedef struct options {
     bool quiet, show_progress;
     cli_linking link;                  /* the heuristics' MeSH options */
     char name_buf[256];
+    bool min_examples_given;
 } options;
 
 /* An option of the study's own; false when it is none. */
@@ -324,6 +342,12 @@ static bool study_option(int ch, options *o)
     case OPT_PAIR_PRED: c->pair_predictions = optarg; break;
     case OPT_DYNAMICS: c->dynamics = optarg; break;
     case OPT_NULL_PRED: c->null_predictions = optarg; break;
+    case OPT_REDACT: c->redact = true; break;
+    case OPT_MIN_EXAMPLES:
+        c->min_examples = (size_t)cli_long("--min-examples", optarg, 1, 1000000000L);
+        o->min_examples_given = true;
+        break;
+    case OPT_ID_KEY: c->id_key = optarg; break;
     case OPT_MODEL_NAME:
         if (!*optarg || strpbrk(optarg, " \t\n\r\v\f"))
             cli_usage_error("--model-name must be a non-empty name without spaces, tabs or "
@@ -397,6 +421,18 @@ static void check_args(int argc, char **argv, options *o)
     if (c->keep_vectors && c->vectors)
         cli_usage_error("--keep-vectors keeps vectors the study trains; with --vectors it "
                         "trains none");
+    if (o->min_examples_given && !c->redact)
+        cli_usage_error("--min-examples is the least a token shown under --redact needs");
+    if (c->redact && c->ninputs == 0 && !c->prepared)
+        cli_usage_error("--redact needs a corpus (the bundled ones are public)");
+    if (c->redact && c->folds_only)
+        cli_usage_error("--folds-only writes the prepared corpus for models of your own; "
+                        "--redact is for a study to share");
+    if (c->redact && c->keep_vectors)
+        cli_usage_error("--keep-vectors keeps the corpus's words: not with --redact");
+    if (c->id_key && c->prepared)
+        cli_usage_error("--id-key needs the corpus as distributed (--split NAME FILE): a "
+                        "prepared TSV keeps its ids; tells-prep --id-key makes one");
     if (strcmp(c->name, "corpus") == 0)
         name_after_folder(o);
 }
@@ -770,7 +806,7 @@ static void options_free(options *o)
 /* The command line as a shell reads it back: each argument as it is when
    it holds only characters the shell leaves alone, else in single quotes
    (a quote inside as '\''). For run.json and the report. */
-static char *command_line(int argc, char **argv)
+static char *command_line(int argc, char **argv, bool redact)
 {
     size_t n = 1;
     for (int i = 0; i < argc; i++)
@@ -780,18 +816,38 @@ static char *command_line(int argc, char **argv)
         cli_die("out of memory");
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
+        char *held = NULL;
+        /* Redacted, a path is its file's name: the folder shared does
+           not tell where the corpus lives. */
+        if (redact && strchr(a, '/') && a[strlen(a) - 1] != '/') {
+            const char *eq = a[0] == '-' ? strchr(a, '=') : NULL;
+            const char *base = strrchr(a, '/') + 1;
+            if (eq && eq < base) {
+                size_t k = (size_t)(eq - a) + 1;
+                char *t = malloc(k + strlen(base) + 1);
+                if (!t)
+                    cli_die("out of memory");
+                memcpy(t, a, k);
+                strcpy(t + k, base);
+                a = t;
+                held = t;
+            } else {
+                a = base;
+            }
+        }
         bool plain = *a && strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
                                      "0123456789_./:=,+-@%") == strlen(a);
         if (i)
             *p++ = ' ';
         if (plain) {
             p += sprintf(p, "%s", a);
-            continue;
+        } else {
+            *p++ = '\'';
+            for (; *a; a++)
+                p += *a == '\'' ? sprintf(p, "'\\''") : sprintf(p, "%c", *a);
+            *p++ = '\'';
         }
-        *p++ = '\'';
-        for (; *a; a++)
-            p += *a == '\'' ? sprintf(p, "'\\''") : sprintf(p, "%c", *a);
-        *p++ = '\'';
+        free(held);
     }
     *p = '\0';
     return s;
@@ -803,7 +859,7 @@ int main(int argc, char **argv)
     cli_hint(TELLS_E_NOT_PREPARED, "--split NAME FILE for a corpus not yet prepared");
     options o = {.link.stem = -1};
     parse_args(argc, argv, &o);
-    char *command = command_line(argc, argv);
+    char *command = command_line(argc, argv, o.cfg.redact);
     o.cfg.command = command;
     /* The heuristics' MeSH tree, entry terms and built-in definitions,
        as tells-heur chooses them (--mesh also merges terms into tokens). */

@@ -1,6 +1,7 @@
 /* One group of an audit (audit-impl.h): its checks against the reference,
    their findings and Benjamini-Hochberg family, and its examples' flags. */
 #include <config.h>
+#include "text/redact.h"
 #include "analysis/audit-impl.h"
 #include "analysis/pairs.h"
 
@@ -353,7 +354,8 @@ static int check_tokens(audit_group *g, const audit_reference *ref, classes *c,
                 top = k;
         }
         char check[160];
-        snprintf(check, sizeof check, "token:%s", w);
+        snprintf(check, sizeof check, "token:%s",
+                 redact_gate_ok(o->shown, w, strlen(w)) ? w : "[withheld]");
         finding *f = add_finding(g, check);
         if (!f) {
             rc = -1;

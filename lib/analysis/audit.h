@@ -34,6 +34,9 @@ typedef struct audit_options {
        (flag_class_test, batch against corpus): pair:overlap:CLASS,
        pair:negation:CLASS. */
     pair_shaper *pairs;
+    /* --redact: the tokens a finding may name (text/redact.h); the
+       others are named token:[withheld]. NULL: every token. */
+    const struct redact_gate *shown;
     void (*progress)(const char *msg, void *user);
     void *progress_user;
 } audit_options;

@@ -491,7 +491,9 @@ int report_by_template(FILE *fp, const report_context *x, tells_error *err)
         case_n[x->cs->c[i].tmpl]++;
         pass_n[x->cs->c[i].tmpl] += x->r->pass[i];
     }
-    fputs("template\tcapability\tlabel\ttype\tbase\tcases\tpassed\tpass_rate\ttext\n", fp);
+    fputs(x->redacted ? "template\tcapability\tlabel\ttype\tbase\tcases\tpassed\tpass_rate\n"
+                      : "template\tcapability\tlabel\ttype\tbase\tcases\tpassed\tpass_rate\ttext\n",
+          fp);
     for (size_t i = 0; i < s->n; i++) {
         const template_row *t = &s->row[i];
         if (!x->cs->selected[i])
@@ -500,6 +502,10 @@ int report_by_template(FILE *fp, const report_context *x, tells_error *err)
                 t->label[0] ? t->label : "-", test_type_name(t->type), t->base ? t->base : "-",
                 case_n[i], pass_n[i]);
         put_rate(fp, pass_n[i], case_n[i]);
+        if (x->redacted) {
+            putc('\n', fp);
+            continue;
+        }
         fputc('\t', fp);
         for (const char *p = t->premise; p && *p; p++)
             fputc(*p == '\t' ? ' ' : *p, fp);
@@ -585,7 +591,7 @@ void report_failures(FILE *fp, const report_context *x)
         snprintf(name, sizeof name, "p_%s", classifier_class(x->c, k));
         csv_write_field(fp, name);
     }
-    fputs(",premise,text\n", fp);
+    fputs(x->redacted ? "\n" : ",premise,text\n", fp);
     for (size_t i = 0; i < x->cs->n; i++) {
         if (r->pass[i])
             continue;
@@ -608,6 +614,10 @@ void report_failures(FILE *fp, const report_context *x)
                 fputs(",", fp);
             else
                 fprintf(fp, ",%.6f", p);
+        }
+        if (x->redacted) {
+            putc('\n', fp);
+            continue;
         }
         putc(',', fp);
         csv_write_field(fp, c->premise ? c->premise : "");

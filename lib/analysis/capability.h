@@ -101,6 +101,9 @@ typedef struct report_context {
     const label_map *m;
     const classifier *c;
     const double *heldout_recall;
+    /* --redact: no text (the templates' and the cases'): --by-template
+       without its text column, the failures without premise and text. */
+    bool redacted;
 } report_context;
 
 /* The summary's rows: one per capability, label, type and placeholder

@@ -82,9 +82,12 @@ static int count_pair(count_ctx *cc, const prepared_row *row, tells_error *err)
     for (size_t h = 0; cc->o->pairs && h < hs->n; h++) {
         if (!cc->ev.holds[h])
             continue;
-        fprintf(cc->o->pairs, "%s\t%s\t%s\t%s\t", row->field[PREP_ID],
+        fprintf(cc->o->pairs, "%s\t%s\t%s\t%s", row->field[PREP_ID],
                 row->field[PREP_SPLIT], row->field[PREP_LABEL], hs->v[h].name);
-        heur_eval_write_witness(cc->o->pairs, &cc->ev, h);
+        if (!cc->o->pairs_redacted) {
+            fputc('\t', cc->o->pairs);
+            heur_eval_write_witness(cc->o->pairs, &cc->ev, h);
+        }
         fputc('\n', cc->o->pairs);
     }
     return heur_tally_add(cc->tally, row->field[PREP_LABEL], row->len[PREP_LABEL],
@@ -122,8 +125,10 @@ int heur_count_files(const heuristic_set *hs, char *const *files, size_t nfiles,
                 rc = tells_error_nomem(err, NULL, 0);
     }
     if (rc == 0 && o->pairs)
-        fputs("id\tsplit\tlabel\theuristic\tpremise_concepts\t"
-              "hypothesis_concepts\tcues\n", o->pairs);
+        fputs(o->pairs_redacted ? "id\tsplit\tlabel\theuristic\n"
+                                : "id\tsplit\tlabel\theuristic\tpremise_concepts\t"
+                                  "hypothesis_concepts\tcues\n",
+              o->pairs);
     for (size_t i = 0; i < nfiles && rc == 0; i++)
         rc = count_file(&cc, files[i], err);
     const char *source = nfiles == 1 ? display_name(files[0]) : NULL;

@@ -197,6 +197,7 @@ typedef struct heur_count_options {
     char *const *splits;     /* count only rows of these splits; none: all */
     size_t nsplits;
     FILE *pairs;             /* or NULL: see heur_count_files */
+    bool pairs_redacted;     /* --redact: id, split, label, heuristic only */
 } heur_count_options;
 
 /* Counts the pairs of the prepared TSVs files (one corpus) that satisfy
@@ -204,7 +205,8 @@ typedef struct heur_count_options {
    a failure). A split of o->splits without rows, or no rows at all, is
    an error. With o->pairs, writes there the header "id split label
    heuristic premise_concepts hypothesis_concepts cues" and one line per
-   satisfying pair and heuristic (heur_eval_write_witness). */
+   satisfying pair and heuristic (heur_eval_write_witness); redacted,
+   without the last three columns, which come from the text. */
 int heur_count_files(const heuristic_set *hs, char *const *files, size_t nfiles,
                      const heur_count_options *o, heur_tally *t, tells_error *err);
 

@@ -1,5 +1,6 @@
 #include <config.h>
 #include "model/pvi.h"
+#include "text/redact.h"
 
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
@@ -477,7 +478,7 @@ static int cmp_tokens(const void *a, const void *b, void *arg)
 }
 
 int pvi_write_tokens(FILE *fp, const dataset *d, const pvi_result *r, size_t min_count,
-                     size_t top, tells_error *err)
+                     size_t top, const struct redact_gate *shown, tells_error *err)
 {
     pvi_token *t = array_new(r->ntok, sizeof *t);
     if (!t)
@@ -495,7 +496,11 @@ int pvi_write_tokens(FILE *fp, const dataset *d, const pvi_result *r, size_t min
         if (top && in_class >= top)
             continue;
         fprintf(fp, "%s\t%s\t%zu\t%.6f\n", vocab_str(d->labels, t[i].class_id),
-                vocab_str(r->tokens, t[i].token), t[i].n, show(t[i].drop));
+                redact_gate_ok(shown, vocab_str(r->tokens, t[i].token),
+                               vocab_len(r->tokens, t[i].token))
+                    ? vocab_str(r->tokens, t[i].token)
+                    : "[withheld]",
+                t[i].n, show(t[i].drop));
     }
     free(t);
     return ferror(fp) ? -1 : 0;

@@ -29,6 +29,7 @@
 #include <stdio.h>
 
 #include "base/dataset.h"
+#include "text/redact.h"
 #include "base/error.h"
 #include "model/baseline.h"
 #include "stats/stattest.h"
@@ -105,9 +106,10 @@ int pvi_write_examples(FILE *fp, const dataset *d, const pvi_result *r);
 int pvi_write_summary(FILE *fp, const dataset *d, const pvi_result *r);
 /* "class token n pvi_drop": classes in byte order, tokens by drop
    descending then by token, those in at least min_count examples of the
-   class; at most top per class (0: all). */
+   class; at most top per class (0: all). A token the gate shown
+   withholds (text/redact.h; NULL: none) is written "[withheld]". */
 int pvi_write_tokens(FILE *fp, const dataset *d, const pvi_result *r, size_t min_count,
-                     size_t top, tells_error *err);
+                     size_t top, const struct redact_gate *shown, tells_error *err);
 /* The ids of the examples with PVI below threshold (low) or at least
    threshold (high), in dataset order, as idfile_write writes them. */
 int pvi_write_ids(const char *path, const dataset *d, const pvi_result *r, double threshold,

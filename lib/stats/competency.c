@@ -195,7 +195,7 @@ int competency_write(FILE *fp, const competency_table *t, const token_counts *tc
         char p[64];
         pvalue_format(r->p, digits, p, sizeof p);
         fprintf(fp, "%s\t%s\t%llu\t%.6f\t%.6f\t%s\t%s\n", vocab_str(tc->classes, r->class_id),
-                vocab_str(tc->tokens, r->token), (unsigned long long)r->n, r->p_hat, r->z, p,
+                counts_token_shown(tc, r->token), (unsigned long long)r->n, r->p_hat, r->z, p,
                 r->significant ? "yes" : "no");
     }
     return ferror(fp) ? -1 : 0;

@@ -1,5 +1,6 @@
 #include <config.h>
 #include "stats/counts.h"
+#include "text/redact.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -881,4 +882,10 @@ long zero_order_walk(const zero_order *z, size_t need, const size_t *mark, size_
         j = end;
     }
     return (long)got;
+}
+
+const char *counts_token_shown(const token_counts *tc, size_t id)
+{
+    const char *t = vocab_str(tc->tokens, id);
+    return redact_gate_ok(tc->shown, t, vocab_len(tc->tokens, id)) ? t : "[withheld]";
 }

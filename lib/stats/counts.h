@@ -57,7 +57,13 @@ typedef struct token_counts {
     size_t token_cap, class_cap;
     char *scratch;         /* COUNTS_TOKENS_WORDS: the analysed text */
     size_t scratch_cap;
+    /* --redact: the tokens the tables may name (text/redact.h); the
+       others are written "[withheld]" with their numbers. NULL: all. */
+    const struct redact_gate *shown;
 } token_counts;
+
+/* Token id's name as a table shows it: itself, or "[withheld]". */
+const char *counts_token_shown(const token_counts *tc, size_t id);
 
 int counts_init(token_counts *tc, text_field field);
 void counts_free(token_counts *tc);

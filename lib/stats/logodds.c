@@ -574,7 +574,7 @@ int logodds_write(FILE *fp, const logodds_table *t, const token_counts *tc, size
         if (top && in_class >= top)
             continue;
         fprintf(fp, "%s\t%s\t%" PRIu64 "\t%.6f\t%.6f\t%.6f\n",
-                vocab_str(tc->classes, r->class_id), vocab_str(tc->tokens, r->token),
+                vocab_str(tc->classes, r->class_id), counts_token_shown(tc, r->token),
                 r->count, no_negative_zero(r->delta), r->var, no_negative_zero(r->z));
     }
     return ferror(fp) ? -1 : 0;

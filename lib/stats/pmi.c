@@ -190,7 +190,7 @@ static int write_rows(const pmi_table *t, const token_counts *tc, size_t top,
             /* No "-0.000000" for values that round to zero. */
             double pmi = fabs(e->pmi) < 5e-7 ? 0.0 : e->pmi;
             fprintf(fp, "%s\t%s\t%.6f\t%" PRIu64 "\t", cls,
-                    vocab_str(tc->tokens, e->token), pmi, e->count);
+                    counts_token_shown(tc, e->token), pmi, e->count);
             if (percent)
                 fprintf(fp, "%.2f%%\n", 100 * e->class_share);
             else
@@ -383,6 +383,7 @@ int pmi_run(const pmi_job *job, char *const *paths, size_t npaths, const char *o
         return tells_error_nomem(err, NULL, 0);
     if (job->measure == MEASURE_PMI_PUBLISHED)
         tc.analyzer = COUNTS_TOKENS_WORDS;
+    tc.shown = job->shown;
     logodds_prior prior = {0};
     int rc = 0;
     /* The prior first: a bad prior file is found before a long count. */

@@ -94,6 +94,9 @@ typedef struct pmi_job {
     int threads;          /* for counting a large file (counts_add_prepared) */
     const char *prior;    /* logodds: a background corpus's counts, or NULL */
     double prior_scale;   /* logodds: multiplies the prior counts [1] */
+    /* --redact: the tokens the table may name (text/redact.h); the others
+       read "[withheld]". NULL: all. */
+    const struct redact_gate *shown;
 } pmi_job;
 
 /* Counts the inputs as one corpus (or sums the counts files) and writes

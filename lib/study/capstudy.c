@@ -320,7 +320,7 @@ int capstudy_run(const capstudy_config *c, const char *dir, FILE *print, tells_e
     if (rc == 0)
         rc = run_cases(&res, &cs, &ts, &labels, model, lines.v, PREDICT_BATCH, err);
     ran = rc == 0;
-    report_context x = {&ts, &cs, &res, &labels, model, recall};
+    report_context x = {&ts, &cs, &res, &labels, model, recall, false};
     const char *table = rc == 0 ? path_in(&k, dir, "capabilities.tsv", err) : NULL;
     const char *failures = rc == 0 ? path_in(&k, dir, "failures.csv", err) : NULL;
     FILE *tfp = NULL, *ffp = NULL;

@@ -30,6 +30,12 @@ void study_config_default(study_config *c)
     c->token_alpha = 0.01;
     c->figures = true;
     c->gnuplot = "gnuplot";
+    c->min_examples = REDACT_MIN_EXAMPLES;
+}
+
+const char *study_token(const study *s, const char *tok)
+{
+    return redact_gate_ok(s->gate, tok, strlen(tok)) ? tok : STUDY_WITHHELD;
 }
 
 /* ---- the table ---- */
@@ -181,6 +187,7 @@ int study_prepare_inputs(const study *s, const prep_input *in, size_t n, const c
         return -1;
     prep_options po = c->prep;
     po.phrases = ps;
+    po.id_key = s->id_key.bytes ? &s->id_key : NULL;
     int rc = prep_run(&po, in, n, path, NULL, NULL, err);
     phrase_set_free(ps);
     return rc;
@@ -620,6 +627,8 @@ int study_run(const study_config *c, const char *dir, study_result **out, tells_
         rc = timed(s, "report", run_report, NULL, err);
     if (rc == 0)
         rc = provenance_write(s, err);
+    if (rc == 0 && c->redact && !c->folds_only)
+        rc = study_redaction_check(s, err);
     return rc;
 }
 
@@ -646,6 +655,8 @@ void study_result_free(study_result *s)
     ext_predictions_free(&s->null_pred);
     verdicts_free(&s->v);
     provenance_free(&s->run);
+    redact_gate_free(s->gate);
+    redact_key_free(&s->id_key);
     free(s);
 }
 

@@ -26,6 +26,7 @@
 #include "study/page.h"
 #include "study/provenance.h"
 #include "study/study.h"
+#include "text/redact.h"
 #include "study/verdicts.h"
 
 enum { STUDY_MAX_STEPS = 32, STUDY_PMI_TOP = 15 };
@@ -65,6 +66,11 @@ struct study_result {
     size_t nclasses;
     size_t *class_order;       /* label ids in byte order */
     size_t *class_n;           /* examples per label id */
+    /* --redact: the tokens that may be shown (text/redact.h), built from
+       the corpus by section prepare; NULL without --redact. And the key
+       of the keyed ids, when given. */
+    redact_gate *gate;
+    redact_key id_key;
     /* The evaluation (section prepare). */
     bool cv;
     size_t folds;
@@ -97,6 +103,18 @@ struct study_result {
     void **state;
 };
 typedef struct study_result study;
+
+/* A token as an output may show it: itself, or "[withheld]" when
+   --redact withholds it (rarer than --min-examples premises). */
+#define STUDY_WITHHELD "[withheld]"
+const char *study_token(const study *s, const char *tok);
+/* --redact (study/redaction.c): whether a file of the folder is one the
+   redacted study leaves out (the prepared corpus and batches,
+   heur-pairs.tsv, hypothesis.npy); and the leak check of the folder,
+   after those are removed: an error naming the file, the line and the
+   fragment when it finds corpus text. */
+bool study_private_file(const char *name);
+int study_redaction_check(study *s, tells_error *err);
 
 struct study_section {
     const char *name;          /* the step's name, in --progress and the report */

@@ -17,6 +17,7 @@ static const char STYLE[] =
     ".headline{font-size:1.15em;padding:.8em 1em;border-left:.4em solid #888;background:#f7f7f7}"
     ".headline.found{border-color:#a00}.headline.clear{border-color:#276b27}"
     ".headline.warned{border-color:#c80}"
+    ".redacted{padding:.6em 1em;border:2px dashed #555;background:#fffbe6}"
     "figure{margin:1.5em 0}figure svg{max-width:100%;height:auto}"
     "figcaption{font-size:.9em;color:#444}"
     ".nofig{color:#a00}";

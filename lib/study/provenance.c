@@ -69,6 +69,8 @@ static int hash_file(run_input *in, tells_error *err)
     return 0;
 }
 
+/* Redacted, only a file's name is recorded: the folder shared does not
+   tell where the corpus lives. */
 static int add_input(run_record *r, const char *option, const char *path, tells_error *err)
 {
     if (!path)
@@ -83,7 +85,12 @@ static int add_input(run_record *r, const char *option, const char *path, tells_
     if (!(in->path = strdup(path)))
         return tells_error_nomem(err, NULL, 0);
     r->ninputs++;
-    return hash_file(in, err);
+    if (hash_file(in, err) < 0)
+        return -1;
+    const char *base = strrchr(in->path, '/');
+    if (r->names_only && base && base[1])
+        memmove(in->path, base + 1, strlen(base + 1) + 1);
+    return 0;
 }
 
 int provenance_start(study *s, tells_error *err)
@@ -93,7 +100,8 @@ int provenance_start(study *s, tells_error *err)
     r->started = wall_now();
     iso_time(r->started, r->started_text, sizeof r->started_text);
     char cwd[4096];
-    if (!(r->cwd = strdup(getcwd(cwd, sizeof cwd) ? cwd : "")))
+    r->names_only = c->redact;
+    if (!(r->cwd = strdup(!c->redact && getcwd(cwd, sizeof cwd) ? cwd : "")))
         return tells_error_nomem(err, NULL, 0);
     int rc = add_input(r, "corpus", c->prepared, err);
     for (size_t i = 0; rc == 0 && i < c->ninputs; i++) {
@@ -181,9 +189,13 @@ void provenance_footer(const study *s, FILE *fp)
     if (c->command) {
         fputs("command <code>", fp);
         html_escape(fp, c->command);
-        fputs("</code> in <code>", fp);
-        html_escape(fp, r->cwd);
-        fputs("</code>, ", fp);
+        fputs("</code>", fp);
+        if (*r->cwd) {
+            fputs(" in <code>", fp);
+            html_escape(fp, r->cwd);
+            fputs("</code>", fp);
+        }
+        fputs(", ", fp);
     }
     fprintf(fp, "seed %lu, %d thread%s, started %s. Libraries: fastText %s, OpenBLAS %s, "
             "GSL %s. run.json in this folder records the same, with the end time, each "
@@ -259,10 +271,22 @@ int provenance_write(study *s, tells_error *err)
     yajl_gen_map_open(g);
     put_str(g, "tells", PACKAGE_VERSION);
     put_str(g, "command", c->command);
-    put_str(g, "cwd", r->cwd);
+    put_str(g, "cwd", *r->cwd ? r->cwd : NULL);
     put_str(g, "corpus", s->name);
     put_num(g, "seed", "%.0f", (double)c->seed);
     put_num(g, "threads", "%.0f", (double)c->threads);
+    /* --redact: what the folder leaves out (README, "Sharing a study"). */
+    yajl_gen_string(g, (const unsigned char *)"redacted", 8);
+    if (c->redact) {
+        yajl_gen_map_open(g);
+        put_num(g, "min_examples", "%.0f", (double)c->min_examples);
+        put_num(g, "ngram", "%.0f", (double)REDACT_NGRAM);
+        yajl_gen_string(g, (const unsigned char *)"keyed_ids", 9);
+        yajl_gen_bool(g, c->id_key != NULL);
+        yajl_gen_map_close(g);
+    } else {
+        yajl_gen_bool(g, 0);
+    }
     put_str(g, "started", r->started_text);
     put_str(g, "ended", ended_text);
     put_num(g, "seconds", "%.3f", ended - r->started);

@@ -3,6 +3,7 @@
 #ifndef TELLS_STUDY_PROVENANCE_H
 #define TELLS_STUDY_PROVENANCE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "base/error.h"
@@ -24,6 +25,7 @@ typedef struct run_record {
     char *cwd;
     run_input *inputs;
     size_t ninputs;
+    bool names_only;           /* --redact: paths cut to file names, no cwd */
 } run_record;
 
 /* At the start of a study: the time, and every input hashed. */

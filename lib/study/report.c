@@ -59,7 +59,22 @@ static void put_header(const study *s, page *pg)
     FILE *fp = pg->fp;
     fputs("<h1>Annotation artifacts in ", fp);
     html_escape(fp, s->name);
-    fprintf(fp, "</h1>\n<p>%zu examples in %zu split%s (", s->data.n,
+    fputs("</h1>\n", fp);
+    if (s->cfg->redact)
+        fprintf(fp, "<p class=\"redacted\"><strong>Redacted for sharing.</strong> No premise "
+                "or hypothesis text is in this page or its folder. A token is named only when "
+                "it occurs in examples of at least %zu different premises (K = %zu); the "
+                "others read <code>" STUDY_WITHHELD "</code>, with their numbers. %s The "
+                "prepared corpus, the batches, heur-pairs.tsv and hypothesis.npy are left "
+                "out, and paths are cut to file names. Before the folder was written, the "
+                "leak check (tells-leaks) found no run of %d words of the corpus in it and no "
+                "word of fewer than %zu premises.</p>\n",
+                s->cfg->min_examples, s->cfg->min_examples,
+                s->cfg->id_key ? "Example ids are keyed hashes (HMAC-SHA256 with a key kept "
+                                 "by whoever made the study)."
+                               : "Example ids are the corpus's own.",
+                REDACT_NGRAM, s->cfg->min_examples);
+    fprintf(fp, "<p>%zu examples in %zu split%s (", s->data.n,
             vocab_size(s->data.splits), vocab_size(s->data.splits) == 1 ? "" : "s");
     for (size_t i = 0; i < vocab_size(s->data.splits); i++) {
         if (i)

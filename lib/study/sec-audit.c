@@ -67,6 +67,7 @@ static int run(study *s, void *state, tells_error *err)
     ao.heuristics = &study_heuristics(s)->hs;
     if (!(ao.pairs = pair_shaper_load(c->negation, err)))
         return -1;
+    ao.shown = s->gate;
     ao.progress = c->progress ? study_forward_progress : NULL;
     ao.progress_user = s;
     audit_reference ref;

@@ -58,7 +58,7 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
         const logodds_row *row = &l->logodds.rows[i];
         if (i && l->logodds.rows[i - 1].class_id == row->class_id)
             continue;
-        const char *tok = vocab_str(tc->tokens, row->token);
+        const char *tok = counts_token_shown(tc, row->token);
         const char *cls = vocab_str(tc->classes, row->class_id);
         if (used < sizeof v->detail)
             used += (size_t)snprintf(v->detail + used, sizeof v->detail - used,
@@ -87,7 +87,7 @@ static int logodds_data(FILE *fp, const void *state, const void *study_p)
         fputs("# rank\ttoken\tz\n", fp);
         for (size_t j = top; j-- > 0;) {
             fprintf(fp, "%zu\t", top - 1 - j);
-            fig_label_string(fp, vocab_str(tc->tokens, t->rows[i + j].token), FIG_LABEL_CHARS);
+            fig_label_string(fp, counts_token_shown(tc, t->rows[i + j].token), FIG_LABEL_CHARS);
             fprintf(fp, "\t%.6f\n", t->rows[i + j].z);
         }
         fputs("\n\n", fp);
@@ -148,7 +148,7 @@ static void add_page(study *s, void *state, page *pg)
             continue;
         fputs("<tr>", fp);
         page_cell_text(fp, vocab_str(tc->classes, row->class_id));
-        page_cell_text(fp, vocab_str(tc->tokens, row->token));
+        page_cell_text(fp, counts_token_shown(tc, row->token));
         fprintf(fp, "<td class=\"n\">%llu</td>", (unsigned long long)row->count);
         page_cell_num(fp, row->delta, 3);
         page_cell_num(fp, row->z, 2);

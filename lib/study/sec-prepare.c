@@ -18,11 +18,19 @@ static int load_corpus(study *s, tells_error *err)
     /* A prepared TSV is read where it is, so that messages name it (and
        copied into the folder); standard input only through the copy. */
     bool direct = c->prepared && strcmp(c->prepared, "-") != 0;
+    if (c->id_key && c->prepared)
+        return tells_error_setk(err, TELLS_ERR_USAGE, NULL, 0,
+                                "keyed ids need the corpus as it was distributed: a prepared "
+                                "TSV keeps its ids (tells-prep --id-key makes one with keyed ids)");
+    if (c->id_key && redact_key_load(&s->id_key, c->id_key, err) < 0)
+        return -1;
     int rc = c->prepared ? study_copy_lines(c->prepared, s->prepared, false, err)
                          : study_prepare_inputs(s, c->inputs, c->ninputs, s->prepared, err);
     s->input = direct ? c->prepared : s->prepared;
     if (rc < 0 || dataset_load(&s->data, s->input, err) < 0 ||
         dataset_require_examples(&s->data, err) < 0)
+        return -1;
+    if (c->redact && !(s->gate = redact_gate_new(&s->data, c->min_examples, err)))
         return -1;
     s->nclasses = vocab_size(s->data.labels);
     if (s->nclasses < 2)

@@ -31,6 +31,7 @@ static int run(study *s, void *state, tells_error *err)
     tokens_state *t = state;
     if (counts_init(&t->tokens, FIELD_HYPOTHESIS) < 0)
         return tells_error_nomem(err, NULL, 0);
+    t->tokens.shown = s->gate;
     if (counts_add_prepared(&t->tokens, s->input, false, s->cfg->threads, err) < 0)
         return -1;
     /* The report and pmi.tsv show a class's first STUDY_PMI_TOP tokens. */
@@ -73,7 +74,7 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
         const competency_row *row = &t->rows[i];
         if (!row->significant)
             continue;
-        const char *tok = vocab_str(ts->tokens.tokens, row->token);
+        const char *tok = counts_token_shown(&ts->tokens, row->token);
         const char *cls = vocab_str(ts->tokens.classes, row->class_id);
         verdict *v = verdicts_add(vs, err, "token:%s:%s", tok, cls);
         if (!v)
@@ -139,7 +140,7 @@ static void verdict_lines(study *s, void *state, page *pg)
             const competency_row *row = &t->rows[pick[j]];
             fputs(j ? ", " : "", fp);
             fputs("&lsquo;", fp);
-            html_escape(fp, vocab_str(ts->tokens.tokens, row->token));
+            html_escape(fp, counts_token_shown(&ts->tokens, row->token));
             fputs("&rsquo; for ", fp);
             html_escape(fp, vocab_str(ts->tokens.classes, row->class_id));
             fprintf(fp, " (%.0f%% of %llu)", 100 * row->p_hat, (unsigned long long)row->n);
@@ -163,7 +164,7 @@ static int tokens_data(FILE *fp, const void *state, const void *unused)
         /* Bottom to top: the strongest drawn highest. */
         for (size_t j = top; j-- > 0;) {
             fprintf(fp, "%zu\t", top - 1 - j);
-            fig_label_string(fp, vocab_str(t->tokens.tokens, pc->entries[j].token),
+            fig_label_string(fp, counts_token_shown(&t->tokens, pc->entries[j].token),
                              FIG_LABEL_CHARS);
             fprintf(fp, "\t%.6f\n", pc->entries[j].pmi);
         }
@@ -208,7 +209,7 @@ static int competency_data(FILE *fp, const void *state, const void *study_p)
                 continue;
             fprintf(fp, "%llu\t%.6f\t%d\t", (unsigned long long)row->n, row->p_hat,
                     row->significant);
-            fig_data_string(fp, vocab_str(ts->tokens.tokens, row->token));
+            fig_data_string(fp, counts_token_shown(&ts->tokens, row->token));
             putc('\n', fp);
         }
         fputs("\n\n", fp);
@@ -269,7 +270,7 @@ static void pmi_table_rows(const tokens_state *t, FILE *fp)
         for (size_t j = 0; j < pc->n && j < STUDY_PMI_TOP; j++) {
             fputs("<tr>", fp);
             page_cell_text(fp, vocab_str(t->tokens.classes, pc->class_id));
-            page_cell_text(fp, vocab_str(t->tokens.tokens, pc->entries[j].token));
+            page_cell_text(fp, counts_token_shown(&t->tokens, pc->entries[j].token));
             page_cell_num(fp, pc->entries[j].pmi, 3);
             fprintf(fp, "<td class=\"n\">%llu</td>", (unsigned long long)pc->entries[j].count);
             page_cell_num(fp, pc->entries[j].class_share, 3);
@@ -288,7 +289,7 @@ static void competency_table_rows(const tokens_state *t, FILE *fp)
         shown++;
         fputs("<tr>", fp);
         page_cell_text(fp, vocab_str(t->tokens.classes, row->class_id));
-        page_cell_text(fp, vocab_str(t->tokens.tokens, row->token));
+        page_cell_text(fp, counts_token_shown(&t->tokens, row->token));
         fprintf(fp, "<td class=\"n\">%llu</td>", (unsigned long long)row->n);
         page_cell_num(fp, row->p_hat, 3);
         page_cell_num(fp, row->z, 2);

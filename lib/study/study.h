@@ -79,6 +79,15 @@ typedef struct study_config {
        reads them) for cartography in place of its own training. */
     const char *dynamics;
     bool folds_only;               /* prepare, write folds.tsv and stop */
+    /* A folder that can be shared under a data-use agreement: no text of
+       the corpus in any file, tokens only when they occur in examples of
+       at least min_examples premises, the prepared corpus and every
+       per-example text table left out, paths cut to file names; checked
+       by the leak check (text/redact.h) before study_run returns. */
+    bool redact;
+    size_t min_examples;           /* [REDACT_MIN_EXAMPLES] */
+    const char *id_key;            /* a key file: ids replaced by their
+                                      keyed hash (text/redact.h); NULL: kept */
     const char *command;           /* the command line, shell-quoted, for
                                       run.json and the report; or NULL */
     const char *keep_vectors;      /* the trained vectors kept as "vec" (the

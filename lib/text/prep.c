@@ -1,5 +1,6 @@
 #include <config.h>
 #include "text/prep.h"
+#include "text/redact.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -160,6 +161,14 @@ static int prep_example(prep_state *st, size_t input, const raw_example *ex,
     if (remember_id(st, id, id_len, input, ln, name, err) < 0) {
         *fatal = true;
         return -1;
+    }
+    /* A keyed id in place of the corpus's (text/redact.h), once the
+       corpus's own ids were found unique. */
+    char keyed[REDACT_ID_HEX + 1];
+    if (st->opt->id_key) {
+        redact_id_hash(st->opt->id_key, id, id_len, keyed);
+        id = keyed;
+        id_len = REDACT_ID_HEX;
     }
     /* The row is built whole and written with one call. */
     st->row_len = 0;

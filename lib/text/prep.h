@@ -22,6 +22,8 @@ typedef struct prep_options {
     const char *const *labels;   /* NULL: any label; else NULL-terminated */
     bool skip_invalid;           /* skip bad records instead of failing */
     size_t max_line;
+    /* Each id replaced by its keyed hash (text/redact.h); NULL: kept. */
+    const struct redact_key *id_key;
 } prep_options;
 
 typedef struct prep_file_stats {

@@ -433,7 +433,7 @@ static void test_write_tokens(void)
         size_t size;
         FILE *fp = open_memstream(&buf, &size);
         tells_error err;
-        CHECK(fp && pvi_write_tokens(fp, &d, &r, cases[k].min_count, cases[k].top, &err) == 0);
+        CHECK(fp && pvi_write_tokens(fp, &d, &r, cases[k].min_count, cases[k].top, NULL, &err) == 0);
         if (fp)
             fclose(fp);
         check_text(buf, cases[k].want);

@@ -46,8 +46,9 @@ static void usage(void)
 "Exit status: 0 clean, 1 a leak found or bad data, 2 usage error.\n"
 "\n"
 "Examples:\n"
-"  tells-study -q --redact -o shared corpora/synthetic/train.jsonl\n"
-"  tells-leaks shared corpora/synthetic/train.jsonl\n",
+"  tells-study -q --redact -o shared --split train corpora/synthetic/train.jsonl \\\n"
+"    --split test corpora/synthetic/test.jsonl\n"
+"  tells-leaks shared corpora/synthetic/train.jsonl corpora/synthetic/test.jsonl\n",
            REDACT_NGRAM, REDACT_MIN_EXAMPLES);
 }
 

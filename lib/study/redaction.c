@@ -71,15 +71,28 @@ int study_redaction_check(study *s, tells_error *err)
     leak_index *ix = leak_index_new(REDACT_NGRAM, c->min_examples, err);
     if (!ix)
         return -1;
-    int rc = leak_index_add_dataset(ix, &s->data, err);
-    /* The raw files too, as anyone checking the folder would give them. */
-    for (size_t i = 0; rc == 0 && i < c->ninputs; i++)
-        if (strcmp(c->inputs[i].path, "-") != 0)
+    /* The files as given, so that a finding names the line of the corpus
+       that holds it; the prepared corpus when there is no such file (a
+       prepared TSV, standard input). */
+    bool from_data = c->prepared != NULL;
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < c->ninputs; i++) {
+        if (strcmp(c->inputs[i].path, "-") == 0)
+            from_data = true;
+        else
             rc = leak_index_add_corpus(ix, c->inputs[i].path, c->prep.format, &c->prep.fields,
                                        c->prep.skip_invalid, err);
+    }
+    if (rc == 0 && from_data)
+        rc = leak_index_add_dataset(ix, &s->data, err);
     for (size_t i = 0; rc == 0 && i < c->nbatches; i++)
         rc = leak_index_add_corpus(ix, c->batches[i], c->prep.format, &c->prep.fields,
                                    c->prep.skip_invalid, err);
+    /* Split names and labels are not corpus text. */
+    for (size_t i = 0; rc == 0 && i < vocab_size(s->data.splits); i++)
+        rc = leak_index_allow(ix, vocab_str(s->data.splits, i), err);
+    for (size_t i = 0; rc == 0 && i < vocab_size(s->data.labels); i++)
+        rc = leak_index_allow(ix, vocab_str(s->data.labels, i), err);
     const char *allowed[] = {c->name, s->given ? s->given_name : NULL,
                              s->given_pair ? s->pair_name : NULL};
     for (size_t i = 0; rc == 0 && i < sizeof allowed / sizeof *allowed; i++)

@@ -43,15 +43,44 @@ typedef struct word_buf {
     bool digits;        /* digits only */
 } word_buf;
 
+/* The length of a separator that is not ASCII at s[i] (0: none): the
+   Latin-1 punctuation and symbols (no-break space, guillemets, degree,
+   times; not the letters ª µ º), general punctuation (U+2000 to U+206F:
+   spaces, dashes, curly quotes, ellipsis), CJK punctuation and the BOM. */
+static size_t wide_separator(const char *s, size_t len, size_t i)
+{
+    const unsigned char *u = (const unsigned char *)s + i;
+    size_t left = len - i;
+    if (left >= 2 && u[0] == 0xc2 && u[1] >= 0x80 && u[1] <= 0xbf && u[1] != 0xaa &&
+        u[1] != 0xb5 && u[1] != 0xba)
+        return 2;
+    if (left >= 2 && u[0] == 0xc3 && (u[1] == 0x97 || u[1] == 0xb7))
+        return 2;
+    if (left >= 3 && u[0] == 0xe2 && (u[1] == 0x80 || u[1] == 0x81))
+        return 3;
+    if (left >= 3 && u[0] == 0xe3 && u[1] == 0x80 && u[2] <= 0xbf)
+        return 3;
+    if (left >= 3 && u[0] == 0xef && u[1] == 0xbb && u[2] == 0xbf)
+        return 3;
+    return 0;
+}
+
 static size_t next_word(const char *s, size_t len, size_t i, word_buf *w, size_t *start)
 {
-    while (i < len && !word_byte((unsigned char)s[i]))
-        i++;
+    for (;;) {
+        size_t k;
+        if (i < len && !word_byte((unsigned char)s[i]))
+            i++;
+        else if (i < len && (k = wide_separator(s, len, i)) > 0)
+            i += k;
+        else
+            break;
+    }
     *start = i;
     uint64_t h = VOCAB_HASH_INIT;
     w->len = 0;
     w->digits = true;
-    while (i < len && word_byte((unsigned char)s[i])) {
+    while (i < len && word_byte((unsigned char)s[i]) && !wide_separator(s, len, i)) {
         unsigned char c = lower((unsigned char)s[i]);
         h = vocab_hash_step(h, c);
         if (w->len < sizeof w->w - 1)
@@ -139,7 +168,7 @@ redact_gate *redact_gate_new(const dataset *d, size_t k, tells_error *err)
                     g->premises = np;
                     g->cap = cap;
                 }
-                uint64_t key = key_of(pair_key((uint32_t)id, (uint32_t)p));
+                uint64_t key = pair_key((uint32_t)id, (uint32_t)p);
                 uint64_t v;
                 if (!u64map_get(&seen, key, &v)) {
                     if (u64map_put(&seen, key, 1) < 0) {
@@ -658,6 +687,7 @@ static long lines_in(const char *s, size_t from, size_t to, long line)
 static void scan_markup(scan *sc, const char *buf, size_t len)
 {
     long line = 1, tline = 1;
+    bool started = false;
     char *seg = malloc(len + 1);   /* the segment's text, tags dropped */
     size_t sn = 0;
     if (!seg)
@@ -665,8 +695,12 @@ static void scan_markup(scan *sc, const char *buf, size_t len)
     size_t i = 0;
     while (i < len && !sc->found) {
         if (buf[i] != '<') {
-            if (sn == 0)
+            /* The segment's line: that of its first character that is not
+               white space. */
+            if (!started && !strchr(" \t\r\n", buf[i])) {
                 tline = line;
+                started = true;
+            }
             if (buf[i] == '\n')
                 line++;
             seg[sn++] = buf[i++];
@@ -692,6 +726,7 @@ static void scan_markup(scan *sc, const char *buf, size_t len)
         if (!is_inline(buf + nb, nlen) && sn) {
             markup_segment(sc, seg, sn, tline);
             sn = 0;
+            started = false;
         }
         /* Attributes, up to '>' (quoted values may hold '>'). */
         while (j < len && buf[j] != '>' && !sc->found) {

@@ -12,7 +12,8 @@
      and each word's count of premises) and a scan of files for them.
 
    Words, for the leak check: maximal runs of ASCII letters and digits and
-   of bytes of multi-byte UTF-8 characters, ASCII letters lowercased; so
+   of multi-byte UTF-8 characters other than punctuation and spaces
+   (Latin-1's, U+2000 to U+206F, CJK's), ASCII letters lowercased; so
    "Patient's heart_rate" is the words patient, s, heart, rate, whatever
    tokenizer prepared the corpus. */
 #ifndef TELLS_REDACT_H

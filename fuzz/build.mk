@@ -6,7 +6,7 @@ CC = clang
 CXX = clang++
 SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all
 FLAGS = -g -O1 -fno-omit-frame-pointer $(SANITIZE) -fsanitize=fuzzer-no-link \
-	-DHAVE_CONFIG_H -I$(TOP) -I$(SRC)/lib -I$(SRC)/fuzz
+	-DHAVE_CONFIG_H -I$(TOP) -I$(TOP)/lib -I$(SRC)/lib -I$(SRC)/fuzz
 CFLAGS = $(FLAGS) $(EXTRA_CFLAGS)
 CXXFLAGS = $(FLAGS) -std=c++17 $(EXTRA_CXXFLAGS)
 

@@ -22,7 +22,7 @@
     X(corpus_jsonl) X(corpus_csv) X(corpus_tsv) X(prepared) X(idfile) X(npy) \
     X(vectors) X(ftbin) X(mesh) X(mesh_terms) X(heuristics) X(templates) X(testtree) X(pred) \
     X(contrast) X(numbers) X(counts) X(prior) X(dynamics) X(phrases) X(aflite_splits) X(answers) \
-    X(ertest) X(manifest) X(pairs) X(extpred)
+    X(ertest) X(manifest) X(pairs) X(extpred) X(leaks)
 
 #ifdef FUZZ_REPLAY
 #define FUZZ_DECLARE(name) int fuzz_##name(const uint8_t *data, size_t size);

@@ -164,7 +164,7 @@ static void reports(const template_set *ts, const char *tmpdir)
     label_map m = {0};
     run_results r;
     CHECK(run_cases(&r, &cs, ts, &m, c, lines.v, 7, &err) == 0);
-    report_context x = {ts, &cs, &r, &m, c, NULL};
+    report_context x = {ts, &cs, &r, &m, c, NULL, false};
 
     summary sm;
     CHECK(summary_compute(&sm, &x, &err) == 0);

@@ -192,11 +192,6 @@ typedef struct cli_redact {
     size_t k;                  /* [REDACT_MIN_EXAMPLES] */
     bool k_given;
 } cli_redact;
-#define CLI_REDACT_HELP                                                          \
-    "      --redact             nothing of the corpus's text in the output: see\n" \
-    "                           REDACTION below\n"                                   \
-    "      --min-examples K     with --redact: the fewest premises a token shown\n" \
-    "                           occurs with [10]\n"
 bool cli_redact_option(int c, cli_redact *r);
 /* --min-examples without --redact is a usage error. */
 void cli_redact_check(const cli_redact *r);

@@ -82,7 +82,10 @@ CLI_GROUP_BY_HELP
 "                           reference) [DATA/lexicons/negation-triggers.txt]\n"
 "      --no-pairs           no pair check\n"
 "      --flags FILE         write per-example flags, worst first\n"
-CLI_REDACT_HELP
+"      --redact             a token is named only when it occurs in examples\n"
+"                           of at least K of the reference's premises; the\n"
+"                           others read token:[withheld]\n"
+"      --min-examples K     with --redact: that K [10]\n"
 "      --fail-on LIST       exit 1 when a significant finding of these kinds\n"
 "                           (or any duplicate) is made: any, predictability,\n"
 "                           tokens, tell-share, balance, length, duplicates,\n"

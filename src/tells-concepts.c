@@ -51,7 +51,9 @@ static void usage(void)
 "                           are skipped\n"
 "  -F, --field NAME         hypothesis, premise or both [both]\n"
 "      --stats              write what the index holds instead (KEY<TAB>VALUE)\n"
-CLI_REDACT_HELP
+"      --redact             no text: a row per descriptor linked in examples\n"
+"                           of at least K premises (below)\n"
+"      --min-examples K     with --redact: that K [10]\n"
 "  -o, --output FILE        write here, atomically [stdout]\n"
 "      --help               display this help and exit\n"
 "      --version            output version information and exit\n"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "text/redact.h"
 #include "base/lineio.h"
 #include "text/prep.h"
 
@@ -38,6 +39,9 @@ static void usage(void)
 "                           empty texts, unknown labels) and count them,\n"
 "                           instead of failing\n"
 "      --max-line BYTES     longest input line accepted [1048576]\n"
+"      --id-key FILE        replace each id by HMAC-SHA256(FILE's bytes, id),\n"
+"                           the first 96 bits in hex (FILE: 16 bytes or more),\n"
+"                           as tells-study --id-key does [the corpus's ids]\n"
 "\n"
 "Tokens:\n"
 "  -t, --tokenizer NAME     'default': words split from punctuation, keeping\n"
@@ -66,7 +70,7 @@ static void usage(void)
 "    --split train corpora/synthetic/train.jsonl --split dev corpora/synthetic/dev.jsonl\n");
 }
 
-enum { OPT_MAX_LINE = 256, OPT_KEEP_CASE, OPT_KEEP_PUNCT, OPT_PHRASES, OPT_MESH };
+enum { OPT_MAX_LINE = 256, OPT_KEEP_CASE, OPT_KEEP_PUNCT, OPT_PHRASES, OPT_MESH, OPT_ID_KEY };
 
 static const struct option long_options[] = {
     CLI_CORPUS_OPTIONS,
@@ -75,6 +79,7 @@ static const struct option long_options[] = {
     {"keep-punct", no_argument, NULL, OPT_KEEP_PUNCT},
     {"phrases", required_argument, NULL, OPT_PHRASES},
     {"mesh", required_argument, NULL, OPT_MESH},
+    {"id-key", required_argument, NULL, OPT_ID_KEY},
     {"output", required_argument, NULL, 'o'},
     CLI_QUIET_OPTION,
     CLI_COMMON_OPTIONS,
@@ -86,7 +91,7 @@ typedef struct config {
     cli_corpus corpus;            /* the --split inputs, into opt */
     const char **phrase_files;    /* room for argc */
     size_t nphrase_files;
-    const char *output, *mesh_file;
+    const char *output, *mesh_file, *id_key;
     cli_verbosity v;
 } config;
 
@@ -112,6 +117,7 @@ static void parse_args(int argc, char **argv, config *cfg)
         case OPT_KEEP_PUNCT: cfg->opt.tok.keep_punct = true; break;
         case OPT_PHRASES: cfg->phrase_files[cfg->nphrase_files++] = optarg; break;
         case OPT_MESH: cfg->mesh_file = optarg; break;
+        case OPT_ID_KEY: cfg->id_key = optarg; break;
         case 'o': cfg->output = optarg; break;
         default: cli_try_help();
         }
@@ -131,6 +137,7 @@ static void check_io(const config *cfg)
     for (size_t i = 0; i < cfg->nphrase_files; i++)
         io_input(&io, "--phrases", cfg->phrase_files[i]);
     io_input(&io, "--mesh", cfg->mesh_file);
+    io_input(&io, "--id-key", cfg->id_key);
     io_output(&io, "--output", cfg->output ? cfg->output : "-");
     cli_check_io(&io);
 }
@@ -159,10 +166,14 @@ int main(int argc, char **argv)
     int rc = prep_load_phrases(cfg.phrase_files, cfg.nphrase_files, cfg.mesh_file,
                                &cfg.opt.tok, &phrases, &err);
     cfg.opt.phrases = phrases;
+    redact_key key = {0};
+    if (rc == 0 && cfg.id_key && (rc = redact_key_load(&key, cfg.id_key, &err)) == 0)
+        cfg.opt.id_key = &key;
     if (rc == 0)
         rc = prep_run(&cfg.opt, cfg.corpus.inputs, cfg.corpus.ninputs, cfg.output,
                       report_counts, &cfg.v.quiet, &err);
     phrase_set_free(phrases);
+    redact_key_free(&key);
     free(cfg.corpus.inputs);
     free(cfg.phrase_files);
     cli_corpus_free(&cfg.corpus);

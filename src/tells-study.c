@@ -522,6 +522,7 @@ static void check_io(const options *o)
     io_input(&io, "--null-predictions", c->null_predictions);
     io_input(&io, "--embeddings", c->embeddings);
     io_input(&io, "--embeddings-ids", c->embeddings_ids);
+    io_input(&io, "--id-key", c->id_key);
     /* The run's epoch files, each an input (a folder that cannot be
        listed is the study's error to report, with the others'). */
     char **epochs = NULL;

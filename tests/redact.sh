@@ -102,6 +102,7 @@ expect 1 "tells-study: the redacted study failed its leak check: report.html, li
 
 what="--id-key: ids are HMAC-SHA256 of the key, 96 bits in hex"
 head -c 32 /dev/urandom >"$tmp/key"
+printf 'short' >"$tmp/short"
 run tells-study -q --redact --id-key "$tmp/key" --no-figures -o "$tmp/keyed" $corpus
 expect 0 ""
 grep -q '"keyed_ids": true' "$tmp/keyed/run.json" || fail "$what: run.json"
@@ -117,9 +118,13 @@ for path in sys.argv[2:]:
 tail -n +2 "$tmp/keyed/folds.tsv" | cut -f1 | sort >"$tmp/got-ids"
 cmp -s "$tmp/want-ids" "$tmp/got-ids" || fail "$what: the ids are not Python's HMAC"
 run tells-prep -q --id-key "$tmp/key" --split train "$tmp/c/train.jsonl"
+expect 0 ""
 cut -f1 "$tmp/out" | tail -n +2 | sort >"$tmp/prep-ids"
+[ "$(wc -l <"$tmp/prep-ids")" = "$(wc -l <"$tmp/c/train.jsonl")" ] ||
+    fail "$what: tells-prep wrote $(wc -l <"$tmp/prep-ids") ids"
 [ "$(comm -23 "$tmp/prep-ids" "$tmp/got-ids" | wc -l)" = 0 ] || fail "$what: tells-prep's ids differ"
-printf 'short' >"$tmp/short"
+run tells-prep -q --id-key "$tmp/short" --split train "$tmp/c/train.jsonl"
+expect 1 "tells-prep: $tmp/short: a key needs at least 16 bytes, this file has 5 (make one with: head -c 32 /dev/urandom > FILE)"
 run tells-study -q --id-key "$tmp/short" -o "$tmp/x" $corpus
 expect 1 "tells-study: $tmp/short: a key needs at least 16 bytes, this file has 5 (make one with: head -c 32 /dev/urandom > FILE)"
 [ ! -e "$tmp/x" ] || fail "$what: a folder after a bad key"

@@ -85,6 +85,31 @@ grep -q '"command": "tells-study -q --redact -o shared --batch batch.jsonl --spl
     "$tmp/shared/run.json" || fail "$what: $(grep command "$tmp/shared/run.json")"
 grep -q '"min_examples": 10' "$tmp/shared/run.json" || fail "$what: run.json lacks K"
 
+what="the redacted page in Chromium: the banner and every figure, drawn"
+chromium=$(command -v chromium || command -v chromium-browser || :)
+if [ -n "$chromium" ]; then
+    timeout 60 "$chromium" --headless --no-sandbox --disable-gpu --no-first-run \
+        --disable-background-networking --disable-component-update --disable-sync \
+        --user-data-dir="$tmp/chrome" --dump-dom "file://$tmp/shared/report.html" \
+        >"$tmp/dom.html" 2>>"$tmp/chrome.log" || fail "$what: chromium failed"
+    grep -q 'class="redacted"><strong>Redacted for sharing.</strong>' "$tmp/dom.html" ||
+        fail "$what: no banner in the DOM"
+    figs=$(grep -o '<figure id="fig-[a-z-]*"' "$tmp/open/report.html" | sed 's/.*"fig-//; s/"//')
+    [ "$(echo "$figs" | wc -l)" -ge 13 ] || fail "$what: the open study has $(echo "$figs" | wc -l) figures"
+    for fig in $figs; do
+        awk -v id="fig-$fig" '
+            index($0, "<figure id=\"" id "\"") { inside = 1 }
+            inside { text = text $0 }
+            inside && /<\/figure>/ { inside = 0 }
+            END { n = gsub(/<path|<rect|<polygon|<circle|<use/, "", text)
+                  s = gsub(/<svg/, "", text)
+                  exit !(s == 1 && n >= 5) }' "$tmp/dom.html" ||
+            fail "$what: figure $fig is missing or empty"
+    done
+else
+    echo "redact.sh: chromium missing: the page's check in a browser skipped" >&2
+fi
+
 what="--min-examples 20 withholds quokka too"
 run tells-study -q --redact --min-examples 20 --no-figures -o "$tmp/k20" $corpus
 expect 0 ""

@@ -83,8 +83,8 @@ CLI_GROUP_BY_HELP
 "      --no-pairs           no pair check\n"
 "      --flags FILE         write per-example flags, worst first\n"
 "      --redact             a token is named only when it occurs in examples\n"
-"                           of at least K of the reference's premises; the\n"
-"                           others read token:[withheld]\n"
+"                           of at least K premises of the reference and the\n"
+"                           batches; the others read token:[withheld]\n"
 "      --min-examples K     with --redact: that K [10]\n"
 "      --fail-on LIST       exit 1 when a significant finding of these kinds\n"
 "                           (or any duplicate) is made: any, predictability,\n"
@@ -98,10 +98,10 @@ CLI_GROUP_BY_HELP
 "\n"
 "Output: TSV with header group, check, batch, reference, statistic, df,\n"
 "p_value, q_value (3 significant digits), significant, detail; tokens are\n"
-"listed only when significant (with --redact, a token of fewer than K of\n"
-"the reference's premises as token:[withheld]). --flags: group, id, gold,\n"
-"p_gold, flags (comma-separated: predictable, token:W, heuristic:NAME,\n"
-"duplicate:ID, near-duplicate:ID), most flags first. DATA is $TELLS_DATA\n"
+"listed only when significant (with --redact, a token of fewer than K\n"
+"premises as token:[withheld]). --flags: group, id, gold, p_gold, flags\n"
+"(comma-separated: predictable, token:W, heuristic:NAME, duplicate:ID,\n"
+"near-duplicate:ID), most flags first. DATA is $TELLS_DATA\n"
 "when set and not empty (a source tree's corpora folder serves), else the\n"
 "folder make install filled:\n"
 "  %s\n"
@@ -320,8 +320,8 @@ static int audit(run *r, char **files, int nfiles, tells_error *err)
         return -1;
     if (audit_reference_load(&r->ref, r->reference, r->model, &r->opt, err) < 0)
         return -1;
-    /* --redact: a token is named when the reference has it in examples of
-       enough premises. */
+    /* --redact: a token is named when the reference and the batches have
+       it in examples of enough premises. */
     if (r->redact.on && !(r->gate = redact_gate_new(&r->ref.data, r->redact.k, err)))
         return -1;
     r->opt.shown = r->gate;
@@ -330,6 +330,10 @@ static int audit(run *r, char **files, int nfiles, tells_error *err)
     for (int i = 0; i < nfiles; i++)
         if (audit_report_add_batch(&r->report, files[i], r->group_column, nfiles > 1,
                                    err) < 0)
+            return -1;
+    /* The batches count too: a batch's own token is named when frequent. */
+    for (size_t i = 0; r->gate && i < r->report.nbatches; i++)
+        if (redact_gate_add(r->gate, r->report.batches[i], err) < 0)
             return -1;
     if (audit_report_run(&r->report, &r->ref, &r->opt, err) < 0)
         return -1;

@@ -18,8 +18,11 @@ tells-synth --seed 11 --premises 240 --plant xylophonist=neutral:25 \
 awk 'NR == 3 { sub(/"sentence1": "/, "&Zorblax quintessential marmalade fjord. ") }
      NR == 7 { sub(/"sentence2": "/, "&The theremin of Okonkwo hums softly. ") } { print }' \
     "$tmp/c/train.jsonl" >"$tmp/c/t" && mv "$tmp/c/t" "$tmp/c/train.jsonl"
+# Its neutral hypotheses (of 20 premises) all say "nimbus": a token of
+# the batch alone, frequent enough to be named.
 head -n 60 "$tmp/c/dev.jsonl" | sed -e 's/"pairID": "synth-/"pairID": "batch-/' \
-    -e '5s/"sentence2": "/&Purple walrus sings opera tonight. /' >"$tmp/batch.jsonl"
+    -e '5s/"sentence2": "/&Purple walrus sings opera tonight. /' \
+    -e '/"gold_label": "neutral"/s/"sentence2": "/&Nimbus. /' >"$tmp/batch.jsonl"
 corpus="--split train $tmp/c/train.jsonl --split dev $tmp/c/dev.jsonl --split test $tmp/c/test.jsonl"
 inputs="$tmp/c/train.jsonl $tmp/c/dev.jsonl $tmp/c/test.jsonl $tmp/batch.jsonl"
 premises_with() {   # the premises of the corpus whose group has the word
@@ -56,6 +59,8 @@ for w in zorblax marmalade theremin okonkwo walrus xylophonist "$tmp"; do
     ! grep -rqi "$w" "$tmp/shared" || fail "$what: '$w' is in $(grep -rli "$w" "$tmp/shared")"
 done
 grep -q "quokka" "$tmp/shared/competency.tsv" || fail "$what: quokka withheld"
+grep -q "^batch.jsonl	token:nimbus	" "$tmp/shared/audit.tsv" ||
+    fail "$what: the batch's token nimbus is not named"
 grep -q "^neutral	quokka	" "$tmp/open/competency.tsv" || fail "$what: quokka not tested"
 grep -q "^neutral	xylophonist	" "$tmp/open/competency.tsv" ||
     fail "$what: xylophonist not in the open study's competency table"
@@ -208,6 +213,7 @@ tells-prep -q -o "$tmp/b.tsv" --split new "$tmp/batch.jsonl"
 run tells-audit -q --redact --reference "$p" --flags "$tmp/progs/flags.tsv" "$tmp/b.tsv" \
     -o "$tmp/progs/audit.tsv"
 expect 0 ""
+grep -q "	token:nimbus	" "$tmp/progs/audit.tsv" || fail "$what: tells-audit withholds nimbus"
 small="-t $data/run/templates.tsv --fill ade=$data/run/ade.txt --fill drug=$data/run/drug.txt --tokenizer none"
 run tells-run $small --redact --model-cmd "$data/run/model.sh" --classes 0,1 \
     --failures "$tmp/progs/failures.csv"

@@ -12,6 +12,7 @@
 
 #include "base/alloc.h"
 #include "base/lineio.h"
+#include "base/prepared.h"
 #include "study/provenance.h"
 #include "study/report.h"
 
@@ -191,6 +192,40 @@ int study_prepare_inputs(const study *s, const prep_input *in, size_t n, const c
     int rc = prep_run(&po, in, n, path, NULL, NULL, err);
     phrase_set_free(ps);
     return rc;
+}
+
+/* Whether path is a prepared TSV (its first line is the header). */
+static bool is_prepared(const char *path)
+{
+    prepared_reader pr;
+    tells_error ignored;
+    if (prepared_open(&pr, path, false, &ignored) < 0)
+        return false;
+    prepared_close(&pr);
+    return true;
+}
+
+char *study_batch_file(const study *s, size_t b, tells_error *err)
+{
+    const study_config *c = s->cfg;
+    const char *given = c->batches[b];
+    char name[64];
+    snprintf(name, sizeof name, c->nbatches == 1 ? "batch.tsv" : "batch-%zu.tsv", b + 1);
+    char *path = study_path(s, name, err);
+    if (!path || access(path, F_OK) == 0)
+        return path;
+    int rc;
+    if (is_prepared(given))
+        rc = study_copy_lines(given, path, false, err);
+    else {
+        prep_input in = {"new", given};
+        rc = study_prepare_inputs(s, &in, 1, path, err);
+    }
+    if (rc < 0) {
+        free(path);
+        return NULL;
+    }
+    return path;
 }
 
 int study_all(study *s, tells_error *err)

@@ -114,6 +114,10 @@ const char *study_token(const study *s, const char *tok);
    after those are removed: an error naming the file, the line and the
    fragment when it finds corpus text. */
 bool study_private_file(const char *name);
+/* Batch b as DIR/batch.tsv (batch-K.tsv for several), prepared like the
+   corpus unless a prepared TSV already, once: later calls find the file.
+   Its path (free it), or NULL. */
+char *study_batch_file(const study *s, size_t b, tells_error *err);
 int study_redaction_check(study *s, tells_error *err);
 
 struct study_section {

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "analysis/audit.h"
-#include "base/prepared.h"
 #include "study/sec-heuristics.h"
 
 typedef struct audit_state {
@@ -14,38 +13,17 @@ typedef struct audit_state {
     bool done;
 } audit_state;
 
-/* Whether path is a prepared TSV (its first line is the header). */
-static bool is_prepared(const char *path)
-{
-    prepared_reader pr;
-    tells_error ignored;
-    if (prepared_open(&pr, path, false, &ignored) < 0)
-        return false;
-    prepared_close(&pr);
-    return true;
-}
-
-/* Batch b as batch.tsv (batch-K.tsv for several), prepared like the
-   corpus unless a prepared TSV, added to rep under the file's name. */
+/* Batch b, prepared (study_batch_file), added to rep under the file's
+   name. */
 static int add_batch(const study *s, size_t b, audit_report *rep, tells_error *err)
 {
     const study_config *c = s->cfg;
     const char *given = c->batches[b];
-    char name[64];
-    snprintf(name, sizeof name, c->nbatches == 1 ? "batch.tsv" : "batch-%zu.tsv", b + 1);
-    char *path = study_path(s, name, err);
+    char *path = study_batch_file(s, b, err);
     if (!path)
         return -1;
-    int rc;
-    if (is_prepared(given))
-        rc = study_copy_lines(given, path, false, err);
-    else {
-        prep_input in = {"new", given};
-        rc = study_prepare_inputs(s, &in, 1, path, err);
-    }
     size_t before = rep->ngroups;
-    if (rc == 0)
-        rc = audit_report_add_batch(rep, path, NULL, false, err);
+    int rc = audit_report_add_batch(rep, path, NULL, false, err);
     /* Groups are named by the file the user gave. */
     for (size_t g = before; rc == 0 && g < rep->ngroups; g++)
         snprintf(rep->groups[g].name, sizeof rep->groups[g].name, "%s",

@@ -30,8 +30,22 @@ static int load_corpus(study *s, tells_error *err)
     if (rc < 0 || dataset_load(&s->data, s->input, err) < 0 ||
         dataset_require_examples(&s->data, err) < 0)
         return -1;
+    /* --redact: the tokens shown, counted over the corpus and the batches
+       (a batch's own token is shown when it is frequent enough). */
     if (c->redact && !(s->gate = redact_gate_new(&s->data, c->min_examples, err)))
         return -1;
+    for (size_t b = 0; c->redact && b < c->nbatches; b++) {
+        char *path = study_batch_file(s, b, err);
+        dataset bd;
+        int brc = path ? dataset_load(&bd, path, err) : -1;
+        free(path);
+        if (brc < 0)
+            return -1;
+        brc = redact_gate_add(s->gate, &bd, err);
+        dataset_free(&bd);
+        if (brc < 0)
+            return -1;
+    }
     s->nclasses = vocab_size(s->data.labels);
     if (s->nclasses < 2)
         return tells_error_set(err, direct ? c->prepared : NULL, 0,

@@ -118,25 +118,33 @@ struct redact_gate {
     vocab *tokens;
     size_t *premises;   /* by token id */
     size_t cap;
+    vocab *prem;        /* the premises seen, by text */
+    u64map seen;        /* (token, premise) pairs counted */
 };
 
 redact_gate *redact_gate_new(const dataset *d, size_t k, tells_error *err)
 {
     redact_gate *g = calloc(1, sizeof *g);
-    vocab *prem = vocab_new();
-    u64map seen;
-    int rc = u64map_init(&seen);
-    if (!g || !prem || rc < 0 || !(g->tokens = vocab_new())) {
-        free(g);
-        vocab_free(prem);
-        u64map_free(&seen);
+    if (!g || u64map_init(&g->seen) < 0 || !(g->prem = vocab_new()) ||
+        !(g->tokens = vocab_new())) {
+        redact_gate_free(g);
         tells_error_nomem(err, NULL, 0);
         return NULL;
     }
     g->k = k;
+    if (d && redact_gate_add(g, d, err) < 0) {
+        redact_gate_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+int redact_gate_add(redact_gate *g, const dataset *d, tells_error *err)
+{
+    int rc = 0;
     for (size_t i = 0; rc == 0 && i < d->n; i++) {
         const example *e = &d->ex[i];
-        long p = vocab_intern(prem, e->premise, strlen(e->premise));
+        long p = vocab_intern(g->prem, e->premise, strlen(e->premise));
         if (p < 0) {
             rc = -1;
             break;
@@ -170,8 +178,8 @@ redact_gate *redact_gate_new(const dataset *d, size_t k, tells_error *err)
                 }
                 uint64_t key = pair_key((uint32_t)id, (uint32_t)p);
                 uint64_t v;
-                if (!u64map_get(&seen, key, &v)) {
-                    if (u64map_put(&seen, key, 1) < 0) {
+                if (!u64map_get(&g->seen, key, &v)) {
+                    if (u64map_put(&g->seen, key, 1) < 0) {
                         rc = -1;
                         break;
                     }
@@ -180,14 +188,7 @@ redact_gate *redact_gate_new(const dataset *d, size_t k, tells_error *err)
             }
         }
     }
-    vocab_free(prem);
-    u64map_free(&seen);
-    if (rc < 0) {
-        redact_gate_free(g);
-        tells_error_nomem(err, NULL, 0);
-        return NULL;
-    }
-    return g;
+    return rc < 0 ? tells_error_nomem(err, NULL, 0) : 0;
 }
 
 void redact_gate_free(redact_gate *g)
@@ -195,6 +196,8 @@ void redact_gate_free(redact_gate *g)
     if (!g)
         return;
     vocab_free(g->tokens);
+    vocab_free(g->prem);
+    u64map_free(&g->seen);
     free(g->premises);
     free(g);
 }

@@ -42,6 +42,9 @@ typedef struct redact_gate redact_gate;
    occurs, in the premise or in a hypothesis of that premise; tokens of
    fewer than k premises are withheld. */
 redact_gate *redact_gate_new(const dataset *d, size_t k, tells_error *err);
+/* More examples (a batch): a premise of d already seen is the same
+   premise. */
+int redact_gate_add(redact_gate *g, const dataset *d, tells_error *err);
 void redact_gate_free(redact_gate *g);
 /* Whether the token (len bytes) may be shown: true when g is NULL (no
    redaction). */

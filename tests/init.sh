@@ -65,6 +65,18 @@ asan_build() {
     grep -q __asan_init "$top_builddir/src/tells-len" 2>/dev/null
 }
 
+# figure_drawn DOM ID: the page's <figure id="fig-ID"> holds one <svg> with
+# marks in it (5 or more paths, rectangles, polygons, circles or uses).
+figure_drawn() {
+    awk -v id="fig-$2" '
+        index($0, "<figure id=\"" id "\"") { inside = 1 }
+        inside { text = text $0 }
+        inside && /<\/figure>/ { inside = 0 }
+        END { n = gsub(/<path|<rect|<polygon|<circle|<use/, "", text)
+              s = gsub(/<svg/, "", text)
+              exit !(s == 1 && n >= 5) }' "$1"
+}
+
 finish() {
     if [ "$failures" -gt 0 ]; then
         echo "$failures check(s) failed" >&2

@@ -102,13 +102,7 @@ if [ -n "$chromium" ]; then
     figs=$(grep -o '<figure id="fig-[a-z-]*"' "$tmp/open/report.html" | sed 's/.*"fig-//; s/"//')
     [ "$(echo "$figs" | wc -l)" -ge 13 ] || fail "$what: the open study has $(echo "$figs" | wc -l) figures"
     for fig in $figs; do
-        awk -v id="fig-$fig" '
-            index($0, "<figure id=\"" id "\"") { inside = 1 }
-            inside { text = text $0 }
-            inside && /<\/figure>/ { inside = 0 }
-            END { n = gsub(/<path|<rect|<polygon|<circle|<use/, "", text)
-                  s = gsub(/<svg/, "", text)
-                  exit !(s == 1 && n >= 5) }' "$tmp/dom.html" ||
+        figure_drawn "$tmp/dom.html" "$fig" ||
             fail "$what: figure $fig is missing or empty"
     done
 else

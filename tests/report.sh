@@ -65,13 +65,7 @@ grep -q '<i>contradiction</i>' "$tmp/dom.html" && fail "$what: the class name ma
 # Every figure, drawn: an <svg> with marks inside each <figure>.
 for fig in tokens competency length baselines confusion heuristics aflite-rounds logodds pvi \
     datamap compare-partitions aflite-scores partitions; do
-    awk -v id="fig-$fig" '
-        index($0, "<figure id=\"" id "\"") { inside = 1 }
-        inside { text = text $0 }
-        inside && /<\/figure>/ { inside = 0 }
-        END { n = gsub(/<path|<rect|<polygon|<circle|<use/, "", text)
-              s = gsub(/<svg/, "", text)
-              exit !(s == 1 && n >= 5) }' "$tmp/dom.html" ||
+    figure_drawn "$tmp/dom.html" "$fig" ||
         fail "$what: figure $fig is missing or empty"
 done
 grep -q 'figure not drawn' "$tmp/dom.html" && fail "$what: a figure was not drawn"

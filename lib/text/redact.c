@@ -113,6 +113,21 @@ bool redact_own_word(const char *word, size_t len)
 
 /* ---- the gate ---- */
 
+/* The next space-separated token of a prepared text at *s, its length in
+   *len; NULL at the end. */
+static const char *next_token(const char **s, size_t *len)
+{
+    const char *p = *s;
+    while (*p == ' ')
+        p++;
+    const char *b = p;
+    while (*p && *p != ' ')
+        p++;
+    *s = p;
+    *len = (size_t)(p - b);
+    return p > b ? b : NULL;
+}
+
 struct redact_gate {
     size_t k;
     vocab *tokens;
@@ -151,16 +166,10 @@ int redact_gate_add(redact_gate *g, const dataset *d, tells_error *err)
         }
         const char *texts[2] = {e->premise, e->hypothesis};
         for (int t = 0; rc == 0 && t < 2; t++) {
-            const char *s = texts[t];
-            while (*s) {
-                while (*s == ' ')
-                    s++;
-                const char *b = s;
-                while (*s && *s != ' ')
-                    s++;
-                if (s == b)
-                    break;
-                long id = vocab_intern(g->tokens, b, (size_t)(s - b));
+            const char *s = texts[t], *b;
+            size_t blen;
+            while ((b = next_token(&s, &blen))) {
+                long id = vocab_intern(g->tokens, b, blen);
                 if (id < 0) {
                     rc = -1;
                     break;
@@ -216,16 +225,11 @@ bool redact_gate_text_ok(const redact_gate *g, const char *text)
 {
     if (!g)
         return true;
-    const char *s = text;
-    while (*s) {
-        while (*s == ' ')
-            s++;
-        const char *b = s;
-        while (*s && *s != ' ')
-            s++;
-        if (s > b && !redact_gate_ok(g, b, (size_t)(s - b)))
+    const char *s = text, *b;
+    size_t len;
+    while ((b = next_token(&s, &len)))
+        if (!redact_gate_ok(g, b, len))
             return false;
-    }
     return true;
 }
 

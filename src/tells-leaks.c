@@ -25,19 +25,27 @@ static void usage(void)
 "      --premise-field NAME, --hypothesis-field NAME, --label-field NAME\n"
 "                           as tells-prep [sentence1, sentence2, gold_label]\n"
 "      --skip-invalid       leave malformed corpus records out\n"
+"      --allow TEXT         TEXT's words are not corpus text wherever they\n"
+"                           appear alone (a study's --name, a model's name,\n"
+"                           a folder's); repeatable\n"
 "  -q, --quiet              say nothing when the folder is clean\n"
 "      --help               display this help and exit\n"
 "      --version            output version information and exit\n"
 "\n"
-"Words: runs of ASCII letters and digits and of non-ASCII characters, ASCII\n"
-"letters lowercased, so that the check does not depend on the tokenizer\n"
-"that prepared the corpus. Files are read as text, a line's tab-separated\n"
-"fields apart; .html, .htm and .svg as markup (their text, and the title,\n"
-"alt and aria-label attributes); a file with a NUL byte as its printable\n"
-"runs. A run never spans two fields, elements or lines. Not leaks: a run\n"
-"of numbers only, a word of digits, the corpus's labels and its files'\n"
-"paths, and the words tells itself writes (its prose, markup and figures;\n"
-"a word of the corpus that tells also writes is therefore not checked).\n"
+"Words: runs of ASCII letters and digits and of letters beyond ASCII (not\n"
+"punctuation, symbols, spaces or emoji; soft hyphens and zero-width\n"
+"characters ignored), lowercased as the tokenizer does (ASCII, Latin-1), so\n"
+"that the check does not depend on the tokenizer that prepared the corpus.\n"
+"Files are read as text, a line's tab-separated fields apart; .html, .htm\n"
+"and .svg as markup (their text, comments, style and script, and the title,\n"
+"alt and aria-label attributes, character references decoded); a file with\n"
+"a NUL byte as its printable runs. A run never spans two fields, elements\n"
+"(but inline ones: b, code, span, ...) or lines. Not read: compressed\n"
+"files, UTF-16, JSON's \\u escapes. Not leaks: a run of numbers only, a\n"
+"word of digits, the corpus's labels and its files' paths, the words of\n"
+"--allow, and the words tells itself writes (its prose, markup and\n"
+"figures; a word of the corpus that tells also writes is therefore only\n"
+"found in runs).\n"
 "\n"
 "Output: nothing but a count on success; each file's first finding as\n"
 "  tells-leaks: FILE:LINE: 'WORDS' is corpus text (CORPUS:LINE)\n"
@@ -46,13 +54,14 @@ static void usage(void)
 "Exit status: 0 clean, 1 a leak found or bad data, 2 usage error.\n"
 "\n"
 "Examples:\n"
-"  tells-study -q --redact -o shared --split train corpora/synthetic/train.jsonl \\\n"
+"  tells-study -q --redact -o shared \\\n"
+"    --split train corpora/synthetic/train.jsonl \\\n"
 "    --split test corpora/synthetic/test.jsonl\n"
 "  tells-leaks shared corpora/synthetic/train.jsonl corpora/synthetic/test.jsonl\n",
            REDACT_NGRAM, REDACT_MIN_EXAMPLES);
 }
 
-enum { OPT_PREMISE = 256, OPT_HYPOTHESIS, OPT_LABEL, OPT_SKIP };
+enum { OPT_PREMISE = 256, OPT_HYPOTHESIS, OPT_LABEL, OPT_SKIP, OPT_ALLOW };
 
 static const struct option long_options[] = {
     {"ngram", required_argument, NULL, 'n'},
@@ -62,6 +71,7 @@ static const struct option long_options[] = {
     {"hypothesis-field", required_argument, NULL, OPT_HYPOTHESIS},
     {"label-field", required_argument, NULL, OPT_LABEL},
     {"skip-invalid", no_argument, NULL, OPT_SKIP},
+    {"allow", required_argument, NULL, OPT_ALLOW},
     CLI_QUIET_OPTION,
     CLI_COMMON_OPTIONS,
     {NULL, 0, NULL, 0}
@@ -72,6 +82,8 @@ typedef struct config {
     corpus_format format;
     corpus_fields fields;
     bool skip_invalid;
+    char **allow;              /* room for argc */
+    size_t nallow;
     cli_verbosity v;
     const char *path;
     char **corpora;
@@ -82,6 +94,8 @@ static void parse_args(int argc, char **argv, config *cfg)
 {
     *cfg = (config){.ngram = REDACT_NGRAM, .k = REDACT_MIN_EXAMPLES,
                     .fields = CORPUS_FIELDS_DEFAULT};
+    if (!(cfg->allow = calloc((size_t)argc, sizeof *cfg->allow)))
+        cli_die("out of memory");
     int c;
     while ((c = getopt_long(argc, argv, "n:k:f:q", long_options, NULL)) != -1) {
         if (cli_common_option(c, usage, &cfg->v))
@@ -97,6 +111,7 @@ static void parse_args(int argc, char **argv, config *cfg)
         case OPT_HYPOTHESIS: cfg->fields.hypothesis = optarg; break;
         case OPT_LABEL: cfg->fields.label = optarg; break;
         case OPT_SKIP: cfg->skip_invalid = true; break;
+        case OPT_ALLOW: cfg->allow[cfg->nallow++] = optarg; break;
         default: cli_try_help();
         }
     }
@@ -138,9 +153,13 @@ int main(int argc, char **argv)
         if (leak_index_add_corpus(ix, cfg.corpora[i], cfg.format, &cfg.fields,
                                   cfg.skip_invalid, &err) < 0)
             cli_fail(&err);
+    for (size_t i = 0; i < cfg.nallow; i++)
+        if (leak_index_allow(ix, cfg.allow[i], &err) < 0)
+            cli_fail(&err);
     long files = 0;
     long hits = leak_scan_path(ix, cfg.path, print_finding, NULL, &files, &err);
     leak_index_free(ix);
+    free(cfg.allow);
     if (hits < 0)
         cli_fail(&err);
     if (hits > 0) {

@@ -61,6 +61,7 @@ done
 grep -q "quokka" "$tmp/shared/competency.tsv" || fail "$what: quokka withheld"
 grep -q "^batch.jsonl	token:nimbus	" "$tmp/shared/audit.tsv" ||
     fail "$what: the batch's token nimbus is not named"
+
 grep -q "^neutral	quokka	" "$tmp/open/competency.tsv" || fail "$what: quokka not tested"
 grep -q "^neutral	xylophonist	" "$tmp/open/competency.tsv" ||
     fail "$what: xylophonist not in the open study's competency table"
@@ -208,6 +209,16 @@ run tells-audit -q --redact --reference "$p" --flags "$tmp/progs/flags.tsv" "$tm
     -o "$tmp/progs/audit.tsv"
 expect 0 ""
 grep -q "	token:nimbus	" "$tmp/progs/audit.tsv" || fail "$what: tells-audit withholds nimbus"
+# At K = 25 nimbus (20 premises) is withheld, and still flags its rows.
+run tells-audit -q --reference "$p" --flags "$tmp/open-flags.tsv" "$tmp/b.tsv"
+run tells-audit -q --redact --min-examples 25 --reference "$p" --flags "$tmp/progs/flags25.tsv" \
+    "$tmp/b.tsv"
+expect 0 ""
+grep -q "	token:\[withheld\]	" "$tmp/out" || fail "$what: tells-audit -k 25 names nimbus"
+n_open=$(grep -c "token:nimbus" "$tmp/open-flags.tsv")
+n_shut=$(grep -c "token:\[withheld\]" "$tmp/progs/flags25.tsv")
+[ "$n_open" -gt 0 ] && [ "$n_open" = "$n_shut" ] ||
+    fail "$what: nimbus flags $n_open rows, withheld $n_shut"
 small="-t $data/run/templates.tsv --fill ade=$data/run/ade.txt --fill drug=$data/run/drug.txt --tokenizer none"
 run tells-run $small --redact --model-cmd "$data/run/model.sh" --classes 0,1 \
     --failures "$tmp/progs/failures.csv"
@@ -226,7 +237,8 @@ what="the leak check reads markup, entities, inline tags and NumPy strings"
 mkdir "$tmp/l"
 printf '<p>a <b>purple walrus</b> sings&#32;opera</p>\n' >"$tmp/l/a.html"
 printf '<svg><text title="Purple walrus sings opera">x</text></svg>\n' >"$tmp/l/b.svg"
-printf '<html><style>purple walrus sings opera</style><p>p 0.5 q 1 2 3 4</p></html>\n' >"$tmp/l/c.html"
+printf '<html><style>purple walrus sings opera</style></html>\n' >"$tmp/l/c.html"
+printf '<html><p>p 0.5 q 1 2 3 4</p><p>purple walrus</p><p>sings opera</p></html>\n' >"$tmp/l/g.html"
 python3 -c '
 import sys
 s = "purple walrus sings opera"
@@ -237,12 +249,13 @@ printf 'purple walrus\tsings opera\n' >"$tmp/l/f.tsv"
 run tells-leaks -k 1 "$tmp/l" $inputs
 expect 1 "tells-leaks: $tmp/l/a.html:1: 'purple walrus sings opera' is corpus text ($tmp/batch.jsonl:5)
 tells-leaks: $tmp/l/b.svg:1: 'purple walrus sings opera' is corpus text ($tmp/batch.jsonl:5)
+tells-leaks: $tmp/l/c.html:1: 'purple walrus sings opera' is corpus text ($tmp/batch.jsonl:5)
 tells-leaks: $tmp/l/d.npy:1: 'purple walrus sings opera' is corpus text ($tmp/batch.jsonl:5)
-tells-leaks: 3 of 6 files hold corpus text"
+tells-leaks: 4 of 7 files hold corpus text"
 run tells-leaks "$tmp/l/e.tsv" $inputs
 expect 1 "tells-leaks: $tmp/l/e.tsv:2: 'zorblax' is a corpus word of 1 premise, fewer than 10
 tells-leaks: 1 of 1 file holds corpus text"
-run tells-leaks -q -k 1 "$tmp/l/c.html" $inputs
+run tells-leaks -q -k 1 "$tmp/l/g.html" $inputs
 expect 0 ""
 run tells-leaks -k 1 "$tmp/l/f.tsv" $inputs
 expect 0 ""
@@ -252,5 +265,11 @@ expect 1 "tells-leaks: $tmp/l/f.tsv:1: 'purple walrus' is corpus text ($tmp/batc
 tells-leaks: 1 of 1 file holds corpus text"
 run tells-leaks "$tmp/l" "$tmp/missing.jsonl"
 expect 1 "tells-leaks: $tmp/missing.jsonl: cannot open: No such file or directory"
+run tells-leaks --premise-field text "$tmp/l" "$tmp/c/dev.jsonl"
+expect 1 "tells-leaks: $tmp/c/dev.jsonl:1: missing field 'text'"
+run tells-leaks --skip-invalid --premise-field text "$tmp/l" "$tmp/c/dev.jsonl"
+expect 1 "tells-leaks: $tmp/c/dev.jsonl: no example read: nothing to check against (are the field names right?)"
+run tells-leaks --allow zorblax "$tmp/l/e.tsv" $inputs
+expect 0 ""
 
 finish

@@ -22,6 +22,7 @@ static finding *add_finding(audit_group *g, const char *check)
     finding *f = &g->f[g->nf++];
     memset(f, 0, sizeof *f);
     snprintf(f->check, sizeof f->check, "%s", check);
+    snprintf(f->shown, sizeof f->shown, "%s", check);
     f->test.df = NAN;
     return f;
 }
@@ -354,13 +355,14 @@ static int check_tokens(audit_group *g, const audit_reference *ref, classes *c,
                 top = k;
         }
         char check[160];
-        snprintf(check, sizeof check, "token:%s",
-                 redact_gate_ok(o->shown, w, strlen(w)) ? w : "[withheld]");
+        snprintf(check, sizeof check, "token:%s", w);
         finding *f = add_finding(g, check);
         if (!f) {
             rc = -1;
             break;
         }
+        if (!redact_gate_ok(o->shown, w, strlen(w)))
+            snprintf(f->shown, sizeof f->shown, "token:[withheld]");
         f->batch = c->batch[top] / sum_b;
         f->reference = c->ref[top] / sum_r;
         f->tested = true;
@@ -742,7 +744,7 @@ int audit_group_run(audit_group *g, const audit_reference *ref,
         for (size_t k = 0; k < g->nf; k++)
             if (g->f[k].significant && strncmp(g->f[k].check, "token:", 6) == 0 &&
                 has_word(x->hypothesis, g->f[k].check + 6))
-                flag(e, "%s", g->f[k].check);
+                flag(e, "%s", g->f[k].shown);
         for (size_t h = 0; holds && h < o->heuristics->n; h++) {
             char check[160];
             snprintf(check, sizeof check, "heuristic:%s", o->heuristics->v[h].name);

@@ -147,7 +147,7 @@ static void write_summary(FILE *fp, const audit_group *g)
         /* Tokens are many: only those that matter are listed. */
         if (strncmp(f->check, "token:", 6) == 0 && !f->significant)
             continue;
-        fprintf(fp, "%s\t%s\t%.6f\t", g->name, f->check, f->batch);
+        fprintf(fp, "%s\t%s\t%.6f\t", g->name, f->shown, f->batch);
         if (strcmp(f->check, "duplicates") == 0 || strcmp(f->check, "near_duplicates") == 0 ||
             strcmp(f->check, "shared_ids") == 0)
             fputs("-", fp);

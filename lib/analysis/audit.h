@@ -80,6 +80,8 @@ void audit_reference_free(audit_reference *ref);
 
 typedef struct finding {
     char check[160];           /* "predictability", "token:stat", ... */
+    char shown[160];           /* the name outputs give it: check, or
+                                  "token:[withheld]" under --redact */
     bool weaker;               /* a difference the other way: not a finding */
     double batch, reference;   /* the compared values */
     bool tested;

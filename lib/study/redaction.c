@@ -93,6 +93,9 @@ int study_redaction_check(study *s, tells_error *err)
         rc = leak_index_allow(ix, vocab_str(s->data.splits, i), err);
     for (size_t i = 0; rc == 0 && i < vocab_size(s->data.labels); i++)
         rc = leak_index_allow(ix, vocab_str(s->data.labels, i), err);
+    /* The names of the files read (run.json and the page list them). */
+    for (size_t i = 0; rc == 0 && i < s->run.ninputs; i++)
+        rc = leak_index_allow(ix, s->run.inputs[i].path, err);
     const char *allowed[] = {c->name, s->given ? s->given_name : NULL,
                              s->given_pair ? s->pair_name : NULL};
     for (size_t i = 0; rc == 0 && i < sizeof allowed / sizeof *allowed; i++)

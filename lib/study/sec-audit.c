@@ -103,7 +103,7 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
             const finding *f = &gr->f[i];
             if (!shown(f))
                 continue;
-            verdict *v = verdicts_add(vs, err, "audit:%s:%s", gr->name, f->check);
+            verdict *v = verdicts_add(vs, err, "audit:%s:%s", gr->name, f->shown);
             if (!v)
                 return -1;
             v->value = f->batch;
@@ -121,7 +121,7 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
             study_pvalue(p, sizeof p, v->p);
             if (f->tested)
                 snprintf(v->sentence, sizeof v->sentence, "Batch %s, %s: %s; p = %s.",
-                         gr->name, f->check, f->says, p);
+                         gr->name, f->shown, f->says, p);
             else if (strcmp(f->check, "mean_gold_prob") == 0)
                 snprintf(v->sentence, sizeof v->sentence,
                          "Batch %s, mean_gold_prob: the corpus's hypothesis-only model gives "
@@ -135,7 +135,7 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
                          "itself.", gr->name, 100 * f->batch, f->detail + strlen("no test; warning: "));
             else
                 snprintf(v->sentence, sizeof v->sentence, "Batch %s, %s: %s.", gr->name,
-                         f->check, f->detail);
+                         f->shown, f->detail);
         }
     }
     return 0;
@@ -167,7 +167,7 @@ static void add_page(study *s, void *state, page *pg)
                 continue;
             fputs("<tr>", fp);
             page_cell_text(fp, st->rep.groups[g].name);
-            page_cell_text(fp, f->check);
+            page_cell_text(fp, f->shown);
             page_cell_num(fp, f->batch, 3);
             page_cell_num(fp, f->reference, 3);
             if (f->tested) {

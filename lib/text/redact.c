@@ -43,35 +43,56 @@ typedef struct word_buf {
     bool digits;        /* digits only */
 } word_buf;
 
-/* The length of a separator that is not ASCII at s[i] (0: none): the
-   Latin-1 punctuation and symbols (no-break space, guillemets, degree,
-   times; not the letters ª µ º), general punctuation (U+2000 to U+206F:
-   spaces, dashes, curly quotes, ellipsis), CJK punctuation and the BOM. */
-static size_t wide_separator(const char *s, size_t len, size_t i)
+/* The length of a character beyond ASCII at s[i] that is ignored inside
+   a word (soft hyphen, zero-width spaces and joiners, direction marks,
+   the word joiner, the BOM), or 0. */
+static size_t ignorable(const unsigned char *u, size_t left)
 {
-    const unsigned char *u = (const unsigned char *)s + i;
-    size_t left = len - i;
-    if (left >= 2 && u[0] == 0xc2 && u[1] >= 0x80 && u[1] <= 0xbf && u[1] != 0xaa &&
-        u[1] != 0xb5 && u[1] != 0xba)
+    if (left >= 2 && u[0] == 0xc2 && u[1] == 0xad)
         return 2;
-    if (left >= 2 && u[0] == 0xc3 && (u[1] == 0x97 || u[1] == 0xb7))
-        return 2;
-    if (left >= 3 && u[0] == 0xe2 && (u[1] == 0x80 || u[1] == 0x81))
+    if (left >= 3 && u[0] == 0xe2 && u[1] == 0x80 && u[2] >= 0x8b && u[2] <= 0x8f)
         return 3;
-    if (left >= 3 && u[0] == 0xe3 && u[1] == 0x80 && u[2] <= 0xbf)
+    if (left >= 3 && u[0] == 0xe2 && u[1] == 0x81 && u[2] >= 0xa0 && u[2] <= 0xa4)
         return 3;
     if (left >= 3 && u[0] == 0xef && u[1] == 0xbb && u[2] == 0xbf)
         return 3;
     return 0;
 }
 
+/* The length of a separator beyond ASCII at s[i] (0: none): Latin-1's
+   punctuation and symbols (not the letters ª µ º), × and ÷, U+2000 to
+   U+2BFF (spaces, dashes, quotes, arrows, mathematical and technical
+   symbols, dingbats), CJK punctuation, full-width ASCII punctuation and
+   U+1F000 to U+1FFFF (emoji and pictographs). */
+static size_t wide_separator(const unsigned char *u, size_t left)
+{
+    if (left >= 2 && u[0] == 0xc2 && u[1] >= 0x80 && u[1] <= 0xbf && u[1] != 0xaa &&
+        u[1] != 0xb5 && u[1] != 0xba)
+        return 2;
+    if (left >= 2 && u[0] == 0xc3 && (u[1] == 0x97 || u[1] == 0xb7))
+        return 2;
+    if (left >= 3 && u[0] == 0xe2 && u[1] >= 0x80 && u[1] <= 0xaf)
+        return 3;
+    if (left >= 3 && u[0] == 0xe3 && u[1] == 0x80)
+        return 3;
+    if (left >= 3 && u[0] == 0xef && u[1] == 0xbc &&
+        ((u[2] >= 0x80 && u[2] <= 0x8f) || (u[2] >= 0x9a && u[2] <= 0xa0)))
+        return 3;
+    if (left >= 4 && u[0] == 0xf0 && u[1] == 0x9f)
+        return 4;
+    return 0;
+}
+
 static size_t next_word(const char *s, size_t len, size_t i, word_buf *w, size_t *start)
 {
+    const unsigned char *u = (const unsigned char *)s;
     for (;;) {
         size_t k;
-        if (i < len && !word_byte((unsigned char)s[i]))
+        if (i >= len)
+            break;
+        if (!word_byte(u[i]))
             i++;
-        else if (i < len && (k = wide_separator(s, len, i)) > 0)
+        else if ((k = ignorable(u + i, len - i)) > 0 || (k = wide_separator(u + i, len - i)) > 0)
             i += k;
         else
             break;
@@ -80,15 +101,29 @@ static size_t next_word(const char *s, size_t len, size_t i, word_buf *w, size_t
     uint64_t h = VOCAB_HASH_INIT;
     w->len = 0;
     w->digits = true;
-    while (i < len && word_byte((unsigned char)s[i]) && !wide_separator(s, len, i)) {
-        unsigned char c = lower((unsigned char)s[i]);
-        h = vocab_hash_step(h, c);
-        if (w->len < sizeof w->w - 1)
-            w->w[w->len] = (char)c;
-        w->len++;
-        if (c < '0' || c > '9')
-            w->digits = false;
-        i++;
+    while (i < len && word_byte(u[i])) {
+        size_t k = ignorable(u + i, len - i);
+        if (k) {
+            i += k;
+            continue;
+        }
+        if (wide_separator(u + i, len - i))
+            break;
+        unsigned char c = lower(u[i]);
+        /* Latin-1's capitals U+00C0 to U+00DE (not ×) as the tokenizer
+           lowercases them. */
+        bool latin = u[i] == 0xc3 && i + 1 < len && u[i + 1] >= 0x80 && u[i + 1] <= 0x9e &&
+                     u[i + 1] != 0x97;
+        for (int b = 0; b < (latin ? 2 : 1); b++) {
+            unsigned char x = b ? (unsigned char)(u[i + 1] + 0x20) : c;
+            h = vocab_hash_step(h, x);
+            if (w->len < sizeof w->w - 1)
+                w->w[w->len] = (char)x;
+            w->len++;
+            if (x < '0' || x > '9')
+                w->digits = false;
+        }
+        i += latin ? 2 : 1;
     }
     w->w[w->len < sizeof w->w - 1 ? w->len : sizeof w->w - 1] = '\0';
     w->hash = vocab_hash_final(h);
@@ -134,6 +169,7 @@ struct redact_gate {
     size_t *premises;   /* by token id */
     size_t cap;
     vocab *prem;        /* the premises seen, by text */
+    size_t alone;       /* examples without a premise seen */
     u64map seen;        /* (token, premise) pairs counted */
 };
 
@@ -159,7 +195,11 @@ int redact_gate_add(redact_gate *g, const dataset *d, tells_error *err)
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < d->n; i++) {
         const example *e = &d->ex[i];
-        long p = vocab_intern(g->prem, e->premise, strlen(e->premise));
+        /* Without a premise (a single-text corpus), each example is its
+           own group. */
+        long p = strcmp(e->premise, CORPUS_NO_PREMISE) == 0
+                     ? (long)(0x80000000UL + g->alone++)
+                     : vocab_intern(g->prem, e->premise, strlen(e->premise));
         if (p < 0) {
             rc = -1;
             break;
@@ -218,7 +258,15 @@ bool redact_gate_ok(const redact_gate *g, const char *tok, size_t len)
     if (!g)
         return true;
     long id = vocab_find(g->tokens, tok, len);
-    return id >= 0 && g->premises[id] >= g->k;
+    if (id < 0 || g->premises[id] < g->k)
+        return false;
+    /* A token of REDACT_NGRAM words or more (a merged phrase) would be a
+       run of the corpus's words: withheld, however frequent. */
+    size_t words = 0, i = 0, start;
+    word_buf w;
+    while ((i = next_word(tok, len, i, &w, &start), w.len > 0))
+        words++;
+    return words < REDACT_NGRAM;
 }
 
 bool redact_gate_text_ok(const redact_gate *g, const char *text)
@@ -420,12 +468,14 @@ int leak_index_add_corpus(leak_index *ix, const char *path, corpus_format fmt,
         return -1;
     raw_example ex;
     int rc;
+    size_t n = 0;
     for (;;) {
         rc = corpus_next(r, &ex, err);
         if (rc < 0 && skip_invalid && corpus_error_is_local(r))
             continue;
         if (rc != 1)
             break;
+        n++;
         if (leak_index_add(ix, ex.no_premise ? NULL : ex.premise,
                            ex.no_premise ? 0 : ex.premise_len, ex.hypothesis,
                            ex.hypothesis_len, path, ex.lineno, err) < 0 ||
@@ -435,6 +485,9 @@ int leak_index_add_corpus(leak_index *ix, const char *path, corpus_format fmt,
         }
     }
     corpus_close(r);
+    if (rc == 0 && n == 0)
+        return tells_error_set(err, path, 0, "no example read: nothing to check against "
+                               "(are the field names right?)");
     return rc < 0 ? -1 : 0;
 }
 
@@ -470,11 +523,12 @@ int leak_index_allow(leak_index *ix, const char *text, tells_error *err)
 
 size_t leak_index_premises(const leak_index *ix, const char *word, size_t len)
 {
-    uint64_t h = VOCAB_HASH_INIT;
-    for (size_t i = 0; i < len; i++)
-        h = vocab_hash_step(h, lower((unsigned char)word[i]));
+    word_buf w;
+    size_t start;
+    next_word(word, len, 0, &w, &start);
     uint64_t v = 0;
-    u64map_get(&ix->words, key_of(vocab_hash_final(h)), &v);
+    if (w.len)
+        u64map_get(&ix->words, key_of(w.hash), &v);
     return (size_t)v;
 }
 
@@ -632,7 +686,8 @@ static size_t put_utf8(char *o, unsigned long c)
 static size_t decode_refs(const char *s, size_t len, char *out)
 {
     static const struct { const char *name; unsigned long c; } named[] = {
-        {"amp", '&'}, {"lt", '<'}, {"gt", '>'}, {"quot", '"'}, {"apos", '\''}, {"nbsp", 0xa0}};
+        {"amp", '&'}, {"lt", '<'}, {"gt", '>'}, {"quot", '"'}, {"apos", '\''}, {"nbsp", 0xa0},
+        {"shy", 0xad}};
     size_t o = 0;
     for (size_t i = 0; i < len;) {
         if (s[i] == '&') {
@@ -716,8 +771,17 @@ static void scan_markup(scan *sc, const char *buf, size_t len)
         /* A comment, a declaration, or a tag. */
         size_t j;
         if (len - i >= 4 && memcmp(buf + i, "<!--", 4) == 0) {
+            /* A comment: a segment of its own (a reader of the file sees
+               it). */
             const char *e = memmem(buf + i + 4, len - i - 4, "-->", 3);
-            j = e ? (size_t)(e - buf) + 3 : len;
+            j = e ? (size_t)(e - buf) : len;
+            if (sn) {
+                markup_segment(sc, seg, sn, tline);
+                sn = 0;
+                started = false;
+            }
+            markup_segment(sc, buf + i + 4, j - i - 4, line);
+            j = e ? j + 3 : len;
             line = lines_in(buf, i, j, line);
             i = j;
             continue;
@@ -777,7 +841,8 @@ static void scan_markup(scan *sc, const char *buf, size_t len)
             j++;
         line = lines_in(buf, i, j, line);
         i = j;
-        /* <style> and <script>: their contents are not text. */
+        /* <style> and <script>: their contents, read as text (no tags
+           inside), each line a segment. */
         if (!closing && ((nlen == 5 && strncasecmp(buf + nb, "style", 5) == 0) ||
                          (nlen == 6 && strncasecmp(buf + nb, "script", 6) == 0))) {
             char endtag[16];
@@ -787,7 +852,13 @@ static void scan_markup(scan *sc, const char *buf, size_t len)
                 k++;
             if (k + nlen + 2 > len)
                 k = len;
-            line = lines_in(buf, i, k, line);
+            for (size_t b = i, e; b < k && !sc->found; b = e + 1) {
+                for (e = b; e < k && buf[e] != '\n'; e++)
+                    ;
+                scan_segment(sc, buf + b, e - b, line);
+                if (e < k)
+                    line++;
+            }
             i = k;
         }
     }

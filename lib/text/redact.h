@@ -12,8 +12,10 @@
      and each word's count of premises) and a scan of files for them.
 
    Words, for the leak check: maximal runs of ASCII letters and digits and
-   of multi-byte UTF-8 characters other than punctuation and spaces
-   (Latin-1's, U+2000 to U+206F, CJK's), ASCII letters lowercased; so
+   of multi-byte UTF-8 characters other than punctuation, symbols and
+   spaces (Latin-1's, U+2000 to U+2BFF, CJK's, full-width ones, emoji),
+   soft hyphens and zero-width characters ignored inside them, letters
+   lowercased as the tokenizer lowercases them (ASCII and Latin-1); so
    "Patient's heart_rate" is the words patient, s, heart, rate, whatever
    tokenizer prepared the corpus. */
 #ifndef TELLS_REDACT_H
@@ -47,7 +49,8 @@ redact_gate *redact_gate_new(const dataset *d, size_t k, tells_error *err);
 int redact_gate_add(redact_gate *g, const dataset *d, tells_error *err);
 void redact_gate_free(redact_gate *g);
 /* Whether the token (len bytes) may be shown: true when g is NULL (no
-   redaction). */
+   redaction); never for a token of REDACT_NGRAM words or more (a merged
+   phrase), which the leak check would take for a run of the corpus. */
 bool redact_gate_ok(const redact_gate *g, const char *tok, size_t len);
 /* Whether every token of a whitespace-separated text may be shown. */
 bool redact_gate_text_ok(const redact_gate *g, const char *text);
@@ -111,9 +114,9 @@ typedef struct leak_finding {
 } leak_finding;
 
 /* Scans len bytes of a file's contents, named path (its extension says
-   how it is read: .html, .htm and .svg as markup, their text and the
-   title, alt and aria-label attributes, with entities decoded, <style>
-   and <script> left out; a file with a NUL byte as its runs of 4 or more
+   how it is read: .html, .htm and .svg as markup, their text, comments,
+   <style> and <script> and the title, alt and aria-label attributes,
+   with character references decoded; a file with a NUL byte as its runs of 4 or more
    printable bytes; anything else as text, each tab-separated field of a
    line on its own). An n-gram never spans two fields, two text nodes or
    two lines. Numbers alone are never a leak: an n-gram of numbers only

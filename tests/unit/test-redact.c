@@ -20,7 +20,13 @@ static void test_gate(void)
                     "3\tt\tc\tp one\trare rare\n"
                     "4\tt\ta\tp two\trare wide\n"
                     "5\tt\ta\tp three\twide\n"
-                    "6\tt\ta\tp four\twide x_y\n");
+                    "6\tt\ta\tp four\twide x_y\n"
+                    "7\tt\ta\tp one\ta_b_c_d a_b\n"
+                    "8\tt\ta\tp two\ta_b_c_d a_b\n"
+                    "9\tt\ta\tp three\ta_b_c_d a_b\n"
+                    "10\tt\ta\t-\tsolo\n"
+                    "11\tt\ta\t-\tsolo\n"
+                    "12\tt\ta\t-\tsolo\n");
     dataset d;
     tells_error err;
     tells_error_clear(&err);
@@ -33,6 +39,11 @@ static void test_gate(void)
     CHECK(!redact_gate_ok(g, "x_y", 3));
     CHECK(!redact_gate_ok(g, "absent", 6));
     CHECK(redact_gate_text_ok(g, "wide p"));
+    /* Four words or more: a merged phrase is withheld however frequent. */
+    CHECK(redact_gate_ok(g, "a_b", 3));
+    CHECK(!redact_gate_ok(g, "a_b_c_d", 7));
+    /* Without a premise, each example is its own group. */
+    CHECK(redact_gate_ok(g, "solo", 4));
     CHECK(!redact_gate_text_ok(g, "wide rare"));
     CHECK(redact_gate_ok(NULL, "rare", 4));
     redact_gate_free(g);
@@ -44,8 +55,15 @@ static void test_gate(void)
     CHECK(leak_index_add_dataset(ix, &d, &err) == 0);
     CHECK(leak_index_premises(ix, "rare", 4) == 2);
     CHECK(leak_index_premises(ix, "wide", 4) == 4);
+    CHECK(leak_index_premises(ix, "solo", 4) == 3);
     CHECK(leak_index_premises(ix, "RARE", 4) == 2);
     CHECK(leak_index_premises(ix, "x", 1) == 1);
+    leak_index_free(ix);
+    /* Latin-1 capitals fold as the tokenizer folds them. */
+    ix = leak_index_new(4, 3, &err);
+    CHECK(leak_index_add(ix, NULL, 0, "\xc3\x89CHO seen", 10, "c", 1, &err) == 0);
+    CHECK(leak_index_premises(ix, "\xc3\xa9cho", 5) == 1);
+    CHECK(leak_index_premises(ix, "\xc3\x89cho", 5) == 1);
     leak_index_free(ix);
     dataset_free(&d);
     unlink(path);
@@ -98,8 +116,15 @@ static void test_scan(void)
     CHECK(f.line == 1);
     CHECK(scan(ix, "a.html", "<p>\n\nquick&#x20;brown&nbsp;fox&amp;jumps</p>", &f) == 1);
     CHECK(f.line == 3);
-    CHECK(scan(ix, "a.html", "<!-- quick brown fox jumps --><style>quick brown fox jumps</style>",
-               &f) == 0);
+    /* Comments, style and script are read too; tags inside a comment are
+       its text. */
+    CHECK(scan(ix, "a.html", "<!-- quick brown fox jumps -->", &f) == 1);
+    CHECK(scan(ix, "a.html", "<style>\nquick brown fox jumps</style>", &f) == 1);
+    CHECK(f.line == 2);
+    CHECK(scan(ix, "a.html", "<script>x = 'quick brown';\ny = 'fox jumps'</script>", &f) == 0);
+    /* Soft hyphens and zero-width spaces join; symbols and emoji split. */
+    CHECK(scan(ix, "a.html", "<p>qui&shy;ck brown fox ju\xe2\x80\x8bmps</p>", &f) == 1);
+    CHECK(scan(ix, "a.tsv", "\xe2\x86\x92quick\xe2\x84\xa2 brown fox \xf0\x9f\x98\x80jumps\n", &f) == 1);
     CHECK(scan(ix, "a.svg", "<g><title>x</title><text aria-label='the quick brown fox'>",
                &f) == 1);
     CHECK(scan(ix, "a.tsv", "dawn\n", &f) == 0);

@@ -188,6 +188,19 @@ run tells-pmi --redact --measure z --all "$p" -o "$tmp/progs/z.tsv"
 expect 0 ""
 grep -q '^neutral	\[withheld\]	' "$tmp/progs/z.tsv" || fail "$what: tells-pmi withholds nothing"
 grep -q '^neutral	quokka	' "$tmp/progs/z.tsv" || fail "$what: tells-pmi withholds quokka"
+# Tied rows: a withheld token after the shown ones, not in its place by
+# name (banana, in 4 premises, would sort between apple and cherry).
+awk 'BEGIN { OFS = "\t"; print "id", "split", "label", "premise", "hypothesis"
+    for (i = 1; i <= 12; i++) {
+        print "a" i, "t", "entailment", "p" i, "apple is here"
+        print "c" i, "t", "entailment", "p" i, "cherry is here"
+        print "n" i, "t", "neutral", "p" i, "is here" }
+    for (i = 1; i <= 4; i++) for (j = 1; j <= 3; j++)
+        print "b" i "-" j, "t", "entailment", "q" i, "banana is here" }' >"$tmp/ties.tsv"
+run tells-pmi --redact --measure z --exact --all "$tmp/ties.tsv"
+expect 0 ""
+[ "$(awk -F'\t' '$1 == "entailment" && $3 == 12 { printf "%s ", $2 }' "$tmp/out")" = "apple cherry [withheld] " ] ||
+    fail "$what: tied rows: $(awk -F'\t' '$1 == "entailment" { printf "%s ", $2 }' "$tmp/out")"
 run tells-pmi --redact "$p" -o "$tmp/progs/pmi.tsv"
 expect 0 ""
 run tells-pvi -q --redact --tokens "$tmp/progs/pvi-tokens.tsv" --min-count 3 "$p" \

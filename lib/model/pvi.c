@@ -462,6 +462,7 @@ int pvi_write_summary(FILE *fp, const dataset *d, const pvi_result *r)
 typedef struct token_sort {
     const dataset *d;
     const vocab *tokens;
+    const redact_gate *shown;
 } token_sort;
 
 static int cmp_tokens(const void *a, const void *b, void *arg)
@@ -474,7 +475,7 @@ static int cmp_tokens(const void *a, const void *b, void *arg)
         return c;
     if (x->drop != y->drop)
         return x->drop > y->drop ? -1 : 1;
-    return strcmp(vocab_str(ts->tokens, x->token), vocab_str(ts->tokens, y->token));
+    return redact_token_cmp(ts->shown, ts->tokens, x->token, y->token);
 }
 
 int pvi_write_tokens(FILE *fp, const dataset *d, const pvi_result *r, size_t min_count,
@@ -487,7 +488,7 @@ int pvi_write_tokens(FILE *fp, const dataset *d, const pvi_result *r, size_t min
     for (size_t i = 0; i < r->ntok; i++)
         if (r->tok[i].n >= min_count)
             t[n++] = r->tok[i];
-    token_sort ts = {d, r->tokens};
+    token_sort ts = {d, r->tokens, shown};
     qsort_r(t, n, sizeof *t, cmp_tokens, &ts);
     fputs("class\ttoken\tn\tpvi_drop\n", fp);
     size_t in_class = 0;

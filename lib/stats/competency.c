@@ -1,5 +1,6 @@
 #include <config.h>
 #include "stats/competency.h"
+#include "text/redact.h"
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
@@ -24,7 +25,7 @@ void competency_free(competency_table *t)
 }
 
 typedef struct sort_ctx {
-    const vocab *tokens;
+    const token_counts *tc;
 } sort_ctx;
 
 /* Rows of one class at a time: z descending, ties by token. */
@@ -34,7 +35,7 @@ static int by_class_z(const void *a, const void *b, void *arg)
     const sort_ctx *s = arg;
     if (x->z != y->z)
         return x->z > y->z ? -1 : 1;
-    return strcmp(vocab_str(s->tokens, x->token), vocab_str(s->tokens, y->token));
+    return redact_token_cmp(s->tc->shown, s->tc->tokens, x->token, y->token);
 }
 
 /* What every class's rows are computed from. */
@@ -152,7 +153,7 @@ int competency_compute(const token_counts *tc, const competency_options *o,
             for (const counts_cell *p = cc; p < cend; p++)
                 docs[p->token] = 0;
         }
-        sort_ctx s = {tc->tokens};
+        sort_ctx s = {tc};
         qsort_r(st.buf, st.nbuf, sizeof *st.buf, by_class_z, &s);
         size_t keep = o->top && o->top < st.nbuf ? o->top : st.nbuf;
         if (ARRAY_RESERVE(out->rows, cap, out->n + keep) < 0) {

@@ -1,5 +1,6 @@
 #include <config.h>
 #include "stats/logodds.h"
+#include "text/redact.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -151,8 +152,8 @@ static int cmp_rows(const void *a, const void *b, void *arg)
     const logodds_row *x = a, *y = b;
     if (x->z != y->z)
         return x->z > y->z ? -1 : 1;
-    const vocab *tokens = arg;
-    return strcmp(vocab_str(tokens, x->token), vocab_str(tokens, y->token));
+    const token_counts *tc = arg;
+    return redact_token_cmp(tc->shown, tc->tokens, x->token, y->token);
 }
 
 /* What every class's rows are computed from. */
@@ -437,7 +438,7 @@ static void lo_total_order(lo_work *w, size_t c)
     for (size_t j = 0; j < w->nk; j++)
         if (lo_row(st, c, st->class_tokens, w->kept[j], 0, &st->buf[n]) == 1)
             n++;
-    qsort_r(st->buf, n, sizeof *st->buf, cmp_rows, (void *)w->tc->tokens);
+    qsort_r(st->buf, n, sizeof *st->buf, cmp_rows, (void *)w->tc);
     for (size_t j = 0; j < n; j++) {
         w->z.tok[j] = st->buf[j].token;
         w->z.group_end[j] = n;
@@ -510,7 +511,7 @@ static int lo_class(lo_work *w, size_t i, tells_error *err)
         rc = lo_class_dense(w, c, err);
     if (rc < 0)
         return rc;
-    qsort_r(st->buf, st->nbuf, sizeof *st->buf, cmp_rows, (void *)w->tc->tokens);
+    qsort_r(st->buf, st->nbuf, sizeof *st->buf, cmp_rows, (void *)w->tc);
     size_t top = w->o->top;
     w->class_n[c] = top && top < st->nbuf ? top : st->nbuf;
     if (!(w->class_rows[c] = array_new(w->class_n[c], sizeof **w->class_rows)))

@@ -1,5 +1,6 @@
 #include <config.h>
 #include "stats/pmi.h"
+#include "text/redact.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -14,8 +15,8 @@ static int cmp_entries(const void *a, const void *b, void *arg)
     const pmi_entry *x = a, *y = b;
     if (x->pmi != y->pmi)
         return x->pmi > y->pmi ? -1 : 1;
-    const vocab *tokens = arg;
-    return strcmp(vocab_str(tokens, x->token), vocab_str(tokens, y->token));
+    const token_counts *tc = arg;
+    return redact_token_cmp(tc->shown, tc->tokens, x->token, y->token);
 }
 
 void pmi_free(pmi_table *t)
@@ -142,7 +143,7 @@ int pmi_compute(const token_counts *tc, const pmi_options *opt, pmi_table *out)
             for (const counts_cell *p = cc; p < cend; p++)
                 present[p->token] = NULL;
         }
-        qsort_r(st.buf, st.n, sizeof *st.buf, cmp_entries, (void *)tc->tokens);
+        qsort_r(st.buf, st.n, sizeof *st.buf, cmp_entries, (void *)tc);
         pc->n = opt->top && opt->top < st.n ? opt->top : st.n;
         pc->entries = array_new(pc->n, sizeof *pc->entries);
         if (!pc->entries)
@@ -314,7 +315,7 @@ int pmi_published_compute(const token_counts *tc, double smoothing, uint64_t min
         }
         pc->n = n;
         out->kept += n;
-        qsort_r(pc->entries, n, sizeof *pc->entries, cmp_entries, (void *)tc->tokens);
+        qsort_r(pc->entries, n, sizeof *pc->entries, cmp_entries, (void *)tc);
     }
     free(order);
     free(total);

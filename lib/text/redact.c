@@ -253,6 +253,17 @@ void redact_gate_free(redact_gate *g)
 
 size_t redact_gate_k(const redact_gate *g) { return g ? g->k : 0; }
 
+int redact_token_cmp(const redact_gate *g, const vocab *tokens, size_t a, size_t b)
+{
+    if (g) {
+        bool sa = redact_gate_ok(g, vocab_str(tokens, a), vocab_len(tokens, a));
+        bool sb = redact_gate_ok(g, vocab_str(tokens, b), vocab_len(tokens, b));
+        if (sa != sb)
+            return sa ? -1 : 1;
+    }
+    return strcmp(vocab_str(tokens, a), vocab_str(tokens, b));
+}
+
 bool redact_gate_ok(const redact_gate *g, const char *tok, size_t len)
 {
     if (!g)

@@ -55,6 +55,11 @@ bool redact_gate_ok(const redact_gate *g, const char *tok, size_t len);
 /* Whether every token of a whitespace-separated text may be shown. */
 bool redact_gate_text_ok(const redact_gate *g, const char *text);
 size_t redact_gate_k(const redact_gate *g);
+/* The tie-break of tables sorted by a statistic, then by token: a token
+   shown before a withheld one (so that a withheld row's place among tied
+   rows does not tell where its name would sort), then in byte order.
+   g NULL: byte order. */
+int redact_token_cmp(const redact_gate *g, const vocab *tokens, size_t a, size_t b);
 
 /* ---- keyed ids ---- */
 

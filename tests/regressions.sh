@@ -52,4 +52,18 @@ for opt in -s -x; do
 Try 'tells-split --help' for more information."
     done
 done
+
+what="tells-audit flags the rows of a significant token longer than a check's name"
+# The flag matched the check's name, which cut a token past 153 bytes.
+long=$(awk 'BEGIN { for (i = 0; i < 170; i++) printf "q"; print "" }')
+tells-prep -q -o "$tmp/ref.tsv" --split train "$corpora/synthetic/train.jsonl"
+tells-prep -q --split new "$corpora/synthetic/dev.jsonl" | head -n 91 |
+    awk -F'\t' -v OFS='\t' -v t="$long" 'NR > 1 && $3 == "neutral" { $5 = $5 " " t } { print }' \
+    >"$tmp/long-batch.tsv"
+run tells-audit -q --reference "$tmp/ref.tsv" --flags "$tmp/long-flags.tsv" "$tmp/long-batch.tsv"
+expect 0 ""
+grep -q "	token:q*	.*	yes	" "$tmp/out" || fail "$what: the token is not significant"
+n_rows=$(awk -F'\t' 'NR > 1 && $3 == "neutral"' "$tmp/long-batch.tsv" | wc -l)
+n_flag=$(grep -c "token:qqq" "$tmp/long-flags.tsv")
+[ "$n_flag" = "$n_rows" ] || fail "$what: $n_flag of $n_rows rows flagged"
 finish

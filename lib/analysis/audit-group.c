@@ -361,6 +361,10 @@ static int check_tokens(audit_group *g, const audit_reference *ref, classes *c,
             rc = -1;
             break;
         }
+        if (!(f->token = strdup(w))) {
+            rc = -1;
+            break;
+        }
         if (!redact_gate_ok(o->shown, w, strlen(w)))
             snprintf(f->shown, sizeof f->shown, "token:[withheld]");
         f->batch = c->batch[top] / sum_b;
@@ -742,8 +746,7 @@ int audit_group_run(audit_group *g, const audit_reference *ref,
         if (p.pred[i] == x->label && e->p_gold >= o->predictable)
             flag(e, "%s", "predictable");
         for (size_t k = 0; k < g->nf; k++)
-            if (g->f[k].significant && strncmp(g->f[k].check, "token:", 6) == 0 &&
-                has_word(x->hypothesis, g->f[k].check + 6))
+            if (g->f[k].significant && g->f[k].token && has_word(x->hypothesis, g->f[k].token))
                 flag(e, "%s", g->f[k].shown);
         for (size_t h = 0; holds && h < o->heuristics->n; h++) {
             char check[160];
@@ -763,6 +766,8 @@ int audit_group_run(audit_group *g, const audit_reference *ref,
 void audit_group_free(audit_group *g)
 {
     free(g->rows);
+    for (size_t i = 0; i < g->nf; i++)
+        free(g->f[i].token);
     free(g->f);
     free(g->ex);
     memset(g, 0, sizeof *g);

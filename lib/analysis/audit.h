@@ -82,6 +82,8 @@ typedef struct finding {
     char check[160];           /* "predictability", "token:stat", ... */
     char shown[160];           /* the name outputs give it: check, or
                                   "token:[withheld]" under --redact */
+    char *token;               /* a token check's token, whole (check may
+                                  cut a long one short); else NULL */
     bool weaker;               /* a difference the other way: not a finding */
     double batch, reference;   /* the compared values */
     bool tested;

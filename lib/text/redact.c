@@ -622,7 +622,8 @@ static void scan_text(scan *sc, const char *buf, size_t len)
 }
 
 /* Binary: runs of 4 or more printable bytes, and of printable characters
-   stored as 4-byte little-endian code units (NumPy's strings). */
+   stored as 2- or 4-byte little-endian code units (UTF-16 text, NumPy's
+   strings). */
 static void scan_binary(scan *sc, const char *buf, size_t len)
 {
     size_t b = 0;
@@ -634,21 +635,27 @@ static void scan_binary(scan *sc, const char *buf, size_t len)
             b = i + 1;
         }
     }
-    char *run = malloc(len / 4 + 1);
+    char *run = malloc(len / 2 + 1);
     if (!run)
         return;
-    for (size_t a = 0; a < 4 && !sc->found; a++) {
-        size_t n = 0;
-        for (size_t i = a; i + 3 < len + 4 && !sc->found; i += 4) {
-            bool pr = i + 3 < len && (unsigned char)buf[i] >= 0x20 &&
-                      (unsigned char)buf[i] < 0x7f && !buf[i + 1] && !buf[i + 2] && !buf[i + 3];
-            if (pr) {
-                run[n++] = buf[i];
-                continue;
+    static const size_t widths[] = {2, 4};
+    for (size_t wi = 0; wi < 2 && !sc->found; wi++) {
+        size_t w = widths[wi];
+        for (size_t a = 0; a < w && !sc->found; a++) {
+            size_t n = 0;
+            for (size_t i = a; i <= len && !sc->found; i += w) {
+                bool pr = i + w <= len && (unsigned char)buf[i] >= 0x20 &&
+                          (unsigned char)buf[i] < 0x7f;
+                for (size_t k = 1; pr && k < w; k++)
+                    pr = buf[i + k] == 0;
+                if (pr) {
+                    run[n++] = buf[i];
+                    continue;
+                }
+                if (n >= 4)
+                    scan_segment(sc, run, n, 1);
+                n = 0;
             }
-            if (n >= 4)
-                scan_segment(sc, run, n, 1);
-            n = 0;
         }
     }
     free(run);

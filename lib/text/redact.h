@@ -122,7 +122,8 @@ typedef struct leak_finding {
    how it is read: .html, .htm and .svg as markup, their text, comments,
    <style> and <script> and the title, alt and aria-label attributes,
    with character references decoded; a file with a NUL byte as its runs of 4 or more
-   printable bytes; anything else as text, each tab-separated field of a
+   printable bytes and of printable 2- and 4-byte code units (UTF-16,
+   NumPy); anything else as text, each tab-separated field of a
    line on its own). An n-gram never spans two fields, two text nodes or
    two lines. Numbers alone are never a leak: an n-gram of numbers only
    is skipped, and so is a word of digits. Neither is a word tells itself

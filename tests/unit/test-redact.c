@@ -153,6 +153,9 @@ static void test_scan(void)
                        "s\0\0\0";
     CHECK(leak_scan_buffer(ix, "a.npy", ucs, sizeof ucs - 1, &f) == 1);
     CHECK_STR(f.fragment, "quick brown fox jumps");
+    const char u16[] = "\xff\xfeq\0u\0i\0c\0k\0 \0b\0r\0o\0w\0n\0 \0f\0o\0x\0 \0j\0u\0m\0p\0s\0";
+    CHECK(leak_scan_buffer(ix, "a.txt", u16, sizeof u16 - 1, &f) == 1);
+    CHECK_STR(f.fragment, "quick brown fox jumps");
     leak_index_free(ix);
 }
 

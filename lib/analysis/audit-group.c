@@ -365,8 +365,8 @@ static int check_tokens(audit_group *g, const audit_reference *ref, classes *c,
             rc = -1;
             break;
         }
-        if (!redact_gate_ok(o->shown, w, strlen(w)))
-            snprintf(f->shown, sizeof f->shown, "token:[withheld]");
+        snprintf(f->shown, sizeof f->shown, "token:%s",
+                 redact_gate_name(o->shown, w, strlen(w)));
         f->batch = c->batch[top] / sum_b;
         f->reference = c->ref[top] / sum_r;
         f->tested = true;

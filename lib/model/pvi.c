@@ -497,10 +497,8 @@ int pvi_write_tokens(FILE *fp, const dataset *d, const pvi_result *r, size_t min
         if (top && in_class >= top)
             continue;
         fprintf(fp, "%s\t%s\t%zu\t%.6f\n", vocab_str(d->labels, t[i].class_id),
-                redact_gate_ok(shown, vocab_str(r->tokens, t[i].token),
-                               vocab_len(r->tokens, t[i].token))
-                    ? vocab_str(r->tokens, t[i].token)
-                    : "[withheld]",
+                redact_gate_name(shown, vocab_str(r->tokens, t[i].token),
+                                 vocab_len(r->tokens, t[i].token)),
                 t[i].n, show(t[i].drop));
     }
     free(t);

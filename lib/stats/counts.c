@@ -886,6 +886,5 @@ long zero_order_walk(const zero_order *z, size_t need, const size_t *mark, size_
 
 const char *counts_token_shown(const token_counts *tc, size_t id)
 {
-    const char *t = vocab_str(tc->tokens, id);
-    return redact_gate_ok(tc->shown, t, vocab_len(tc->tokens, id)) ? t : "[withheld]";
+    return redact_gate_name(tc->shown, vocab_str(tc->tokens, id), vocab_len(tc->tokens, id));
 }

@@ -34,10 +34,6 @@ void study_config_default(study_config *c)
     c->min_examples = REDACT_MIN_EXAMPLES;
 }
 
-const char *study_token(const study *s, const char *tok)
-{
-    return redact_gate_ok(s->gate, tok, strlen(tok)) ? tok : STUDY_WITHHELD;
-}
 
 /* ---- the table ---- */
 

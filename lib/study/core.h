@@ -104,16 +104,10 @@ struct study_result {
 };
 typedef struct study_result study;
 
-/* A token as an output may show it: itself, or "[withheld]" when
-   --redact withholds it (rarer than --min-examples premises). */
-#define STUDY_WITHHELD "[withheld]"
-const char *study_token(const study *s, const char *tok);
-/* --redact (study/redaction.c): whether a file of the folder is one the
-   redacted study leaves out (the prepared corpus and batches,
-   heur-pairs.tsv, hypothesis.npy); and the leak check of the folder,
-   after those are removed: an error naming the file, the line and the
-   fragment when it finds corpus text. */
-bool study_private_file(const char *name);
+/* --redact (study/redaction.c): the leak check of the folder, after the
+   files the redacted study leaves out are removed (the prepared corpus
+   and batches, heur-pairs.tsv, hypothesis.npy): an error naming the
+   file, the line and the fragment when it finds corpus text. */
 /* Batch b as DIR/batch.tsv (batch-K.tsv for several), prepared like the
    corpus unless a prepared TSV already, once: later calls find the file.
    Its path (free it), or NULL. */

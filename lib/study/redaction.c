@@ -26,8 +26,6 @@ static bool private_file(const char *name)
     return strncmp(name, "batch-", 6) == 0 && n > 10 && strcmp(name + n - 4, ".tsv") == 0;
 }
 
-bool study_private_file(const char *name) { return private_file(name); }
-
 static int remove_private(const study *s, tells_error *err)
 {
     DIR *d = opendir(s->dir);
@@ -52,7 +50,6 @@ static int remove_private(const study *s, tells_error *err)
 }
 
 typedef struct first {
-    const study *s;
     leak_finding f;
     bool found;
 } first;
@@ -103,7 +100,7 @@ int study_redaction_check(study *s, tells_error *err)
             rc = leak_index_allow(ix, allowed[i], err);
     if (rc == 0)
         rc = remove_private(s, err);
-    first fi = {.s = s};
+    first fi = {.found = false};
     if (rc == 0 && leak_scan_path(ix, s->dir, keep_first, &fi, NULL, err) < 0)
         rc = -1;
     leak_index_free(ix);

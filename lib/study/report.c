@@ -64,7 +64,7 @@ static void put_header(const study *s, page *pg)
         fprintf(fp, "<p class=\"redacted\"><strong>Redacted for sharing.</strong> No premise "
                 "or hypothesis text is in this page or its folder. A token is named only when "
                 "it occurs in examples of at least %zu different premises (K = %zu); the "
-                "others read <code>" STUDY_WITHHELD "</code>, with their numbers. %s The "
+                "others read <code>" REDACT_WITHHELD "</code>, with their numbers. %s The "
                 "prepared corpus, the batches, heur-pairs.tsv and hypothesis.npy are left "
                 "out, and paths are cut to file names. Before the folder was written, the "
                 "leak check (tells-leaks) found no run of %d words of the corpus in it and no "

@@ -35,7 +35,7 @@ static uint64_t mix(uint64_t a, uint64_t b)
     return vocab_hash_final(a * 0x9e3779b97f4a7c15ULL + b + 0x632be59bd9b4e019ULL);
 }
 
-/* Calls fn for each word of s[0..len), lowercased into a scratch buffer. */
+/* A word (next_word): its hash and whether it is digits alone. */
 typedef struct word_buf {
     char w[256];        /* the word's first 255 bytes, for messages */
     size_t len;         /* its whole length */
@@ -278,6 +278,11 @@ bool redact_gate_ok(const redact_gate *g, const char *tok, size_t len)
     while ((i = next_word(tok, len, i, &w, &start), w.len > 0))
         words++;
     return words < REDACT_NGRAM;
+}
+
+const char *redact_gate_name(const redact_gate *g, const char *tok, size_t len)
+{
+    return redact_gate_ok(g, tok, len) ? tok : REDACT_WITHHELD;
 }
 
 bool redact_gate_text_ok(const redact_gate *g, const char *text)

@@ -36,6 +36,9 @@ enum {
     REDACT_KEY_MIN = 16         /* fewest bytes of a key file */
 };
 
+/* What an output shows in place of a withheld token. */
+#define REDACT_WITHHELD "[withheld]"
+
 /* ---- the gate ---- */
 
 typedef struct redact_gate redact_gate;
@@ -52,6 +55,8 @@ void redact_gate_free(redact_gate *g);
    redaction); never for a token of REDACT_NGRAM words or more (a merged
    phrase), which the leak check would take for a run of the corpus. */
 bool redact_gate_ok(const redact_gate *g, const char *tok, size_t len);
+/* The token as an output shows it: itself, or REDACT_WITHHELD. */
+const char *redact_gate_name(const redact_gate *g, const char *tok, size_t len);
 /* Whether every token of a whitespace-separated text may be shown. */
 bool redact_gate_text_ok(const redact_gate *g, const char *text);
 size_t redact_gate_k(const redact_gate *g);

@@ -14,6 +14,7 @@
 #include "base/alloc.h"
 #include "base/u64map.h"
 #include "base/vocab.h"
+#include "text/tokenize.h"
 
 #include "text/ownwords.inc"
 
@@ -24,8 +25,6 @@ static bool word_byte(unsigned char c)
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
            c >= 0x80;
 }
-
-static unsigned char lower(unsigned char c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
 
 /* Keys of u64map are below UINT64_MAX. */
 static uint64_t key_of(uint64_t h) { return h >> 1; }
@@ -109,13 +108,11 @@ static size_t next_word(const char *s, size_t len, size_t i, word_buf *w, size_t
         }
         if (wide_separator(u + i, len - i))
             break;
-        unsigned char c = lower(u[i]);
-        /* Latin-1's capitals U+00C0 to U+00DE (not ×) as the tokenizer
-           lowercases them. */
-        bool latin = u[i] == 0xc3 && i + 1 < len && u[i + 1] >= 0x80 && u[i + 1] <= 0x9e &&
-                     u[i + 1] != 0x97;
-        for (int b = 0; b < (latin ? 2 : 1); b++) {
-            unsigned char x = b ? (unsigned char)(u[i + 1] + 0x20) : c;
+        /* Lowercased as the tokenizer lowercases. */
+        unsigned char folded[2];
+        size_t took = tok_fold_char(u + i, len - i, folded);
+        for (size_t b = 0; b < took; b++) {
+            unsigned char x = folded[b];
             h = vocab_hash_step(h, x);
             if (w->len < sizeof w->w - 1)
                 w->w[w->len] = (char)x;
@@ -123,7 +120,7 @@ static size_t next_word(const char *s, size_t len, size_t i, word_buf *w, size_t
             if (x < '0' || x > '9')
                 w->digits = false;
         }
-        i += latin ? 2 : 1;
+        i += took;
     }
     w->w[w->len < sizeof w->w - 1 ? w->len : sizeof w->w - 1] = '\0';
     w->hash = vocab_hash_final(h);

@@ -126,15 +126,6 @@ static int is_connector(unsigned char c)
     return c == '\'' || c == '-' || c == '.';
 }
 
-static const unsigned char *lower_table(void)
-{
-    static unsigned char table[256];
-    if (!table['a']) {
-        for (int c = 0; c < 256; c++)
-            table[c] = (unsigned char)(c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
-    }
-    return table;
-}
 
 /* Appends text[0..len) lowercased (ASCII and Latin-1 letters) unless
    keep_case. */
@@ -145,13 +136,19 @@ static int push_cased(token_list *t, const tok_options *opt,
         return -1;
     if (opt->keep_case)
         return 0;
-    const unsigned char *lower = lower_table();
+    /* tok_fold_char, its one-byte cases from a table built with it. */
+    static unsigned char lower[256];
+    if (!lower['a'])
+        for (int c = 0; c < 256; c++) {
+            unsigned char b = (unsigned char)c, out[2];
+            tok_fold_char(&b, 1, out);
+            lower[c] = out[0];
+        }
     unsigned char *p = (unsigned char *)t->buf + t->off[t->n - 1];
     for (size_t i = 0; i < len; i++) {
         p[i] = lower[p[i]];
-        if (p[i] == 0xC3 && i + 1 < len && p[i + 1] >= 0x80 &&
-            p[i + 1] <= 0x9E && p[i + 1] != 0x97)
-            p[++i] += 0x20;  /* U+00C0..U+00DE to U+00E0..U+00FE */
+        if (p[i] == 0xC3)
+            i += tok_fold_char(p + i, len - i, p + i) - 1;
     }
     return 0;
 }

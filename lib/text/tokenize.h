@@ -41,6 +41,20 @@ int token_list_join(const token_list *t, char **buf, size_t *len, size_t *cap);
 
 /* Parses "default" or "whitespace"; returns -1 if neither. */
 int tokenizer_parse(const char *name, tokenizer_kind *kind);
+/* The character at s[0..len) lowercased as the tokenizer lowercases
+   text (ASCII letters, and Latin-1's U+00C0 to U+00DE but U+00D7): its
+   1 or 2 bytes into out; returns how many bytes of s it took (1 or 2). A
+   byte of anything else is itself. */
+static inline size_t tok_fold_char(const unsigned char *s, size_t len, unsigned char out[2])
+{
+    if (s[0] == 0xC3 && len > 1 && s[1] >= 0x80 && s[1] <= 0x9E && s[1] != 0x97) {
+        out[0] = 0xC3;
+        out[1] = (unsigned char)(s[1] + 0x20);  /* U+00C0..U+00DE to U+00E0..U+00FE */
+        return 2;
+    }
+    out[0] = (unsigned char)(s[0] >= 'A' && s[0] <= 'Z' ? s[0] + ('a' - 'A') : s[0]);
+    return 1;
+}
 
 /* Tokenises text (valid UTF-8) into out, which is cleared first.
    Returns -1 when out of memory. */

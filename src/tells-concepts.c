@@ -10,10 +10,9 @@
 #include "base/lineio.h"
 #include "base/outfile.h"
 #include "base/prepared.h"
-#include "base/u64map.h"
-#include "base/vocab.h"
 #include "cli.h"
 #include "text/concepts.h"
+#include "text/redact.h"
 #include "text/tokenize.h"
 
 static void usage(void)
@@ -178,11 +177,9 @@ typedef struct job {
     /* --redact: per descriptor, the rows and the premises that link it. */
     bool redact;
     size_t k;
-    size_t *examples, *premises;
-    u64map row_seen, premise_seen;
-    vocab *premise_ids;
+    premise_tally examples, premises;
     size_t row;               /* the current row, counted from 0 */
-    long premise;             /* its premise's id */
+    long premise;             /* its premise's group */
 } job;
 
 /* --redact: counts the hits of the current row once per descriptor. */
@@ -190,18 +187,9 @@ static int count_hits(job *j)
 {
     for (size_t i = 0; i < j->hits.n; i++) {
         uint32_t c = j->hits.v[i].concept;
-        uint64_t v;
-        uint64_t rk = pair_key(c, (uint32_t)j->row), pk = pair_key(c, (uint32_t)j->premise);
-        if (!u64map_get(&j->row_seen, rk, &v)) {
-            if (u64map_put(&j->row_seen, rk, 1) < 0)
-                return -1;
-            j->examples[c]++;
-        }
-        if (!u64map_get(&j->premise_seen, pk, &v)) {
-            if (u64map_put(&j->premise_seen, pk, 1) < 0)
-                return -1;
-            j->premises[c]++;
-        }
+        if (premise_tally_add(&j->examples, c, (long)j->row) < 0 ||
+            premise_tally_add(&j->premises, c, j->premise) < 0)
+            return -1;
     }
     return 0;
 }
@@ -224,8 +212,7 @@ static int set_row(job *j, size_t row, const char *premise, size_t len)
     j->row = row;
     if (!j->redact)
         return 0;
-    j->premise = premise ? vocab_intern(j->premise_ids, premise, len)
-                         : (long)vocab_size(j->premise_ids) + (long)row;
+    j->premise = premise_tally_group(&j->premises, premise, len);
     return j->premise < 0 ? -1 : 0;
 }
 
@@ -242,7 +229,7 @@ static int write_redacted(FILE *fp, const job *j, tells_error *err)
     if (!order)
         return tells_error_nomem(err, NULL, 0);
     for (size_t c = 0; c < n; c++)
-        if (j->premises[c] >= j->k)
+        if (premise_tally_count(&j->premises, c) >= j->k)
             order[m++] = (uint32_t)c;
     qsort_r(order, m, sizeof *order, ui_cmp, (void *)j->ci);
     fputs("descriptor\ttree_numbers\texamples\tpremises\n", fp);
@@ -252,7 +239,8 @@ static int write_redacted(FILE *fp, const job *j, tells_error *err)
         size_t nt = concept_ntrees(j->ci, c);
         for (size_t k = 0; k < nt; k++)
             fprintf(fp, "%s%s", k ? "," : "", concept_tree(j->ci, c, k));
-        fprintf(fp, "\t%zu\t%zu\n", j->examples[c], j->premises[c]);
+        fprintf(fp, "\t%zu\t%zu\n", premise_tally_count(&j->examples, c),
+                premise_tally_count(&j->premises, c));
     }
     free(order);
     return 0;
@@ -378,26 +366,17 @@ static int concepts(const config *cfg, tells_error *err)
         return -1;
     job j = {.ci = ci, .files = cfg->files, .nfiles = cfg->nfiles, .text = cfg->text,
              .field = cfg->field, .redact = cfg->redact.on, .k = cfg->redact.k};
-    if (j.redact) {
-        size_t n = concept_count(ci);
-        j.examples = calloc(n ? n : 1, sizeof *j.examples);
-        j.premises = calloc(n ? n : 1, sizeof *j.premises);
-        j.premise_ids = vocab_new();
-        if (!j.examples || !j.premises || !j.premise_ids || u64map_init(&j.row_seen) < 0 ||
-            u64map_init(&j.premise_seen) < 0)
-            cli_die("out of memory");
-    }
+    if (j.redact &&
+        (premise_tally_init(&j.examples) < 0 || premise_tally_init(&j.premises) < 0))
+        cli_die("out of memory");
     int rc = cfg->stats ? out_write(cfg->output, write_stats, ci, err)
                         : out_write(cfg->output, write_links, &j, err);
     concept_hits_free(&j.hits);
     token_list_free(&j.toks);
     free(j.joined);
     if (j.redact) {
-        free(j.examples);
-        free(j.premises);
-        vocab_free(j.premise_ids);
-        u64map_free(&j.row_seen);
-        u64map_free(&j.premise_seen);
+        premise_tally_free(&j.examples);
+        premise_tally_free(&j.premises);
     }
     concept_index_free(ci);
     return rc;

@@ -160,22 +160,64 @@ static const char *next_token(const char **s, size_t *len)
     return p > b ? b : NULL;
 }
 
+/* ---- premises ---- */
+
+int premise_tally_init(premise_tally *t)
+{
+    memset(t, 0, sizeof *t);
+    if (u64map_init(&t->seen) < 0 || u64map_init(&t->counts) < 0 ||
+        !(t->premises = vocab_new())) {
+        premise_tally_free(t);
+        return -1;
+    }
+    return 0;
+}
+
+void premise_tally_free(premise_tally *t)
+{
+    vocab_free(t->premises);
+    u64map_free(&t->seen);
+    u64map_free(&t->counts);
+    memset(t, 0, sizeof *t);
+}
+
+long premise_tally_group(premise_tally *t, const char *premise, size_t len)
+{
+    /* Past any premise's id: a group of its own. */
+    if (!premise || len == 0 || (len == 1 && premise[0] == CORPUS_NO_PREMISE[0]))
+        return (1L << 40) + (long)t->alone++;
+    return vocab_intern(t->premises, premise, len);
+}
+
+int premise_tally_add(premise_tally *t, uint64_t key, long group)
+{
+    uint64_t v, seen = key_of(mix(key, (uint64_t)group));
+    if (u64map_get(&t->seen, seen, &v))
+        return 0;
+    if (u64map_put(&t->seen, seen, 1) < 0 || u64map_add(&t->counts, key_of(mix(key, ~0ULL)), 1) < 0)
+        return -1;
+    return 0;
+}
+
+size_t premise_tally_count(const premise_tally *t, uint64_t key)
+{
+    uint64_t v = 0;
+    u64map_get(&t->counts, key_of(mix(key, ~0ULL)), &v);
+    return (size_t)v;
+}
+
+/* ---- the gate ---- */
+
 struct redact_gate {
     size_t k;
-    vocab *tokens;
-    size_t *premises;   /* by token id */
-    size_t cap;
-    vocab *prem;        /* the premises seen, by text */
-    size_t alone;       /* examples without a premise seen */
-    u64map seen;        /* (token, premise) pairs counted */
+    premise_tally tally;       /* tokens, by vocab_hash */
 };
 
 redact_gate *redact_gate_new(const dataset *d, size_t k, tells_error *err)
 {
     redact_gate *g = calloc(1, sizeof *g);
-    if (!g || u64map_init(&g->seen) < 0 || !(g->prem = vocab_new()) ||
-        !(g->tokens = vocab_new())) {
-        redact_gate_free(g);
+    if (!g || premise_tally_init(&g->tally) < 0) {
+        free(g);
         tells_error_nomem(err, NULL, 0);
         return NULL;
     }
@@ -189,62 +231,28 @@ redact_gate *redact_gate_new(const dataset *d, size_t k, tells_error *err)
 
 int redact_gate_add(redact_gate *g, const dataset *d, tells_error *err)
 {
-    int rc = 0;
-    for (size_t i = 0; rc == 0 && i < d->n; i++) {
+    for (size_t i = 0; i < d->n; i++) {
         const example *e = &d->ex[i];
-        /* Without a premise (a single-text corpus), each example is its
-           own group. */
-        long p = strcmp(e->premise, CORPUS_NO_PREMISE) == 0
-                     ? (long)(0x80000000UL + g->alone++)
-                     : vocab_intern(g->prem, e->premise, strlen(e->premise));
-        if (p < 0) {
-            rc = -1;
-            break;
-        }
+        long p = premise_tally_group(&g->tally, e->premise, strlen(e->premise));
+        if (p < 0)
+            return tells_error_nomem(err, NULL, 0);
         const char *texts[2] = {e->premise, e->hypothesis};
-        for (int t = 0; rc == 0 && t < 2; t++) {
+        for (int t = 0; t < 2; t++) {
             const char *s = texts[t], *b;
             size_t blen;
-            while ((b = next_token(&s, &blen))) {
-                long id = vocab_intern(g->tokens, b, blen);
-                if (id < 0) {
-                    rc = -1;
-                    break;
-                }
-                if ((size_t)id >= g->cap) {
-                    size_t cap = g->cap ? g->cap * 2 : 1024;
-                    size_t *np = realloc(g->premises, cap * sizeof *np);
-                    if (!np) {
-                        rc = -1;
-                        break;
-                    }
-                    memset(np + g->cap, 0, (cap - g->cap) * sizeof *np);
-                    g->premises = np;
-                    g->cap = cap;
-                }
-                uint64_t key = pair_key((uint32_t)id, (uint32_t)p);
-                uint64_t v;
-                if (!u64map_get(&g->seen, key, &v)) {
-                    if (u64map_put(&g->seen, key, 1) < 0) {
-                        rc = -1;
-                        break;
-                    }
-                    g->premises[id]++;
-                }
-            }
+            while ((b = next_token(&s, &blen)))
+                if (premise_tally_add(&g->tally, vocab_hash(b, blen), p) < 0)
+                    return tells_error_nomem(err, NULL, 0);
         }
     }
-    return rc < 0 ? tells_error_nomem(err, NULL, 0) : 0;
+    return 0;
 }
 
 void redact_gate_free(redact_gate *g)
 {
     if (!g)
         return;
-    vocab_free(g->tokens);
-    vocab_free(g->prem);
-    u64map_free(&g->seen);
-    free(g->premises);
+    premise_tally_free(&g->tally);
     free(g);
 }
 
@@ -265,8 +273,7 @@ bool redact_gate_ok(const redact_gate *g, const char *tok, size_t len)
 {
     if (!g)
         return true;
-    long id = vocab_find(g->tokens, tok, len);
-    if (id < 0 || g->premises[id] < g->k)
+    if (premise_tally_count(&g->tally, vocab_hash(tok, len)) < g->k)
         return false;
     /* A token of REDACT_NGRAM words or more (a merged phrase) would be a
        run of the corpus's words: withheld, however frequent. */
@@ -350,10 +357,8 @@ void redact_id_hash(const redact_key *k, const char *id, size_t len, char out[RE
 struct leak_index {
     size_t n, k;
     u64map ngrams;      /* n-gram hash -> source (file << 40 | line) */
-    u64map words;       /* word hash -> premises */
-    u64map seen;        /* (word, premise) pairs counted */
+    premise_tally words; /* words, by their hash */
     u64map allowed;     /* words that are not corpus text (leak_index_allow) */
-    vocab *premises;
     char **files;
     size_t nfiles;
 };
@@ -361,8 +366,8 @@ struct leak_index {
 leak_index *leak_index_new(size_t n, size_t k, tells_error *err)
 {
     leak_index *ix = calloc(1, sizeof *ix);
-    if (!ix || u64map_init(&ix->ngrams) < 0 || u64map_init(&ix->words) < 0 ||
-        u64map_init(&ix->seen) < 0 || u64map_init(&ix->allowed) < 0 || !(ix->premises = vocab_new())) {
+    if (!ix || u64map_init(&ix->ngrams) < 0 || premise_tally_init(&ix->words) < 0 ||
+        u64map_init(&ix->allowed) < 0) {
         leak_index_free(ix);
         tells_error_nomem(err, NULL, 0);
         return NULL;
@@ -377,10 +382,8 @@ void leak_index_free(leak_index *ix)
     if (!ix)
         return;
     u64map_free(&ix->ngrams);
-    u64map_free(&ix->words);
-    u64map_free(&ix->seen);
+    premise_tally_free(&ix->words);
     u64map_free(&ix->allowed);
-    vocab_free(ix->premises);
     for (size_t i = 0; i < ix->nfiles; i++)
         free(ix->files[i]);
     free(ix->files);
@@ -408,13 +411,9 @@ static int index_text(leak_index *ix, const char *s, size_t len, long premise, u
     word_buf w;
     size_t i = 0;
     while ((i = next_word(s, len, i, &w, &start)), w.len > 0) {
-        uint64_t wk = key_of(w.hash);
-        uint64_t pk = key_of(mix(w.hash, (uint64_t)premise));
         uint64_t v;
-        if (!u64map_get(&ix->seen, pk, &v)) {
-            if (u64map_put(&ix->seen, pk, 1) < 0 || u64map_add(&ix->words, wk, 1) < 0)
-                return -1;
-        }
+        if (premise_tally_add(&ix->words, w.hash, premise) < 0)
+            return -1;
         ring[nw % 64] = w.hash;
         nw++;
         if (nw >= ix->n) {
@@ -434,12 +433,9 @@ int leak_index_add(leak_index *ix, const char *premise, size_t premise_len,
                    tells_error *err)
 {
     long f = file_index(ix, file ? file : "-");
-    long p = premise ? vocab_intern(ix->premises, premise, premise_len) : -1;
-    if (f < 0 || (premise && p < 0))
+    long p = premise_tally_group(&ix->words, premise, premise ? premise_len : 0);
+    if (f < 0 || p < 0)
         return tells_error_nomem(err, file, line);
-    /* Without a premise, the example is its own group. */
-    if (!premise || premise_len == 0)
-        p = -1 - (long)vocab_size(ix->premises) - line;
     uint64_t source = (uint64_t)f << 40 | ((uint64_t)(line > 0 ? line : 0) & ((1ULL << 40) - 1));
     if ((premise && index_text(ix, premise, premise_len, p, source) < 0) ||
         index_text(ix, hypothesis, hypothesis_len, p, source) < 0)
@@ -539,10 +535,7 @@ size_t leak_index_premises(const leak_index *ix, const char *word, size_t len)
     word_buf w;
     size_t start;
     next_word(word, len, 0, &w, &start);
-    uint64_t v = 0;
-    if (w.len)
-        u64map_get(&ix->words, key_of(w.hash), &v);
-    return (size_t)v;
+    return w.len ? premise_tally_count(&ix->words, w.hash) : 0;
 }
 
 /* ---- the scan ---- */
@@ -578,7 +571,7 @@ static void scan_segment(scan *sc, const char *s, size_t len, long line)
         uint64_t v = 0;
         if (!w.digits && !u64map_get(&ix->allowed, key_of(w.hash), &v) &&
             !redact_own_word(w.w, w.len)) {
-            u64map_get(&ix->words, key_of(w.hash), &v);
+            v = premise_tally_count(&ix->words, w.hash);
             if (v > 0 && v < ix->k) {
                 finding(sc, LEAK_RARE_WORD, line, w.w);
                 sc->f->premises = (size_t)v;

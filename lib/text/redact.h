@@ -27,6 +27,8 @@
 
 #include "base/dataset.h"
 #include "base/error.h"
+#include "base/u64map.h"
+#include "base/vocab.h"
 #include "text/corpus.h"
 
 enum {
@@ -38,6 +40,26 @@ enum {
 
 /* What an output shows in place of a withheld token. */
 #define REDACT_WITHHELD "[withheld]"
+
+/* ---- premises ---- */
+
+/* For each key (a token, a word, a descriptor), the distinct premises it
+   occurs with: the gate's, the leak check's and tells-concepts' count. */
+typedef struct premise_tally {
+    vocab *premises;           /* the premises seen, by text */
+    size_t alone;              /* examples without a premise */
+    u64map seen;               /* (key, group) pairs counted */
+    u64map counts;             /* key -> groups */
+} premise_tally;
+
+int premise_tally_init(premise_tally *t);
+void premise_tally_free(premise_tally *t);
+/* An example's group: its premise, by text; a group of its own when it
+   has none (NULL, empty or CORPUS_NO_PREMISE). -1 when out of memory. */
+long premise_tally_group(premise_tally *t, const char *premise, size_t len);
+/* Counts key in group, once. -1 when out of memory. */
+int premise_tally_add(premise_tally *t, uint64_t key, long group);
+size_t premise_tally_count(const premise_tally *t, uint64_t key);
 
 /* ---- the gate ---- */
 

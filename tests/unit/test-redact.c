@@ -69,6 +69,25 @@ static void test_gate(void)
     unlink(path);
 }
 
+/* Every example without a premise is a group of its own, apart from
+   every premise's; a premise is one group however often it comes. */
+static void test_premise_tally(void)
+{
+    premise_tally t;
+    CHECK(premise_tally_init(&t) == 0);
+    long a = premise_tally_group(&t, "p one", 5), b = premise_tally_group(&t, "p one", 5);
+    long n1 = premise_tally_group(&t, NULL, 0), n2 = premise_tally_group(&t, "-", 1);
+    long c = premise_tally_group(&t, "p two", 5), n3 = premise_tally_group(&t, "", 0);
+    CHECK(a == b && a != c);
+    CHECK(n1 != n2 && n2 != n3 && n1 != n3 && n1 != a && n1 != c && n3 != c);
+    const long groups[] = {a, b, n1, n2, c, n3, n3};
+    for (size_t i = 0; i < sizeof groups / sizeof *groups; i++)
+        CHECK(premise_tally_add(&t, 42, groups[i]) == 0);
+    CHECK(premise_tally_count(&t, 42) == 5);
+    CHECK(premise_tally_count(&t, 43) == 0);
+    premise_tally_free(&t);
+}
+
 static void test_keyed_ids(void)
 {
     /* RFC 4231, test case 2's key is 4 bytes (too short for a key file);
@@ -162,6 +181,7 @@ static void test_scan(void)
 int main(void)
 {
     test_gate();
+    test_premise_tally();
     test_keyed_ids();
     test_scan();
     CHECK_DONE();

@@ -64,6 +64,16 @@ static int read_header(prepared_reader *r, tells_error *err)
     return 0;
 }
 
+bool prepared_file_is(const char *path)
+{
+    prepared_reader pr;
+    tells_error ignored;
+    if (strcmp(path, "-") == 0 || prepared_open(&pr, path, false, &ignored) < 0)
+        return false;
+    prepared_close(&pr);
+    return true;
+}
+
 int prepared_open(prepared_reader *r, const char *path, bool no_header,
                   tells_error *err)
 {

@@ -46,6 +46,9 @@ typedef struct prepared_reader {
    name no column twice. */
 int prepared_open(prepared_reader *r, const char *path, bool no_header,
                   tells_error *err);
+/* Whether the file at path opens as a prepared TSV (its first line is
+   the header); false for standard input ("-"), which is not read. */
+bool prepared_file_is(const char *path);
 /* Reads only the lines of a regular file that start in [start, end), for
    one of several threads sharing a file; header and extra_columns come
    from the reader of the first range. Line numbers count from the

@@ -190,17 +190,6 @@ int study_prepare_inputs(const study *s, const prep_input *in, size_t n, const c
     return rc;
 }
 
-/* Whether path is a prepared TSV (its first line is the header). */
-static bool is_prepared(const char *path)
-{
-    prepared_reader pr;
-    tells_error ignored;
-    if (prepared_open(&pr, path, false, &ignored) < 0)
-        return false;
-    prepared_close(&pr);
-    return true;
-}
-
 char *study_batch_file(const study *s, size_t b, tells_error *err)
 {
     const study_config *c = s->cfg;
@@ -211,7 +200,7 @@ char *study_batch_file(const study *s, size_t b, tells_error *err)
     if (!path || access(path, F_OK) == 0)
         return path;
     int rc;
-    if (is_prepared(given))
+    if (prepared_file_is(given))
         rc = study_copy_lines(given, path, false, err);
     else {
         prep_input in = {"new", given};

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/alloc.h"
+#include "base/prepared.h"
 #include "base/u64map.h"
 #include "base/vocab.h"
 #include "text/tokenize.h"
@@ -443,28 +444,11 @@ int leak_index_add(leak_index *ix, const char *premise, size_t premise_len,
     return 0;
 }
 
-/* Whether a file starts with the prepared TSV's header. */
-static bool is_prepared(const char *path)
-{
-    static const char head[] = "id\tsplit\tlabel\tpremise\thypothesis";
-    FILE *fp = strcmp(path, "-") == 0 ? NULL : fopen(path, "rb");
-    if (!fp)
-        return false;
-    char buf[sizeof head + 3];
-    size_t n = fread(buf, 1, sizeof buf - 1, fp);
-    fclose(fp);
-    buf[n] = '\0';
-    const char *b = n >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? buf + 3 : buf;
-    size_t hl = sizeof head - 1;
-    return strlen(b) >= hl && memcmp(b, head, hl) == 0 &&
-           (b[hl] == '\0' || b[hl] == '\t' || b[hl] == '\n' || b[hl] == '\r');
-}
-
 int leak_index_add_corpus(leak_index *ix, const char *path, corpus_format fmt,
                           const corpus_fields *fields, bool skip_invalid, tells_error *err)
 {
     static const corpus_fields prepared = {"id", "label", "premise", "hypothesis"};
-    if (is_prepared(path)) {
+    if (prepared_file_is(path)) {
         fmt = FORMAT_TSV;
         fields = &prepared;
     } else if (fmt == FORMAT_AUTO) {

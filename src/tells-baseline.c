@@ -51,7 +51,7 @@ CLI_GROUP_BY_HELP
 "      --word-ngrams N      fastText word n-grams [2]\n"
 "      --epoch N            fastText epochs [5]\n"
 "      --lr X               fastText learning rate [0.1]\n"
-"      --dim N              fastText dimensions [100]\n"
+"      --dim N              fastText dimensions (hidden units) [10]\n"
 "      --bucket N           fastText hash buckets of word n-grams; fewer make\n"
 "                           a smaller model [4 per distinct n-gram of the\n"
 "                           training text, at most 2000000]\n"

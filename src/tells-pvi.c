@@ -36,7 +36,7 @@ CLI_GROUP_BY_HELP
 "      --word-ngrams N      fastText word n-grams [2]\n"
 "      --epoch N            fastText epochs [5]\n"
 "      --lr X               fastText learning rate [0.1]\n"
-"      --dim N              fastText dimensions [100]\n"
+"      --dim N              fastText dimensions (hidden units) [10]\n"
 "      --bucket N           fastText hash buckets [4 per distinct n-gram of\n"
 "                           the training text, at most 2000000]\n"
 "      --threads N          fastText threads; only 1 gives the same output\n"

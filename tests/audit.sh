@@ -254,7 +254,7 @@ what="truncated model"
 head -c 5000 "$tmp/ref.bin" >"$tmp/lone.bin"
 cp "$tmp/ref.bin.ref" "$tmp/lone.bin.ref"
 run tells-audit --reference "$tmp/ref.tsv" --model "$tmp/lone.bin" "$tmp/clean.tsv"
-expect 1 "tells-audit: $tmp/lone.bin: truncated fastText model (the input matrix claims 2013 x 100 numbers, the file has 1926 of their 805200 bytes)"
+expect 1 "tells-audit: $tmp/lone.bin: truncated fastText model (the input matrix claims 2013 x 10 numbers, the file has 1926 of their 80520 bytes)"
 # --save-model writes the model and its .ref as a pair: a write error on
 # the .ref (here a link to /dev/full) leaves the old model too, never a new
 # model beside the old .ref.

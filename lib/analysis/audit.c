@@ -18,7 +18,7 @@ void audit_options_default(audit_options *o)
     /* n-gram buckets sized to the training text (model/ftshim.h): a small
        model file, read at every reuse, and little memory to clear at
        every training. */
-    o->ft = (ft_train_args){.mode = "supervised", .word_ngrams = 2, .threads = 1};
+    o->ft = ft_classifier_args();
     o->alpha = 0.05;
     o->min_count = 5;
     o->pseudo = 10;

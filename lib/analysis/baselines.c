@@ -20,7 +20,7 @@ void comparison_config_default(comparison_config *c)
     c->train = "train";
     c->run_majority = c->run_fasttext = true;
     c->input = INPUT_HYPOTHESIS;
-    c->ft = (ft_train_args){.mode = "supervised", .word_ngrams = 2, .threads = 1};
+    c->ft = ft_classifier_args();
 }
 
 void comparison_free(comparison *cmp)

@@ -18,7 +18,7 @@ void pvi_options_default(pvi_options *o)
     memset(o, 0, sizeof *o);
     o->folds = 5;
     o->input = INPUT_HYPOTHESIS;
-    o->ft = (ft_train_args){.mode = "supervised", .word_ngrams = 2, .threads = 1};
+    o->ft = ft_classifier_args();
     o->samples = PVI_BOOTSTRAP_SAMPLES;
     o->level = 0.95;
 }

@@ -7,6 +7,7 @@
 
 #include "analysis/pairs.h"
 #include "base/alloc.h"
+#include "base/number.h"
 #include "model/logreg.h"
 #include "stats/interval.h"
 #include "stats/ranktest.h"
@@ -85,11 +86,20 @@ static double median_of(double *v, size_t n)
     return (lower + upper) / 2;
 }
 
-static int associate_one(const dataset *d, const size_t *rows, size_t n, const double *x,
-                         const size_t *klass, size_t nclasses, unsigned long seed,
-                         pair_feature f, pair_assoc *a, double *vals, size_t *group,
+/* The rows' classes, computed once for every feature: group[j] the
+   class of the j-th row, start[k] where class k's values begin when they
+   are laid out class by class (rows in order within a class). */
+typedef struct assoc_rows {
+    const size_t *rows;
+    size_t n, nclasses;
+    size_t *group, *start, *next;
+} assoc_rows;
+
+static int associate_one(const double *x, const assoc_rows *ar, unsigned long seed,
+                         pair_feature f, pair_assoc *a, double *vals, double *in_order,
                          tells_error *err)
 {
+    size_t n = ar->n, nclasses = ar->nclasses;
     a->feature = f;
     a->nclasses = nclasses;
     a->n = array_new(nclasses, sizeof *a->n);
@@ -98,30 +108,32 @@ static int associate_one(const dataset *d, const size_t *rows, size_t n, const d
     a->median = array_new(nclasses, sizeof *a->median);
     if (!a->n || !a->flagged || !a->mean || !a->median)
         return tells_error_nomem(err, NULL, 0);
-    /* Values grouped by class, for the medians; the test's input in row
-       order. */
-    size_t filled = 0, with = 0;
+    /* One pass: the values class by class (for the medians; rows in order
+       within a class, so the sums add as before) and in row order (the
+       test's input). */
+    double *sum = a->mean;      /* the sums first, divided below */
+    for (size_t k = 0; k < nclasses; k++)
+        ar->next[k] = ar->start[k];
+    for (size_t j = 0; j < n; j++) {
+        size_t i = ar->rows ? ar->rows[j] : j, k = ar->group[j];
+        double v = x[i * PAIR_NFEATURES + f];
+        in_order[j] = v;
+        vals[ar->next[k]++] = v;
+        sum[k] += v;
+        a->flagged[k] += v != 0;
+    }
+    size_t with = 0;
     for (size_t k = 0; k < nclasses; k++) {
-        double sum = 0;
-        size_t start = filled;
-        for (size_t j = 0; j < n; j++) {
-            size_t i = rows ? rows[j] : j;
-            if (klass[d->ex[i].label] != k)
-                continue;
-            double v = x[i * PAIR_NFEATURES + f];
-            vals[filled++] = v;
-            sum += v;
-            a->flagged[k] += v != 0;
-        }
-        a->n[k] = filled - start;
-        with += a->n[k] > 0;
-        a->mean[k] = a->n[k] ? sum / (double)a->n[k] : NAN;
-        a->median[k] = median_of(vals + start, a->n[k]);
+        size_t m = ar->next[k] - ar->start[k];
+        a->n[k] = m;
+        with += m > 0;
+        a->mean[k] = m ? sum[k] / (double)m : NAN;
+        a->median[k] = median_of(vals + ar->start[k], m);
     }
     /* A feature that does not vary over the examples tests nothing. */
     bool varies = false;
-    for (size_t j = 1; j < filled && !varies; j++)
-        varies = vals[j] != vals[0];
+    for (size_t j = 1; j < n && !varies; j++)
+        varies = in_order[j] != in_order[0];
     a->tested = with >= 2 && varies;
     a->method = GOF_CHI2;
     if (!a->tested)
@@ -134,12 +146,7 @@ static int associate_one(const dataset *d, const size_t *rows, size_t n, const d
         a->method = g.method;
         return 0;
     }
-    for (size_t j = 0; j < n; j++) {
-        size_t i = rows ? rows[j] : j;
-        vals[j] = x[i * PAIR_NFEATURES + f];
-        group[j] = klass[d->ex[i].label];
-    }
-    return kruskal_wallis(vals, group, n, nclasses, &a->test, err);
+    return kruskal_wallis(in_order, ar->group, n, nclasses, &a->test, err);
 }
 
 int pairs_associate(const dataset *d, const size_t *rows, size_t n, const double *x,
@@ -150,18 +157,32 @@ int pairs_associate(const dataset *d, const size_t *rows, size_t n, const double
     size_t nl = vocab_size(d->labels);
     size_t *klass = array_new(nl ? nl : 1, sizeof *klass);
     double *vals = array_new(n ? n : 1, sizeof *vals);
-    size_t *group = array_new(n ? n : 1, sizeof *group);
+    double *in_order = array_new(n ? n : 1, sizeof *in_order);
+    assoc_rows ar = {rows, n, nclasses, array_new(n ? n : 1, sizeof *ar.group),
+                     array_new(nclasses, sizeof *ar.start),
+                     array_new(nclasses, sizeof *ar.next)};
     int rc = 0;
-    if (!klass || !vals || !group)
+    if (!klass || !vals || !in_order || !ar.group || !ar.start || !ar.next)
         rc = tells_error_nomem(err, NULL, 0);
     for (size_t k = 0; rc == 0 && k < nclasses; k++)
         klass[class_order[k]] = k;
+    for (size_t j = 0; rc == 0 && j < n; j++) {
+        size_t k = klass[d->ex[rows ? rows[j] : j].label];
+        ar.group[j] = k;
+        ar.next[k]++;
+    }
+    for (size_t k = 0, at = 0; rc == 0 && k < nclasses; k++) {
+        ar.start[k] = at;
+        at += ar.next[k];
+    }
     for (size_t f = 0; rc == 0 && f < PAIR_NFEATURES; f++)
-        rc = associate_one(d, rows, n, x, klass, nclasses, seed, (pair_feature)f, &out[f],
-                           vals, group, err);
+        rc = associate_one(x, &ar, seed, (pair_feature)f, &out[f], vals, in_order, err);
     free(klass);
     free(vals);
-    free(group);
+    free(in_order);
+    free(ar.group);
+    free(ar.start);
+    free(ar.next);
     if (rc < 0)
         for (size_t f = 0; f < PAIR_NFEATURES; f++)
             pairs_assoc_free(&out[f]);
@@ -247,9 +268,11 @@ int pairs_write_features(FILE *fp, const dataset *d, const double *x, tells_erro
         fputs(vocab_str(d->labels, e->label), fp);
         for (size_t f = 0; f < PAIR_NFEATURES; f++) {
             double v = x[i * PAIR_NFEATURES + f];
-            if (pair_feature_at((pair_feature)f)->kind == PAIR_SHARE)
-                fprintf(fp, "\t%.6f", v);
-            else
+            if (pair_feature_at((pair_feature)f)->kind == PAIR_SHARE) {
+                char buf[FIXED6_MAX + 1];
+                buf[0] = '\t';
+                fwrite(buf, 1, fixed6_format(buf + 1, v) + 1, fp);
+            } else
                 put_int(fp, v);
         }
         putc('\n', fp);

@@ -59,7 +59,8 @@ typedef struct pair_assoc {
 
 /* The association of every feature over the rows of d in rows (all rows
    when rows is NULL; n of them), into out[PAIR_NFEATURES]; class k is
-   class_order[k], a label id of d (byte order of the names). */
+   class_order[k], a label id of d (byte order of the names): every label
+   id of d once (nclasses of them). */
 int pairs_associate(const dataset *d, const size_t *rows, size_t n, const double *x,
                     const size_t *class_order, size_t nclasses, unsigned long seed,
                     pair_assoc *out, tells_error *err);

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int number_u64(const char *s, char **end, uint64_t max, uint64_t *out)
 {
@@ -55,4 +56,34 @@ int prob_check(const double *p, size_t k, char *msg, size_t size)
         return -1;
     }
     return 0;
+}
+
+size_t fixed6_format(char *buf, double v)
+{
+    double a = fabs(v);
+    if (!(a < 1e9))
+        return (size_t)snprintf(buf, FIXED6_MAX, "%.6f", v);
+    /* y is v * 10^6 up to half an ulp of y (at most y * 2^-53); r, its
+       nearest integer, is the exact product's unless that lies within
+       the error of a half. */
+    double y = a * 1e6, r = nearbyint(y), gap = fabs(fabs(y - r) - 0.5);
+    if (gap <= y * 0x1p-50 + 0x1p-60)
+        return (size_t)snprintf(buf, FIXED6_MAX, "%.6f", v);
+    uint64_t u = (uint64_t)r;
+    char tmp[32], *e = tmp + sizeof tmp, *p = e;
+    for (int k = 0; k < 6; k++) {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    }
+    *--p = '.';
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (signbit(v))
+        *--p = '-';
+    size_t n = (size_t)(e - p);
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    return n;
 }

@@ -32,4 +32,13 @@ int prob_parse(const char *s, double *out);
    "the probabilities sum to 2.7, not 1 (tolerance 0.01)". */
 int prob_check(const double *p, size_t k, char *msg, size_t size);
 
+/* Writes v as printf's "%.6f" writes it (the same bytes, for any finite
+   v) into buf, which must hold FIXED6_MAX bytes, and returns its length.
+   Values of magnitude below 1e9 are rounded by one multiplication and
+   written digit by digit; those within rounding error of a tie, larger
+   ones and non-finite ones go through snprintf. For tables of many
+   thousand numbers, where printf's general path dominates. */
+enum { FIXED6_MAX = 352 };
+size_t fixed6_format(char *buf, double v);
+
 #endif

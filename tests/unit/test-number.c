@@ -4,6 +4,8 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "check.h"
 #include "base/number.h"
@@ -89,9 +91,55 @@ static void probabilities(void)
     CHECK_STR(msg, "probability inf is not from 0 to 1");
 }
 
+/* fixed6_format writes what printf's "%.6f" writes: ties and near-ties
+   of the sixth decimal (0.0000005 is a little above its tie, 2.5e-6
+   exactly one), shares k/n, signs, zero, huge and non-finite values, and
+   a million values of every magnitude from 1e-9 to 1e10. */
+static void fixed6_one(double v)
+{
+    char want[400], got[FIXED6_MAX];
+    int n = snprintf(want, sizeof want, "%.6f", v);
+    size_t len = fixed6_format(got, v);
+    if (len != (size_t)n || strcmp(want, got) != 0) {
+        fprintf(stderr, "fixed6_format(%.17g): '%s', printf '%s'\n", v, got, want);
+        CHECK(0);
+    }
+}
+
+static void fixed6(void)
+{
+    static const double some[] = {0, -0.0, 1, -1, 0.5, 0.0000005, 0.0000015, 0.0000025,
+                                  2.5e-6, 0.1234565, 0.1234575, 1.0000005, 999999999.9999995,
+                                  1e9, -1e9, 1e300, -1e300, 5e-324, 0.999999, 0.9999995,
+                                  -0.0000001, -0.0000005, 123456.7890125};
+    for (size_t i = 0; i < sizeof some / sizeof *some; i++)
+        fixed6_one(some[i]);
+    fixed6_one(INFINITY);
+    fixed6_one(-INFINITY);
+    fixed6_one(NAN);
+    for (int d = 1; d <= 2000; d++)
+        for (int k = 0; k <= d; k++)
+            fixed6_one((double)k / (double)d);
+    uint64_t x = 88172645463325252ULL;
+    for (int i = 0; i < 1000000; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        double m = (double)(x >> 11) * 0x1p-53, e = (double)(x % 20) - 9;
+        double v = m * pow(10, e) * ((x >> 5) & 1 ? -1 : 1);
+        fixed6_one(v);
+        /* and the nearest tie of the sixth decimal, and its neighbours */
+        double t = (floor(v * 1e6) + 0.5) / 1e6;
+        fixed6_one(t);
+        fixed6_one(nextafter(t, 0));
+        fixed6_one(nextafter(t, 2 * t + 1));
+    }
+}
+
 int main(void)
 {
     integers();
     probabilities();
+    fixed6();
     CHECK_DONE();
 }

@@ -245,6 +245,10 @@ ft_model *fasttext_train_rows(const dataset *d, const size_t *rows, size_t n,
     ft_train_args a = *args;
     if (in == INPUT_PAIR_FEATURES)
         a.word_ngrams = 1;   /* n-grams of features mean nothing */
+    if (a.dim == FT_DIM_CLASSIFIER) {
+        size_t k = vocab_size(d->labels);
+        a.dim = k > FT_CLASSIFIER_DIM + 1 ? (int)(k - 1 < 100 ? k - 1 : 100) : FT_CLASSIFIER_DIM;
+    }
     return fasttext_train_text(write_rows, &t, &a, err);
 }
 

@@ -22,7 +22,7 @@ typedef struct ft_train_args {
     int word_ngrams;     /* 0 = fastText's default for the mode */
     int epoch;           /* 0 = default */
     double lr;           /* 0 = default */
-    int dim;             /* 0 = default */
+    int dim;             /* 0 = default; FT_DIM_CLASSIFIER below */
     int min_count;       /* 0 = default */
     int threads;         /* 0 = default (12 in fastText; pass 1 to be
                             deterministic) */
@@ -35,20 +35,30 @@ typedef struct ft_train_args {
 
 /* The hidden units of tells' classifiers (the baselines, PVI, the audit,
    the ADE models): 10, as in fastText's paper (Joulin et al. 2017, "Bag
-   of Tricks for Efficient Text Classification"). A fastText classifier's
-   logits are B A x, with B of K rows (the labels) and A of dim columns,
-   so any dim of at least K - 1 spans the same linear models; 10 leaves
-   the model unchanged for up to 11 labels and trains 2 to 3 times faster
-   than fastText's 100. */
+   of Tricks for Efficient Text Classification"), or the labels less one
+   when there are more than 11 (at most fastText's 100). A fastText classifier's scores are B A x,
+   with B of K rows (the labels) and A of dim columns, and softmax does
+   not change when every score gets the same term; so a dim of at least
+   K - 1 can represent every model a larger one can. Training still ends
+   at a somewhat different fit (the start, the factored steps), and
+   trains 2 to 3 times faster than at fastText's 100. */
 enum { FT_CLASSIFIER_DIM = 10 };
+/* ft_train_args.dim of ft_classifier_args: FT_CLASSIFIER_DIM, or K - 1
+   (at most 100) for K > FT_CLASSIFIER_DIM + 1 labels, settled by fasttext_train_rows
+   (model/baseline.h) from the dataset's labels. ft_train takes dim >= 0
+   only. */
+enum { FT_DIM_CLASSIFIER = -1 };
 
+#ifndef __cplusplus
 /* The settings the classifiers start from: supervised, word bigrams,
-   FT_CLASSIFIER_DIM, one thread (deterministic); the rest fastText's. */
+   FT_DIM_CLASSIFIER, one thread (deterministic); the rest fastText's.
+   (C only: the shim does not need it.) */
 static inline ft_train_args ft_classifier_args(void)
 {
-    return (ft_train_args){.mode = "supervised", .word_ngrams = 2, .dim = FT_CLASSIFIER_DIM,
+    return (ft_train_args){.mode = "supervised", .word_ngrams = 2, .dim = FT_DIM_CLASSIFIER,
                            .threads = 1};
 }
+#endif
 
 /* Trains on a complete file in fastText's format (supervised:
    "__label__X text" per line). NULL with err set on failure. */

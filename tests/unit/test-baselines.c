@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "analysis/baselines.h"
+#include "model/baseline.h"
 #include "model/pairfeat.h"
 #include "check.h"
 
@@ -300,9 +301,43 @@ static void test_pair_features(void)
     CHECK(strcmp(baseline_input_name(INPUT_PAIR_FEATURES), "pair-features") == 0);
 }
 
+/* The classifiers' dimension (model/ftshim.h): 10 with 3 labels (SMALL),
+   the labels less one with 13, and a dim asked for as given. */
+static void test_classifier_dim(void)
+{
+    dataset d;
+    tells_error err;
+    size_t rows[13];
+    ft_train_args a = ft_classifier_args();
+    a.bucket = 1000;
+    load(&d, SMALL);
+    for (size_t i = 0; i < 3; i++)
+        rows[i] = i;
+    ft_model *m = fasttext_train_rows(&d, rows, 3, INPUT_HYPOTHESIS, &a, &err);
+    CHECK(m && ft_dimension(m) == FT_CLASSIFIER_DIM && a.dim == FT_DIM_CLASSIFIER);
+    ft_free(m);
+    dataset_free(&d);
+    char many[2048] = "id\tsplit\tlabel\tpremise\thypothesis\n";
+    for (int i = 0; i < 13; i++)
+        snprintf(many + strlen(many), sizeof many - strlen(many),
+                 "r%d\ttrain\tl%d\tp\tw%d\n", i, i, i);
+    load(&d, many);
+    for (size_t i = 0; i < 13; i++)
+        rows[i] = i;
+    m = fasttext_train_rows(&d, rows, 13, INPUT_HYPOTHESIS, &a, &err);
+    CHECK(m && ft_dimension(m) == 12);
+    ft_free(m);
+    a.dim = 4;
+    m = fasttext_train_rows(&d, rows, 13, INPUT_HYPOTHESIS, &a, &err);
+    CHECK(m && ft_dimension(m) == 4);
+    ft_free(m);
+    dataset_free(&d);
+}
+
 int main(void)
 {
     test_majority();
+    test_classifier_dim();
     test_errors();
     test_fasttext();
     test_folds();

@@ -91,9 +91,10 @@ static void probabilities(void)
     CHECK_STR(msg, "probability inf is not from 0 to 1");
 }
 
-/* fixed6_format writes what printf's "%.6f" writes: ties and near-ties
-   of the sixth decimal (0.0000005 is a little above its tie, 2.5e-6
-   exactly one), shares k/n, signs, zero, huge and non-finite values, and
+/* fixed6_format writes what printf's "%.6f" writes: near-ties of the
+   sixth decimal (the doubles nearest 0.0000005 and 2.5e-6 lie a little
+   below and above theirs), exact ties (odd multiples of 1/128, among
+   the shares k/n), shares k/n, signs, zero, huge and non-finite values, and
    a million values of every magnitude from 1e-9 to 1e10. */
 static void fixed6_one(double v)
 {

@@ -246,8 +246,11 @@ ft_model *fasttext_train_rows(const dataset *d, const size_t *rows, size_t n,
     if (in == INPUT_PAIR_FEATURES)
         a.word_ngrams = 1;   /* n-grams of features mean nothing */
     if (a.dim == FT_DIM_CLASSIFIER) {
-        size_t k = vocab_size(d->labels);
-        a.dim = k > FT_CLASSIFIER_DIM + 1 ? (int)(k - 1 < 100 ? k - 1 : 100) : FT_CLASSIFIER_DIM;
+        /* The labels less one, within FT_CLASSIFIER_DIM..._MAX. */
+        size_t k = vocab_size(d->labels), dim = k > 0 ? k - 1 : 0;
+        a.dim = dim < FT_CLASSIFIER_DIM       ? FT_CLASSIFIER_DIM
+                : dim > FT_CLASSIFIER_DIM_MAX ? FT_CLASSIFIER_DIM_MAX
+                                              : (int)dim;
     }
     return fasttext_train_text(write_rows, &t, &a, err);
 }

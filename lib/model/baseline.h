@@ -77,9 +77,8 @@ typedef int (*train_text_writer)(FILE *fp, void *ctx, tells_error *err);
 ft_model *fasttext_train_text(train_text_writer write, void *ctx, const ft_train_args *args,
                               tells_error *err);
 /* Trains fastText on rows (text per `in`); NULL with err set on failure.
-   A dim of FT_DIM_CLASSIFIER (model/ftshim.h) becomes FT_CLASSIFIER_DIM,
-   or the labels of d less one when there are more than 11 (at most
-   fastText's 100). */
+   A dim of FT_DIM_CLASSIFIER (model/ftshim.h) becomes the labels of d
+   less one, from FT_CLASSIFIER_DIM to FT_CLASSIFIER_DIM_MAX. */
 ft_model *fasttext_train_rows(const dataset *d, const size_t *rows, size_t n,
                               baseline_input in, const ft_train_args *args,
                               tells_error *err);

@@ -36,17 +36,18 @@ typedef struct ft_train_args {
 /* The hidden units of tells' classifiers (the baselines, PVI, the audit,
    the ADE models): 10, as in fastText's paper (Joulin et al. 2017, "Bag
    of Tricks for Efficient Text Classification"), or the labels less one
-   when there are more than 11 (at most fastText's 100). A fastText classifier's scores are B A x,
-   with B of K rows (the labels) and A of dim columns, and softmax does
-   not change when every score gets the same term; so a dim of at least
-   K - 1 can represent every model a larger one can. Training still ends
-   at a somewhat different fit (the start, the factored steps), and
-   trains 2 to 3 times faster than at fastText's 100. */
-enum { FT_CLASSIFIER_DIM = 10 };
-/* ft_train_args.dim of ft_classifier_args: FT_CLASSIFIER_DIM, or K - 1
-   (at most 100) for K > FT_CLASSIFIER_DIM + 1 labels, settled by fasttext_train_rows
-   (model/baseline.h) from the dataset's labels. ft_train takes dim >= 0
-   only. */
+   when there are more than 11, at most FT_CLASSIFIER_DIM_MAX (fastText's
+   own 100). A fastText classifier's scores are B A x, with B of K rows
+   (the labels) and A of dim columns, and softmax does not change when
+   every score gets the same term; so a dim of at least K - 1 can
+   represent every model a larger one can. Training still ends at a
+   somewhat different fit (the start, the factored steps), and trains 2
+   to 3 times faster than at fastText's 100. */
+enum { FT_CLASSIFIER_DIM = 10, FT_CLASSIFIER_DIM_MAX = 100 };
+/* ft_train_args.dim of ft_classifier_args: K - 1 for K labels, from
+   FT_CLASSIFIER_DIM to FT_CLASSIFIER_DIM_MAX, settled by
+   fasttext_train_rows (model/baseline.h) from the dataset's labels.
+   ft_train takes dim >= 0 only. */
 enum { FT_DIM_CLASSIFIER = -1 };
 
 #ifndef __cplusplus

@@ -34,7 +34,6 @@ void study_config_default(study_config *c)
     c->min_examples = REDACT_MIN_EXAMPLES;
 }
 
-
 /* ---- the table ---- */
 
 static const char *const resource_names[] = {

@@ -104,14 +104,14 @@ struct study_result {
 };
 typedef struct study_result study;
 
-/* --redact (study/redaction.c): the leak check of the folder, after the
-   files the redacted study leaves out are removed (the prepared corpus
-   and batches, heur-pairs.tsv, hypothesis.npy): an error naming the
-   file, the line and the fragment when it finds corpus text. */
 /* Batch b as DIR/batch.tsv (batch-K.tsv for several), prepared like the
    corpus unless a prepared TSV already, once: later calls find the file.
    Its path (free it), or NULL. */
 char *study_batch_file(const study *s, size_t b, tells_error *err);
+/* --redact (study/redaction.c): the leak check of the folder, after the
+   files the redacted study leaves out are removed (the prepared corpus
+   and batches, heur-pairs.tsv, hypothesis.npy): an error naming the
+   file, the line and the fragment when it finds corpus text. */
 int study_redaction_check(study *s, tells_error *err);
 
 struct study_section {

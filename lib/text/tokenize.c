@@ -126,7 +126,6 @@ static int is_connector(unsigned char c)
     return c == '\'' || c == '-' || c == '.';
 }
 
-
 /* Appends text[0..len) lowercased (ASCII and Latin-1 letters) unless
    keep_case. */
 static int push_cased(token_list *t, const tok_options *opt,

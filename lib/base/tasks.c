@@ -17,24 +17,46 @@ static struct {
     void *ctx;
     size_t ntasks, next, threads; /* threads of the job, the caller's included */
     size_t busy;                  /* workers still in the job */
+    size_t held;                  /* threads computing beside the pool (tasks_hold_thread) */
+    pthread_cond_t gate;          /* held went down, or a job's tasks ran out */
 } pool = {
     .mu = PTHREAD_MUTEX_INITIALIZER,
     .work = PTHREAD_COND_INITIALIZER,
     .done = PTHREAD_COND_INITIALIZER,
+    .gate = PTHREAD_COND_INITIALIZER,
     .run = PTHREAD_MUTEX_INITIALIZER,
 };
 
 /* A task that runs tasks runs them itself. */
 static _Thread_local bool in_job;
 
+/* Whether worker `thread` may take a task now: the caller always; a
+   worker while the job's threads less those held beside it exceed its
+   number. Under pool.mu. */
+static bool may_take(size_t thread)
+{
+    return thread == 0 || thread + pool.held < pool.threads;
+}
+
 static void take_tasks(size_t thread)
 {
     for (;;) {
+        if (thread > 0 && __atomic_load_n(&pool.held, __ATOMIC_RELAXED) > 0) {
+            pthread_mutex_lock(&pool.mu);
+            while (!may_take(thread) &&
+                   __atomic_load_n(&pool.next, __ATOMIC_RELAXED) < pool.ntasks)
+                pthread_cond_wait(&pool.gate, &pool.mu);
+            pthread_mutex_unlock(&pool.mu);
+        }
         size_t t = __atomic_fetch_add(&pool.next, 1, __ATOMIC_RELAXED);
         if (t >= pool.ntasks)
             break;
         pool.fn(pool.ctx, t, thread);
     }
+    /* The tasks ran out: a worker waiting at the gate leaves the job. */
+    pthread_mutex_lock(&pool.mu);
+    pthread_cond_broadcast(&pool.gate);
+    pthread_mutex_unlock(&pool.mu);
 }
 
 static void *worker(void *v)
@@ -67,7 +89,9 @@ static void forget_workers(void)
     pthread_mutex_init(&pool.run, NULL);
     pthread_cond_init(&pool.work, NULL);
     pthread_cond_init(&pool.done, NULL);
+    pthread_cond_init(&pool.gate, NULL);
     pool.workers = 0;
+    pool.held = 0;
     pool.job = 0;
     pool.busy = 0;
     holding = false;
@@ -100,6 +124,22 @@ static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
 static void register_fork(void)
 {
     pthread_atfork(hold_all, release_all, forget_workers);
+}
+
+void tasks_hold_thread(void)
+{
+    pthread_mutex_lock(&pool.mu);
+    __atomic_add_fetch(&pool.held, 1, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&pool.mu);
+}
+
+void tasks_release_thread(void)
+{
+    pthread_mutex_lock(&pool.mu);
+    if (pool.held > 0)
+        __atomic_sub_fetch(&pool.held, 1, __ATOMIC_RELAXED);
+    pthread_cond_broadcast(&pool.gate);
+    pthread_mutex_unlock(&pool.mu);
 }
 
 size_t tasks_threads(int requested)

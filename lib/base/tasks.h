@@ -25,4 +25,14 @@ typedef void (*tasks_fn)(void *ctx, size_t task, size_t thread);
    _exit; a child forked elsewhere starts a pool of its own. */
 void tasks_run(size_t threads, size_t ntasks, tasks_fn fn, void *ctx);
 
+/* A thread of the caller's that computes beside the pool (the study's
+   vectors, trained while the models fit): while it is held, each job
+   runs on one thread fewer (never fewer than the caller's own), so that
+   the threads asked for are the threads computing. A worker left out
+   waits between tasks and joins the job when the thread is released.
+   Which thread runs a task never changes its result (above), so a hold
+   changes only the time. */
+void tasks_hold_thread(void);
+void tasks_release_thread(void);
+
 #endif

@@ -13,6 +13,7 @@
 #include "base/alloc.h"
 #include "base/lineio.h"
 #include "base/prepared.h"
+#include "base/tasks.h"
 #include "study/provenance.h"
 #include "study/report.h"
 
@@ -558,7 +559,11 @@ static void *beside_main(void *arg)
     beside_run *b = arg;
     double t0 = now();
     tells_error_clear(&b->err);
+    /* One of the --threads: the steps before it run on one thread fewer
+       while it computes (base/tasks.h). */
+    tasks_hold_thread();
     b->rc = b->sec->run(b->s, b->state, &b->err);
+    tasks_release_thread();
     b->seconds = now() - t0;
     return NULL;
 }

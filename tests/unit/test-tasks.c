@@ -1,9 +1,11 @@
 /* base/tasks: every task runs once, on a thread of the job's range; jobs
    in a row reuse the pool; a task's own jobs run in it; a forked child
-   that runs jobs does not wait for workers it has not got. */
+   that runs jobs does not wait for workers it has not got; a thread held
+   beside the pool takes a worker out of each job until it is released. */
 #include <config.h>
 #include <stdint.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "base/tasks.h"
 #include "check.h"
@@ -55,6 +57,42 @@ static int run_and_check(size_t threads, size_t ntasks)
     return ok;
 }
 
+/* Whether every task of j's first n ran on the caller's thread. */
+static int all_on_caller(const job *j, size_t n)
+{
+    int ok = 1;
+    for (size_t t = 0; t < n; t++)
+        ok &= j->runs[t] == 1 && j->thread_of[t] == 0;
+    return ok;
+}
+
+/* Task 0 releases the held thread, then waits (at most 10 s) for a
+   worker to take one of the other tasks: the gate must open within a
+   job. The others record their thread. */
+static void release_task(void *ctx, size_t t, size_t thread)
+{
+    job *j = ctx;
+    count_task(ctx, t, thread);
+    if (t != 0)
+        return;
+    tasks_release_thread();
+    struct timespec pause = {0, 1000000};
+    for (int i = 0; i < 10000 && __atomic_load_n(&j->inner, __ATOMIC_RELAXED) == 0; i++)
+        nanosleep(&pause, NULL);
+}
+
+static void mark_worker_task(void *ctx, size_t t, size_t thread)
+{
+    job *j = ctx;
+    if (t == 0) {
+        release_task(ctx, t, thread);
+        return;
+    }
+    count_task(ctx, t, thread);
+    if (thread != 0)
+        __atomic_fetch_add(&j->inner, 1, __ATOMIC_RELAXED);
+}
+
 int main(void)
 {
     CHECK(tasks_threads(0) == 1 && tasks_threads(-3) == 1 && tasks_threads(3) == 3);
@@ -76,6 +114,34 @@ int main(void)
     CHECK(nested.inner_elsewhere == 0);
     for (size_t t = 0; t < 50; t++)
         CHECK(nested.runs[t] == 1);
+
+    /* A thread held: a job of 2 runs on the caller alone, one of 3 on
+       two threads; released, the workers serve again. */
+    static job held;
+    tasks_hold_thread();
+    tasks_run(2, 200, count_task, &held);
+    CHECK(all_on_caller(&held, 200));
+    CHECK(run_and_check(3, 500));
+    memset(&held, 0, sizeof held);
+    tasks_run(3, 500, count_task, &held);
+    int below2 = 1;
+    for (size_t t = 0; t < 500; t++)
+        below2 &= held.thread_of[t] < 2;
+    CHECK(below2);
+    tasks_hold_thread();   /* two held: a job of 3 on the caller */
+    memset(&held, 0, sizeof held);
+    tasks_run(3, 200, count_task, &held);
+    CHECK(all_on_caller(&held, 200));
+    tasks_release_thread();
+    tasks_release_thread();
+    CHECK(run_and_check(2, 1000));
+    /* Released while a job runs: a worker joins it. */
+    tasks_hold_thread();
+    memset(&held, 0, sizeof held);
+    tasks_run(2, 50, mark_worker_task, &held);
+    CHECK(held.inner > 0);
+    for (size_t t = 0; t < 50; t++)
+        CHECK(held.runs[t] == 1);
 
     /* The child of a process with workers runs its jobs alone. */
     fflush(NULL);

@@ -16,6 +16,7 @@ static struct {
     tasks_fn fn;
     void *ctx;
     size_t ntasks, next, threads; /* threads of the job, the caller's included */
+    size_t asked;                 /* the threads the job asked for (at most the maximum) */
     size_t busy;                  /* workers still in the job */
     size_t held;                  /* threads computing beside the pool (tasks_hold_thread) */
     pthread_cond_t gate;          /* held went down, or a job's tasks ran out */
@@ -31,17 +32,18 @@ static struct {
 static _Thread_local bool in_job;
 
 /* Whether worker `thread` may take a task now: the caller always; a
-   worker while the job's threads less those held beside it exceed its
-   number. Under pool.mu. */
+   worker while the threads the job asked for, less those held beside
+   it, exceed its number (a job of fewer tasks than threads loses a
+   thread only when the hold leaves fewer than it has). */
 static bool may_take(size_t thread)
 {
-    return thread == 0 || thread + pool.held < pool.threads;
+    return thread == 0 || thread + __atomic_load_n(&pool.held, __ATOMIC_RELAXED) < pool.asked;
 }
 
 static void take_tasks(size_t thread)
 {
     for (;;) {
-        if (thread > 0 && __atomic_load_n(&pool.held, __ATOMIC_RELAXED) > 0) {
+        if (!may_take(thread)) {
             pthread_mutex_lock(&pool.mu);
             while (!may_take(thread) &&
                    __atomic_load_n(&pool.next, __ATOMIC_RELAXED) < pool.ntasks)
@@ -178,6 +180,7 @@ void tasks_run(size_t threads, size_t ntasks, tasks_fn fn, void *ctx)
     pool.ntasks = ntasks;
     pool.next = 0;
     pool.threads = nt;
+    pool.asked = threads > TASKS_MAX_THREADS ? TASKS_MAX_THREADS : threads;
     pool.busy = nt - 1;
     pool.job++;
     pthread_cond_broadcast(&pool.work);

@@ -26,10 +26,12 @@ typedef void (*tasks_fn)(void *ctx, size_t task, size_t thread);
 void tasks_run(size_t threads, size_t ntasks, tasks_fn fn, void *ctx);
 
 /* A thread of the caller's that computes beside the pool (the study's
-   vectors, trained while the models fit): while it is held, each job
-   runs on one thread fewer (never fewer than the caller's own), so that
-   the threads asked for are the threads computing. A worker left out
-   waits between tasks and joins the job when the thread is released.
+   vectors, trained while the models fit). Each hold takes one from the
+   threads a job asks for: a job of `threads` runs on at most
+   threads - holds of them, never fewer than the caller's own, so that
+   the threads asked for are the threads computing (a job of fewer tasks
+   than that keeps them all). A worker left out waits between tasks and
+   joins the job when the hold is released. Each hold is released once.
    Which thread runs a task never changes its result (above), so a hold
    changes only the time. */
 void tasks_hold_thread(void);

@@ -559,11 +559,8 @@ static void *beside_main(void *arg)
     beside_run *b = arg;
     double t0 = now();
     tells_error_clear(&b->err);
-    /* One of the --threads: the steps before it run on one thread fewer
-       while it computes (base/tasks.h). */
-    tasks_hold_thread();
     b->rc = b->sec->run(b->s, b->state, &b->err);
-    tasks_release_thread();
+    tasks_release_thread();   /* held by start_beside */
     b->seconds = now() - t0;
     return NULL;
 }
@@ -582,10 +579,14 @@ static void start_beside(study *s, size_t i, unsigned have, beside_run *b)
         if (!(s->state[j] = calloc(1, sec->state_size ? sec->state_size : 1)))
             return;
         *b = (beside_run){.s = s, .sec = sec, .state = s->state[j], .index = j};
+        /* It is one of the --threads: until it ends, the steps before
+           it run on one thread fewer (base/tasks.h). */
+        tasks_hold_thread();
         if (pthread_create(&b->thread, NULL, beside_main, b) == 0) {
             b->started = true;
             study_say(s, "%s: started beside the steps before it", sec->name);
         } else {
+            tasks_release_thread();
             free(s->state[j]);
             s->state[j] = NULL;
         }

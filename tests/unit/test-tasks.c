@@ -66,35 +66,56 @@ static int all_on_caller(const job *j, size_t n)
     return ok;
 }
 
+static void pause_ms(void)
+{
+    struct timespec pause = {0, 1000000};
+    nanosleep(&pause, NULL);
+}
+
+/* Records its thread (inner counts tasks on a worker); task 0 then
+   waits up to `wait` ms for a worker to take a task, so that a gate
+   that lets workers in is seen, however fast the caller is. */
+static size_t wait_ms;
+static void gated_task(void *ctx, size_t t, size_t thread)
+{
+    job *j = ctx;
+    count_task(ctx, t, thread);
+    if (thread != 0)
+        __atomic_fetch_add(&j->inner, 1, __ATOMIC_RELAXED);
+    for (size_t i = 0; t == 0 && i < wait_ms && __atomic_load_n(&j->inner, __ATOMIC_RELAXED) == 0;
+         i++)
+        pause_ms();
+}
+
 /* Task 0 releases the held thread, then waits (at most 10 s) for a
    worker to take one of the other tasks: the gate must open within a
-   job. The others record their thread. */
+   job. */
 static void release_task(void *ctx, size_t t, size_t thread)
 {
     job *j = ctx;
     count_task(ctx, t, thread);
+    if (thread != 0)
+        __atomic_fetch_add(&j->inner, 1, __ATOMIC_RELAXED);
     if (t != 0)
         return;
     tasks_release_thread();
-    struct timespec pause = {0, 1000000};
     for (int i = 0; i < 10000 && __atomic_load_n(&j->inner, __ATOMIC_RELAXED) == 0; i++)
-        nanosleep(&pause, NULL);
+        pause_ms();
 }
 
-static void mark_worker_task(void *ctx, size_t t, size_t thread)
+/* Each of two tasks waits (at most 10 s) for the other to have run:
+   on two threads they meet at once. */
+static void meet_task(void *ctx, size_t t, size_t thread)
 {
     job *j = ctx;
-    if (t == 0) {
-        release_task(ctx, t, thread);
-        return;
-    }
     count_task(ctx, t, thread);
-    if (thread != 0)
-        __atomic_fetch_add(&j->inner, 1, __ATOMIC_RELAXED);
+    for (int i = 0; i < 10000 && __atomic_load_n(&j->runs[1 - t], __ATOMIC_RELAXED) == 0; i++)
+        pause_ms();
 }
 
 int main(void)
 {
+    alarm(60);   /* a gate that never opens fails, not hangs */
     CHECK(tasks_threads(0) == 1 && tasks_threads(-3) == 1 && tasks_threads(3) == 3);
     CHECK(tasks_threads(100000) == TASKS_MAX_THREADS);
     CHECK(run_and_check(1, 10));
@@ -116,21 +137,27 @@ int main(void)
         CHECK(nested.runs[t] == 1);
 
     /* A thread held: a job of 2 runs on the caller alone, one of 3 on
-       two threads; released, the workers serve again. */
+       two threads, one of 3 with two held on the caller; a job of fewer
+       tasks than threads keeps the threads it has while the hold leaves
+       enough; released, the workers serve again. */
     static job held;
+    wait_ms = 100;
     tasks_hold_thread();
-    tasks_run(2, 200, count_task, &held);
+    tasks_run(2, 200, gated_task, &held);
     CHECK(all_on_caller(&held, 200));
     CHECK(run_and_check(3, 500));
     memset(&held, 0, sizeof held);
-    tasks_run(3, 500, count_task, &held);
+    tasks_run(3, 500, gated_task, &held);
     int below2 = 1;
     for (size_t t = 0; t < 500; t++)
-        below2 &= held.thread_of[t] < 2;
+        below2 &= held.runs[t] == 1 && held.thread_of[t] < 2;
     CHECK(below2);
-    tasks_hold_thread();   /* two held: a job of 3 on the caller */
     memset(&held, 0, sizeof held);
-    tasks_run(3, 200, count_task, &held);
+    tasks_run(3, 2, meet_task, &held);   /* 3 asked, 1 held: both tasks' threads */
+    CHECK(held.runs[0] == 1 && held.runs[1] == 1 && held.thread_of[0] != held.thread_of[1]);
+    tasks_hold_thread();
+    memset(&held, 0, sizeof held);
+    tasks_run(3, 200, gated_task, &held);
     CHECK(all_on_caller(&held, 200));
     tasks_release_thread();
     tasks_release_thread();
@@ -138,7 +165,7 @@ int main(void)
     /* Released while a job runs: a worker joins it. */
     tasks_hold_thread();
     memset(&held, 0, sizeof held);
-    tasks_run(2, 50, mark_worker_task, &held);
+    tasks_run(2, 50, release_task, &held);
     CHECK(held.inner > 0);
     for (size_t t = 0; t < 50; t++)
         CHECK(held.runs[t] == 1);

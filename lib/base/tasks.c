@@ -152,8 +152,8 @@ size_t tasks_threads(int requested)
 
 void tasks_run(size_t threads, size_t ntasks, tasks_fn fn, void *ctx)
 {
-    size_t nt = threads < ntasks ? threads : ntasks;
-    nt = nt > TASKS_MAX_THREADS ? TASKS_MAX_THREADS : nt;
+    size_t asked = threads > TASKS_MAX_THREADS ? TASKS_MAX_THREADS : threads;
+    size_t nt = asked < ntasks ? asked : ntasks;
     if (nt <= 1 || in_job) {
         for (size_t t = 0; t < ntasks; t++)
             fn(ctx, t, 0);
@@ -180,7 +180,7 @@ void tasks_run(size_t threads, size_t ntasks, tasks_fn fn, void *ctx)
     pool.ntasks = ntasks;
     pool.next = 0;
     pool.threads = nt;
-    pool.asked = threads > TASKS_MAX_THREADS ? TASKS_MAX_THREADS : threads;
+    pool.asked = asked;
     pool.busy = nt - 1;
     pool.job++;
     pthread_cond_broadcast(&pool.work);

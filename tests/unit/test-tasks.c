@@ -72,19 +72,28 @@ static void pause_ms(void)
     nanosleep(&pause, NULL);
 }
 
-/* Records its thread (inner counts tasks on a worker); task 0 then
-   waits up to `wait` ms for a worker to take a task, so that a gate
-   that lets workers in is seen, however fast the caller is. */
-static size_t wait_ms;
-static void gated_task(void *ctx, size_t t, size_t thread)
+/* Records task t's run, and in inner the tasks run by a worker. */
+static void record_task(job *j, size_t t, size_t thread)
 {
-    job *j = ctx;
-    count_task(ctx, t, thread);
+    count_task(j, t, thread);
     if (thread != 0)
         __atomic_fetch_add(&j->inner, 1, __ATOMIC_RELAXED);
-    for (size_t i = 0; t == 0 && i < wait_ms && __atomic_load_n(&j->inner, __ATOMIC_RELAXED) == 0;
-         i++)
+}
+
+/* Waits up to ms milliseconds for a worker to have run a task of j. */
+static void wait_for_worker(job *j, int ms)
+{
+    for (int i = 0; i < ms && __atomic_load_n(&j->inner, __ATOMIC_RELAXED) == 0; i++)
         pause_ms();
+}
+
+/* Task 0 waits 100 ms for a worker to take a task, so that a gate that
+   lets workers in is seen, however fast the caller is. */
+static void gated_task(void *ctx, size_t t, size_t thread)
+{
+    record_task(ctx, t, thread);
+    if (t == 0)
+        wait_for_worker(ctx, 100);
 }
 
 /* Task 0 releases the held thread, then waits (at most 10 s) for a
@@ -92,15 +101,11 @@ static void gated_task(void *ctx, size_t t, size_t thread)
    job. */
 static void release_task(void *ctx, size_t t, size_t thread)
 {
-    job *j = ctx;
-    count_task(ctx, t, thread);
-    if (thread != 0)
-        __atomic_fetch_add(&j->inner, 1, __ATOMIC_RELAXED);
+    record_task(ctx, t, thread);
     if (t != 0)
         return;
     tasks_release_thread();
-    for (int i = 0; i < 10000 && __atomic_load_n(&j->inner, __ATOMIC_RELAXED) == 0; i++)
-        pause_ms();
+    wait_for_worker(ctx, 10000);
 }
 
 /* Each of two tasks waits (at most 10 s) for the other to have run:
@@ -141,7 +146,6 @@ int main(void)
        tasks than threads keeps the threads it has while the hold leaves
        enough; released, the workers serve again. */
     static job held;
-    wait_ms = 100;
     tasks_hold_thread();
     tasks_run(2, 200, gated_task, &held);
     CHECK(all_on_caller(&held, 200));

@@ -50,7 +50,10 @@ static const char *const number_words[] = {
     "eighteen", "nineteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy",
     "eighty", "ninety", "hundred", "thousand", "million", "billion", "dozen", NULL};
 
-enum { IS_WORD = 1, IS_NUMBER = 2, IS_UNIT = 4 };
+/* IS_CUE: a part of the token (split at '_') is the first word of a
+   cue, so that a text without such a token has no cue and is not
+   scanned for one. */
+enum { IS_WORD = 1, IS_NUMBER = 2, IS_UNIT = 4, IS_CUE = 8 };
 
 struct pair_shaper {
     term_trie *cues;
@@ -63,7 +66,8 @@ struct pair_shaper {
     char *low;                  /* a token lowercased */
     size_t low_cap;
     token_list parts;           /* a text's tokens split at '_', for the cues */
-    token_list p_parts;         /* the premise's */
+    token_list p_parts;         /* the premise's, made when a cue needs them */
+    bool p_parts_made;
     term_hits hits;
     uint32_t *p_tok, *h_tok;    /* the tokens of P and H, in order */
     uint32_t *p_ids, *h_ids;    /* their words, in order */
@@ -163,7 +167,7 @@ static bool in_list(const char *const *list, const char *s, size_t len)
     return false;
 }
 
-static unsigned char classify(const char *s, size_t len)
+static unsigned char classify(const term_trie *cues, const char *s, size_t len)
 {
     unsigned char f = 0;
     bool digit = false;
@@ -179,6 +183,13 @@ static unsigned char classify(const char *s, size_t len)
         f |= IS_NUMBER;
     if (in_list(pair_units, s, len))
         f |= IS_UNIT;
+    for (size_t i = 0; i < len;) {
+        const char *u = memchr(s + i, '_', len - i);
+        size_t j = u ? (size_t)(u - s) : len;
+        if (j > i && term_trie_child(cues, 0, s + i, j - i) >= 0)
+            f |= IS_CUE;
+        i = j + 1;
+    }
     return f;
 }
 
@@ -251,20 +262,17 @@ static long intern(pair_shaper *ps, const char *s, size_t len)
     }
     long id = vocab_intern(ps->words, s, len);
     if (id >= 0 && (size_t)id >= known)
-        ps->flags[id] = classify(s, len);
+        ps->flags[id] = classify(ps->cues, s, len);
     return id;
 }
 
 /* The tokens of text (split at spaces, ASCII letters lowercased) as ids
-   into *ids, and their parts (split again at '_') into ps->parts, for the
-   cues. The number of tokens, or -1. */
-static long tokens_of(pair_shaper *ps, const char *text, uint32_t **ids, size_t *cap,
-                      token_list *parts)
+   into *ids; the number of tokens, or -1. */
+static long tokens_of(pair_shaper *ps, const char *text, uint32_t **ids, size_t *cap)
 {
     size_t len = strlen(text), n = 0;
     if (ARRAY_RESERVE(ps->low, ps->low_cap, len + 1) < 0)
         return -1;
-    token_list_clear(parts);
     const char *t = text, *end = text + len;
     while (t < end) {
         while (t < end && *t == ' ')
@@ -283,16 +291,27 @@ static long tokens_of(pair_shaper *ps, const char *text, uint32_t **ids, size_t 
         if (id < 0 || ARRAY_RESERVE(*ids, *cap, n + 1) < 0)
             return -1;
         (*ids)[n++] = (uint32_t)id;
-        for (size_t i = 0; i < k;) {
-            const char *u = memchr(ps->low + i, '_', k - i);
-            size_t j = u ? (size_t)(u - ps->low) : k;
-            if (j > i && token_list_push(parts, ps->low + i, j - i) < 0)
-                return -1;
-            i = j + 1;
-        }
         t = e;
     }
     return (long)n;
+}
+
+/* The parts of tokens ids[0 .. n) (split again at '_'), for the cues. */
+static int parts_of(const pair_shaper *ps, const uint32_t *ids, size_t n, token_list *parts)
+{
+    token_list_clear(parts);
+    for (size_t k = 0; k < n; k++) {
+        const char *w = vocab_str(ps->words, ids[k]);
+        size_t len = vocab_len(ps->words, ids[k]);
+        for (size_t i = 0; i < len;) {
+            const char *u = memchr(w + i, '_', len - i);
+            size_t j = u ? (size_t)(u - w) : len;
+            if (j > i && token_list_push(parts, w + i, j - i) < 0)
+                return -1;
+            i = j + 1;
+        }
+    }
+    return 0;
 }
 
 static bool is_word(const pair_shaper *ps, uint32_t id)
@@ -315,7 +334,7 @@ static bool has_run(const token_list *p, const token_list *h, size_t from, size_
     return false;
 }
 
-/* P's tokens, words, quantities and parts, kept for the next pair when it
+/* P's tokens, words and quantities, kept for the next pair when it
    has the same premise (an NLI corpus lists a premise's hypotheses
    together). */
 static int read_premise(pair_shaper *ps, const char *premise)
@@ -325,11 +344,12 @@ static int read_premise(pair_shaper *ps, const char *premise)
         return 0;
     /* Whatever fails below leaves nothing cached. */
     ps->cached = false;
-    long np = tokens_of(ps, premise, &ps->p_tok, &ps->p_tok_cap, &ps->p_parts);
+    long np = tokens_of(ps, premise, &ps->p_tok, &ps->p_tok_cap);
     if (np < 0 || ARRAY_RESERVE(ps->p_ids, ps->p_cap, (size_t)np + 1) < 0 ||
         ARRAY_RESERVE(ps->last_premise, ps->last_cap, len + 1) < 0)
         return -1;
     ps->np = (size_t)np;
+    ps->p_parts_made = false;
     /* A new stamp: this premise's words. */
     ps->pcur = ++ps->pair;
     ps->nqty = 0;
@@ -360,10 +380,23 @@ int pair_shape(pair_shaper *ps, const char *premise, const char *hypothesis, dou
     if (read_premise(ps, premise) < 0)
         return -1;
     uint64_t pstamp = ps->pcur;
-    long nh = tokens_of(ps, hypothesis, &ps->h_tok, &ps->h_tok_cap, &ps->parts);
-    if (nh < 0 || ARRAY_RESERVE(ps->h_ids, ps->h_cap, (size_t)nh + 1) < 0 ||
-        term_trie_scan(ps->cues, &ps->parts, &ps->hits) < 0)
+    long nh = tokens_of(ps, hypothesis, &ps->h_tok, &ps->h_tok_cap);
+    if (nh < 0 || ARRAY_RESERVE(ps->h_ids, ps->h_cap, (size_t)nh + 1) < 0)
         return -1;
+    /* The cues: only a hypothesis with a cue's first word is scanned, and
+       the premise split into parts only when a cue was found. */
+    bool may_cue = false;
+    for (long i = 0; i < nh && !may_cue; i++)
+        may_cue = ps->flags[ps->h_tok[i]] & IS_CUE;
+    ps->hits.n = 0;
+    if (may_cue && (parts_of(ps, ps->h_tok, (size_t)nh, &ps->parts) < 0 ||
+                    term_trie_scan(ps->cues, &ps->parts, &ps->hits) < 0))
+        return -1;
+    if (ps->hits.n && !ps->p_parts_made) {
+        if (parts_of(ps, ps->p_tok, ps->np, &ps->p_parts) < 0)
+            return -1;
+        ps->p_parts_made = true;
+    }
     /* H's stamp: one per pair, above every premise's. */
     uint64_t hstamp = ++ps->pair;
     size_t hw = 0, found = 0;

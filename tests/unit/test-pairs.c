@@ -107,6 +107,20 @@ static void test_features(void)
     features(ps, "the man sleeps not", "the man sleeps", x);
     features(ps, "the man sleeps not", "the man sleeps", y);
     CHECK(memcmp(x, y, sizeof x) == 0 && x[PAIR_SUBSEQUENCE] == 1);
+    /* The premise's parts are made only when a hypothesis has a cue: a
+       kept premise first read for a hypothesis without one still has
+       its "not" for the next; a new premise has only its own parts; a
+       cue in a merged token of the premise counts. */
+    features(ps, "the man does not sleep", "the man sleeps", x);
+    CHECK(x[PAIR_NEGATION] == 0);
+    features(ps, "the man does not sleep", "the man does not walk", x);
+    CHECK(x[PAIR_NEGATION] == 0);
+    features(ps, "the man does sleep", "the man does not walk", x);
+    CHECK(x[PAIR_NEGATION] == 1);
+    features(ps, "patient has no_fever", "no fever", x);
+    CHECK(x[PAIR_NEGATION] == 0);
+    features(ps, "patient has fever", "no fever", x);
+    CHECK(x[PAIR_NEGATION] == 1);
     pair_shaper_free(ps);
 
     /* The lexicon's errors name the file and line. */

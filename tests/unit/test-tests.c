@@ -783,6 +783,36 @@ static void test_kruskal(void)
         CHECK(r.df == 2 && r.p.p == 0);
         CHECK_REL(r.p.log_p, -4e6 / 3001);
     }
+    /* 3000 observations of five values (the ranks found from each
+       value's counts; a test with many ties is ranked without sorting
+       every observation), one written -0: H against the formula worked
+       here from the counts. */
+    if (x && g) {
+        double cnt[5][3] = {{0}};
+        for (size_t i = 0; i < N; i++) {
+            size_t v = i % 3 + (i / 3) % 3;   /* group j: j, j + 1, j + 2 */
+            g[i] = i % 3;
+            x[i] = v == 0 ? (i % 2 ? -0.0 : 0.0) : (double)v / 4;
+            cnt[v][g[i]]++;
+        }
+        double below = 0, rs[3] = {0}, ng[3] = {0}, ties = 0;
+        for (size_t v = 0; v < 5; v++) {
+            double t = cnt[v][0] + cnt[v][1] + cnt[v][2];
+            for (size_t j = 0; j < 3; j++) {
+                rs[j] += cnt[v][j] * (below + (t + 1) / 2);
+                ng[j] += cnt[v][j];
+            }
+            ties += t * t * t - t;
+            below += t;
+        }
+        double h = 0;
+        for (size_t j = 0; j < 3; j++)
+            h += rs[j] * rs[j] / ng[j];
+        h = (12.0 / (N * (N + 1.0)) * h - 3.0 * (N + 1)) / (1 - ties / ((double)N * N * N - N));
+        CHECK(kruskal_wallis(x, g, N, 3, &r, &err) == 0);
+        CHECK_REL(r.statistic, h);
+        CHECK(r.statistic > 1 && r.df == 2);
+    }
     free(x);
     free(g);
 }

@@ -24,6 +24,7 @@ typedef struct dataset {
     char *source;      /* file name for messages */
     char *extra_header;  /* names of further columns, tab-joined, or NULL */
     vocab *ids;        /* every example's id: vocab id = row */
+    struct dataset_block *blocks;  /* the rows' texts, many to a block */
 } dataset;
 
 /* Reads a whole prepared TSV, every id once ("duplicate id 'ID' (first

@@ -84,6 +84,9 @@ void cli_init(char **argv, const char *program_name)
 {
     program = program_name;
     argv[0] = (char *)program_name;
+    if (cpus_narrowed)
+        cli_warn("the processors held back while OpenBLAS loaded could not be given back; "
+                 "running on one");
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = remove_temporaries;

@@ -54,7 +54,8 @@ typedef struct pair_assoc {
     size_t nclasses;
     uint64_t *n;                /* examples per class */
     uint64_t *flagged;          /* flags: examples flagged per class */
-    double *mean, *median;      /* per class (a flag's mean is its share) */
+    double *mean, *median;      /* per class (a flag's mean is its share, its
+                                   median NAN: not computed) */
 } pair_assoc;
 
 /* The association of every feature over the rows of d in rows (all rows

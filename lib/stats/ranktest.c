@@ -28,8 +28,10 @@ static int by_distinct(const void *a, const void *b, void *ctx)
    map, then only the distinct values sorted. The sums are added in the
    order the sort of every value adds them (runs of ties in increasing
    order, each member adding the run's mean rank), so they are the same
-   bits. 1 when done, 0 when x has a NaN or more than n / 8 distinct
-   values (a sort of x is then as quick), -1 when out of memory. */
+   bits. 1 when done, 0 when x has a NaN, more than n / 8 distinct values
+   (a sort of x is then as quick) or more distinct values than 4 (n / k +
+   1) (the table of counts would outgrow the data), -1 when out of
+   memory. */
 static int ranks_by_distinct(const double *x, const size_t *g, size_t n, size_t k,
                              double *rank_sum, double *ties)
 {
@@ -43,7 +45,9 @@ static int ranks_by_distinct(const double *x, const size_t *g, size_t n, size_t 
         double v = x[i] == 0 ? 0.0 : x[i];   /* -0 and 0 are one value */
         uint64_t key, at;
         memcpy(&key, &v, sizeof key);
-        if (isnan(v) || (u > n / 8 && n >= 64)) {
+        /* The table of counts is u by k: kept under 4 n entries, so that
+           many classes do not make it larger or slower than a sort. */
+        if (isnan(v) || (u > n / 8 && n >= 64) || (u + 1 > 4 * (n / k + 1))) {
             rc = 0;
             break;
         }

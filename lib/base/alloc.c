@@ -48,3 +48,42 @@ void *array_new(size_t n, size_t size)
 {
     return calloc(n ? n : 1, size ? size : 1);
 }
+
+enum { ARENA_BLOCK = 1 << 20 };
+
+typedef struct arena_block {
+    struct arena_block *next;
+    size_t used, size;
+    char data[];
+} arena_block;
+
+char *arena_take(arena *a, size_t size)
+{
+    arena_block *b = a->head;
+    if (!b || b->size - b->used < size) {
+        size_t want = b ? (b->size < ARENA_BLOCK / 2 ? 2 * b->size : ARENA_BLOCK) : 4096;
+        size_t bytes = size > want ? size : want;
+        if (bytes > SIZE_MAX - sizeof *b)
+            return NULL;
+        arena_block *nb = malloc(sizeof *nb + bytes);
+        if (!nb)
+            return NULL;
+        nb->next = b;
+        nb->used = 0;
+        nb->size = bytes;
+        a->head = b = nb;
+    }
+    char *p = b->data + b->used;
+    b->used += size;
+    return p;
+}
+
+void arena_free(arena *a)
+{
+    for (arena_block *b = a->head; b;) {
+        arena_block *next = b->next;
+        free(b);
+        b = next;
+    }
+    a->head = NULL;
+}

@@ -42,4 +42,16 @@ void *array_resize_zeroed(void *p, size_t old, size_t n, size_t size);
    NULL when the size overflows or memory runs out. */
 void *array_new(size_t n, size_t size);
 
+/* Bytes taken from large blocks and freed together (interned strings, a
+   corpus's texts), not a malloc and a free each. Blocks grow from 4 KiB
+   to 1 MiB, so that a small arena costs little; a request larger than
+   that gets a block of its own. Zero-initialise an arena ({0}). */
+typedef struct arena {
+    struct arena_block *head;
+} arena;
+
+/* size bytes (unaligned: for text), or NULL when memory runs out. */
+char *arena_take(arena *a, size_t size);
+void arena_free(arena *a);
+
 #endif

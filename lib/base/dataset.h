@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "base/alloc.h"
 #include "base/error.h"
 #include "base/vocab.h"
 
@@ -24,7 +25,7 @@ typedef struct dataset {
     char *source;      /* file name for messages */
     char *extra_header;  /* names of further columns, tab-joined, or NULL */
     vocab *ids;        /* every example's id: vocab id = row */
-    struct dataset_block *blocks;  /* the rows' texts, many to a block */
+    arena texts;       /* the rows' texts */
 } dataset;
 
 /* Reads a whole prepared TSV, every id once ("duplicate id 'ID' (first

@@ -7,15 +7,8 @@
 
 #include "base/alloc.h"
 
-/* Strings live in large arena blocks so that ids stay cheap and
+/* Strings live in an arena (base/alloc.h), so that ids stay cheap and
    pointers stay valid while the table grows. */
-enum { ARENA_BLOCK = 1 << 20 };
-
-typedef struct arena_block {
-    struct arena_block *next;
-    size_t used, size;
-    char data[];
-} arena_block;
 
 /* A slot keeps 32 bits of the hash beside the id, so that a probe
    touches one cache line unless the hashes agree. */
@@ -31,7 +24,7 @@ struct vocab {
     uint32_t *lens;
     uint64_t *hashes;
     size_t n, cap;
-    arena_block *arena;
+    arena strings;
 };
 
 uint64_t vocab_hash(const char *s, size_t len)
@@ -60,11 +53,7 @@ void vocab_free(vocab *v)
 {
     if (!v)
         return;
-    for (arena_block *b = v->arena; b;) {
-        arena_block *next = b->next;
-        free(b);
-        b = next;
-    }
+    arena_free(&v->strings);
     free(v->slots);
     free(v->strs);
     free(v->lens);
@@ -110,24 +99,11 @@ long vocab_find(const vocab *v, const char *s, size_t len)
 
 static char *arena_copy(vocab *v, const char *s, size_t len)
 {
-    arena_block *b = v->arena;
-    if (!b || b->size - b->used < len + 1) {
-        /* Blocks grow from 4 KiB to ARENA_BLOCK: small vocabularies
-           are common (lexicons, one template) and cost little then. */
-        size_t want = b ? (b->size < ARENA_BLOCK / 2 ? 2 * b->size : ARENA_BLOCK) : 4096;
-        size_t size = len + 1 > want ? len + 1 : want;
-        arena_block *nb = malloc(sizeof *nb + size);
-        if (!nb)
-            return NULL;
-        nb->next = b;
-        nb->used = 0;
-        nb->size = size;
-        v->arena = b = nb;
-    }
-    char *p = b->data + b->used;
+    char *p = arena_take(&v->strings, len + 1);
+    if (!p)
+        return NULL;
     memcpy(p, s, len);
     p[len] = '\0';
-    b->used += len + 1;
     return p;
 }
 

@@ -1,8 +1,10 @@
-/* The growing-array helper and the error kinds. */
+/* The growing-array helper, arenas and the error kinds. */
 #include <config.h>
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "base/alloc.h"
@@ -85,8 +87,41 @@ static void errors(void)
     CHECK(tells_error_set(NULL, "z", 1, "ignored") == -1);
 }
 
+/* An arena: pieces that do not overlap and keep their bytes while more
+   are taken, small ones and one larger than a block, all freed together
+   (ASan checks the bounds and the leak). */
+static void arenas(void)
+{
+    arena a = {0};
+    enum { PIECES = 3000 };
+    char *piece[PIECES + 1];
+    for (size_t i = 0; i < PIECES; i++) {
+        size_t len = 1 + i % 700;
+        piece[i] = arena_take(&a, len);
+        CHECK(piece[i] != NULL);
+        if (piece[i])
+            memset(piece[i], (int)(i % 251), len);
+    }
+    size_t big = (1 << 20) + 5;
+    piece[PIECES] = arena_take(&a, big);
+    CHECK(piece[PIECES] != NULL);
+    if (piece[PIECES])
+        memset(piece[PIECES], 7, big);
+    bool kept = true;
+    for (size_t i = 0; i < PIECES; i++)
+        for (size_t k = 0; piece[i] && k < 1 + i % 700; k++)
+            kept &= piece[i][k] == (char)(i % 251);
+    CHECK(kept);
+    CHECK(piece[PIECES] && piece[PIECES][big - 1] == 7);
+    CHECK(arena_take(&a, SIZE_MAX) == NULL);
+    arena_free(&a);
+    CHECK(a.head == NULL);
+    arena_free(&a);   /* twice is harmless */
+}
+
 int main(void)
 {
+    arenas();
     capacities();
     reserve();
     zeroed();

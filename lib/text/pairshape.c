@@ -167,6 +167,14 @@ static bool in_list(const char *const *list, const char *s, size_t len)
     return false;
 }
 
+/* Where the part of w (len bytes) that starts at i ends: the next '_'
+   or the end. Merged tokens ("no_fever") are split so for the cues. */
+static size_t part_end(const char *w, size_t len, size_t i)
+{
+    const char *u = memchr(w + i, '_', len - i);
+    return u ? (size_t)(u - w) : len;
+}
+
 static unsigned char classify(const term_trie *cues, const char *s, size_t len)
 {
     unsigned char f = 0;
@@ -183,13 +191,9 @@ static unsigned char classify(const term_trie *cues, const char *s, size_t len)
         f |= IS_NUMBER;
     if (in_list(pair_units, s, len))
         f |= IS_UNIT;
-    for (size_t i = 0; i < len;) {
-        const char *u = memchr(s + i, '_', len - i);
-        size_t j = u ? (size_t)(u - s) : len;
-        if (j > i && term_trie_child(cues, 0, s + i, j - i) >= 0)
+    for (size_t i = 0, j; i < len; i = j + 1)
+        if ((j = part_end(s, len, i)) > i && term_trie_child(cues, 0, s + i, j - i) >= 0)
             f |= IS_CUE;
-        i = j + 1;
-    }
     return f;
 }
 
@@ -303,13 +307,9 @@ static int parts_of(const pair_shaper *ps, const uint32_t *ids, size_t n, token_
     for (size_t k = 0; k < n; k++) {
         const char *w = vocab_str(ps->words, ids[k]);
         size_t len = vocab_len(ps->words, ids[k]);
-        for (size_t i = 0; i < len;) {
-            const char *u = memchr(w + i, '_', len - i);
-            size_t j = u ? (size_t)(u - w) : len;
-            if (j > i && token_list_push(parts, w + i, j - i) < 0)
+        for (size_t i = 0, j; i < len; i = j + 1)
+            if ((j = part_end(w, len, i)) > i && token_list_push(parts, w + i, j - i) < 0)
                 return -1;
-            i = j + 1;
-        }
     }
     return 0;
 }

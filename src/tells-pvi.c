@@ -31,7 +31,8 @@ static void usage(void)
 CLI_GROUP_BY_HELP
 "      --tune               choose g_x's epochs and learning rate in each fold\n"
 "                           by log loss on a held-out fifth of its training\n"
-"                           rows, as tells-study does\n"
+"                           rows (of about 50,000 of them, dealt as the folds\n"
+"                           are, when there are more), as tells-study does\n"
 "      --input MODE         what g_x reads: hypothesis, or pair (premise\n"
 "                           __sep__ hypothesis) [hypothesis]\n"
 "      --word-ngrams N      fastText word n-grams [2]\n"

@@ -127,6 +127,10 @@ static void usage(void)
 "                           as text (vectors.vec); bin, the fastText model\n"
 "                           (vectors.bin, 100 bytes a word or bucket) [not\n"
 "                           kept; vec when FMT is left out]\n"
+"      --vector-epochs N    epochs of the trained vectors; fewer make a long\n"
+"                           corpus faster, and AFLite may filter less well\n"
+"                           (man tells-study, WORD VECTORS) [enough to see\n"
+"                           about 2.5 million tokens, 5 to 20]\n"
 "  -H, --heuristics FILE    more heuristic definitions (tells-heur's); repeatable\n"
 "      --redact             a folder to share under a data-use agreement: no\n"
 "                           premise or hypothesis text in any file, figure or\n"
@@ -182,7 +186,9 @@ CLI_GROUP_BY_HELP
 "      --epoch N            fastText's epochs for the baselines and PVI; with\n"
 "                           --lr, fixes them [chosen among 5, 10 and 25\n"
 "                           epochs with learning rates 0.1, 0.25 and 0.5 by\n"
-"                           log loss on a held-out fifth of the training rows]\n"
+"                           log loss on a held-out fifth of the training rows,\n"
+"                           or of about 50,000 of them, dealt as the folds\n"
+"                           are, when there are more]\n"
 "      --lr X               fastText's learning rate [chosen with --epoch]\n"
 "      --alpha Q            false discovery rate of the verdicts [0.05]\n"
 "      --token-alpha A      the competency test's level, Bonferroni [0.01]\n"
@@ -236,7 +242,7 @@ CLI_GROUP_BY_HELP
 }
 
 enum {
-    OPT_PHRASES = 256, OPT_MESH, OPT_BATCH, OPT_NEGATION, OPT_VECTORS, OPT_KEEP_VECTORS, OPT_FOLDS, OPT_GROUP_BY, OPT_EPOCH, OPT_LR, OPT_ALPHA,
+    OPT_PHRASES = 256, OPT_MESH, OPT_BATCH, OPT_NEGATION, OPT_VECTORS, OPT_KEEP_VECTORS, OPT_VECTOR_EPOCHS, OPT_FOLDS, OPT_GROUP_BY, OPT_EPOCH, OPT_LR, OPT_ALPHA,
     OPT_TOKEN_ALPHA, OPT_CLASS_PRIOR, OPT_THREADS, OPT_SEED, OPT_NO_FIGURES, OPT_GNUPLOT,
     OPT_TRAIN, OPT_EVAL, OPT_NAME, OPT_LIST_CHECKS, OPT_FOLDS_ONLY, OPT_HYP_PRED,
     OPT_HYP_EVAL_PRED, OPT_MODEL_NAME, OPT_EMBEDDINGS, OPT_EMBEDDINGS_IDS, OPT_PAIR_PRED,
@@ -252,6 +258,7 @@ static const struct option long_options[] = {
     {"vectors", required_argument, NULL, OPT_VECTORS},
     {"negation", required_argument, NULL, OPT_NEGATION},
     {"keep-vectors", optional_argument, NULL, OPT_KEEP_VECTORS},
+    {"vector-epochs", required_argument, NULL, OPT_VECTOR_EPOCHS},
     {"heuristics", required_argument, NULL, 'H'},
     {"train", required_argument, NULL, OPT_TRAIN},
     {"eval", required_argument, NULL, OPT_EVAL},
@@ -315,6 +322,9 @@ static bool study_option(int ch, options *o)
             cli_usage_error("invalid value '%s' for --keep-vectors (expected vec or bin)",
                             optarg);
         c->keep_vectors = optarg ? optarg : "vec";
+        break;
+    case OPT_VECTOR_EPOCHS:
+        c->vector_epochs = (int)cli_long("--vector-epochs", optarg, 1, 10000);
         break;
     case 'H': o->definitions[c->heur.ndefinitions++] = optarg; break;
     case OPT_TRAIN: c->train = optarg; break;
@@ -419,6 +429,9 @@ static void check_args(int argc, char **argv, options *o)
     if (c->folds_only && (c->hypothesis_predictions || c->pair_predictions || c->nbatches ||
                           c->embeddings || c->dynamics || c->null_predictions))
         cli_usage_error("--folds-only runs no model and audits no batch");
+    if (c->vector_epochs && (c->vectors || c->embeddings))
+        cli_usage_error("--vector-epochs sets the epochs of vectors the study trains; "
+                        "with --%s it trains none", c->vectors ? "vectors" : "embeddings");
     if (c->keep_vectors && c->vectors)
         cli_usage_error("--keep-vectors keeps vectors the study trains; with --vectors it "
                         "trains none");

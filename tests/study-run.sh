@@ -97,6 +97,22 @@ expect 0 ""
 run tells-study -q -o s3 --no-figures --keep-vectors=bin --split train c/train.jsonl --split test c/test.jsonl
 expect 0 ""
 [ -s s3/vectors.bin ] && [ ! -e s3/vectors.vec ] || fail "--keep-vectors=bin: no vectors.bin, or a .vec"
+# The model's epochs (fastText's .bin: magic, version, dim, ws, epoch as
+# 32-bit integers): sized to this small corpus (20), or --vector-epochs.
+what="--vector-epochs"
+[ "$(od -An -t d4 -j 16 -N 4 s3/vectors.bin | tr -d ' ')" = 20 ] ||
+    fail "$what: the default epochs are not 20: $(od -An -t d4 -j 16 -N 4 s3/vectors.bin)"
+run tells-study -q -o s5 --no-figures --vector-epochs 2 --keep-vectors=bin --split train c/train.jsonl --split test c/test.jsonl
+expect 0 ""
+[ "$(od -An -t d4 -j 16 -N 4 s5/vectors.bin | tr -d ' ')" = 2 ] ||
+    fail "$what 2: the model's epochs are $(od -An -t d4 -j 16 -N 4 s5/vectors.bin)"
+cmp -s s3/hypothesis.npy s5/hypothesis.npy && fail "$what 2: the same vectors as 20 epochs"
+run tells-study -q -o s4 --vector-epochs 0 c/train.jsonl
+expect 2 "tells-study: invalid value '0' for --vector-epochs (expected an integer from 1 to 10000)
+Try 'tells-study --help' for more information."
+run tells-study -q -o s4 --vector-epochs 3 --vectors s3/vectors.bin c/train.jsonl
+expect 2 "tells-study: --vector-epochs sets the epochs of vectors the study trains; with --vectors it trains none
+Try 'tells-study --help' for more information."
 what="--keep-vectors with --vectors"
 run tells-study -q -o s4 --keep-vectors --vectors s3/vectors.bin c/train.jsonl
 expect 2 "tells-study: --keep-vectors keeps vectors the study trains; with --vectors it trains none

@@ -386,25 +386,38 @@ static void grid_task(void *ctx, size_t k, size_t thread)
 }
 
 /* c->tune: the epochs and learning rate of TUNE_GRID of the least log
-   loss on a fifth of the training rows (by c->group) when trained on the rest; the
-   configured ones when the rows make fewer than 5 groups. */
+   loss on a fifth of the training rows (by c->group) when trained on the
+   rest; the configured ones when the rows make fewer than 5 groups. Above
+   the cap (c->tune_rows) the groups are dealt into K > 5 folds, as many
+   as leave about the cap's rows in five of them, and only those five are
+   used: the fifth held out and four trained on. Up to the cap K is 5 and
+   every row takes part. */
 static int tune(const dataset *d, const size_t *train, size_t ntrain, const baseline_config *c,
-                ft_train_args *best, bool *tuned, tells_error *err)
+                ft_train_args *best, model_fit *f, tells_error *err)
 {
     *best = c->ft;
-    *tuned = false;
+    f->tuned = false;
     size_t *fold = array_new(ntrain, sizeof *fold), *in = array_new(ntrain, sizeof *in);
     size_t *val = array_new(ntrain, sizeof *val);
-    cv_plan plan = {5, (unsigned long)c->ft.seed, c->group};
+    size_t cap = c->tune_rows ? c->tune_rows : BASELINE_TUNE_ROWS;
+    size_t K = ntrain > cap ? (5 * ntrain + cap - 1) / cap : 5;
+    cv_plan plan = {K, (unsigned long)c->ft.seed, c->group};
     tells_error inner;
     int rc = fold && in && val ? 0 : tells_error_nomem(err, NULL, 0);
-    if (rc == 0 && cv_assign(d, train, ntrain, &plan, fold, &inner) < 0)
+    int dealt = rc == 0 ? cv_assign(d, train, ntrain, &plan, fold, &inner) : 0;
+    if (dealt < 0 && inner.kind != TELLS_ERR_NOMEM && plan.folds > 5) {
+        /* Fewer groups than K (a few premises with thousands of
+           hypotheses each): every row, in five folds. */
+        plan.folds = 5;
+        dealt = cv_assign(d, train, ntrain, &plan, fold, &inner);
+    }
+    if (dealt < 0)
         rc = inner.kind == TELLS_ERR_NOMEM ? tells_error_nomem(err, NULL, 0) : 1;
     size_t nin = 0, nval = 0;
     for (size_t i = 0; rc == 0 && i < ntrain; i++) {
         if (fold[i] == 0)
             val[nval++] = train[i];
-        else
+        else if (fold[i] < 5)
             in[nin++] = train[i];
     }
     /* By log loss, not accuracy: the probabilities serve too (PVI), and
@@ -430,7 +443,8 @@ static int tune(const dataset *d, const size_t *train, size_t ntrain, const base
         } else if (g[k].loss < top) {
             top = g[k].loss;
             *best = g[k].args;
-            *tuned = true;
+            f->tuned = true;
+            f->tune_rows = nin + nval;
         }
     }
     free(fold);
@@ -444,7 +458,8 @@ ft_model *baseline_train(const dataset *d, const size_t *train, size_t ntrain,
 {
     ft_train_args args = c->ft;
     model_fit f = {.train_accuracy = NAN};
-    if (c->tune && tune(d, train, ntrain, c, &args, &f.tuned, err) < 0)
+    f.train_rows = ntrain;
+    if (c->tune && tune(d, train, ntrain, c, &args, &f, err) < 0)
         return NULL;
     ft_model *m = fasttext_train_rows(d, train, ntrain, c->input, &args, err);
     /* The training rows predicted once more, only when the fit is asked. */

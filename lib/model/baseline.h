@@ -37,6 +37,10 @@ typedef struct model_fit {
     double lr;
     bool tuned;                /* chosen on an inner validation split */
     size_t folds_tuned;        /* cross-validation: folds whose choice it is */
+    size_t tune_rows;          /* tuned: the rows of that split, both parts
+                                  (fewer than train_rows above the cap,
+                                  baseline_config.tune_rows) */
+    size_t train_rows;         /* the rows it was trained on */
 } model_fit;
 
 typedef struct predictions {
@@ -99,8 +103,12 @@ typedef struct baseline_config {
     /* Choose fastText's epochs and learning rate among BASELINE_TUNE_GRID
        on an inner split of the training rows (a fifth held out, by
        `group`), the least log loss there, the first of equal ones; then
-       train on all of them with it. */
+       train on all of them with it. Above tune_rows training rows, the
+       inner split is drawn from about tune_rows of them (whole groups,
+       dealt as the folds are). */
     bool tune;
+    size_t tune_rows;          /* the cap on the tuning rows; 0 is
+                                  BASELINE_TUNE_ROWS */
     fold_grouping group;
     /* Fits that may run side by side (the tuning grid's, the folds'):
        each is fastText with ft.threads, so with ft.threads 1 the results
@@ -109,6 +117,11 @@ typedef struct baseline_config {
     void (*progress)(const char *msg, void *user);  /* may be NULL */
     void *progress_user;
 } baseline_config;
+
+/* The most training rows the tuning grid is fitted on: a corpus the size
+   of MedNLI or SNLI dev is tuned on all of its rows; SNLI train on about
+   a tenth of them, and its settings then train on every row. */
+enum { BASELINE_TUNE_ROWS = 50000 };
 
 /* fastText trained on train rows as c says (tuned when c->tune), and,
    when fit is not NULL, its fit: the share of those rows it gets right

@@ -92,8 +92,9 @@ static void free_state(void *state)
 
 const study_section section_partitions = {
     .name = "partitions",
-    .writes = "all.tsv and partitions.tsv: every example 5-fold cross-validated, scored in "
-              "full and on each AFLite partition (tells-baseline --partition)",
+    .writes = "partitions.tsv: every example 5-fold cross-validated (the splits as one, "
+              "all.tsv, removed once loaded), scored in full and on each AFLite partition "
+              "(tells-baseline --partition)",
     .needs = RES_CORPUS | RES_AFLITE,
     .provides = RES_CV,
     .state_size = sizeof(partitions_state),

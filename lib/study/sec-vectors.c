@@ -140,9 +140,12 @@ static int run(study *s, void *state, tells_error *err)
     } else {
         /* One thread: fastText's threads share the matrix without
            locks, so two runs would differ. Buckets sized to the corpus's
-           character n-grams (model/ftshim.h), epochs to its tokens. */
+           character n-grams (model/ftshim.h), epochs to its tokens
+           unless --vector-epochs. */
         ft_train_args a = {.mode = "skipgram", .dim = VECTOR_DIM,
-                           .epoch = embed_auto_epochs(&s->data), .threads = 1,
+                           .epoch = s->cfg->vector_epochs ? s->cfg->vector_epochs
+                                                          : embed_auto_epochs(&s->data),
+                           .threads = 1,
                            .seed = (int)s->cfg->seed};
         v->epochs = a.epoch;
         rc = embed_train_vectors(&s->data, vectors, &a, err);
@@ -177,7 +180,8 @@ static void free_state(void *state)
 const study_section section_vectors = {
     .name = "vectors",
     .writes = "hypothesis.npy (tells-embed), from fastText skipgram vectors (dim 100, "
-              "5 to 20 epochs: about 2.5 million tokens seen) trained on the corpus unless "
+              "5 to 20 epochs: about 2.5 million tokens seen, or --vector-epochs) trained on "
+              "the corpus unless "
               "--vectors; kept only with --keep-vectors (vectors.vec or vectors.bin); or "
               "the --embeddings given",
     .needs = RES_CORPUS,

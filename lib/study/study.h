@@ -93,6 +93,8 @@ typedef struct study_config {
     const char *keep_vectors;      /* the trained vectors kept as "vec" (the
                                       corpus's words, text) or "bin" (the
                                       fastText model); NULL: not kept */
+    int vector_epochs;             /* the trained vectors' epochs; 0: sized
+                                      to the corpus (embed_auto_epochs) */
     char *const *batches;          /* new annotation batches to audit */
     size_t nbatches;
     const char *train;             /* the split to train on [train, when there is

@@ -3,6 +3,7 @@
    and their kinds, the predictions file, and the fastText model it keeps. */
 #include <config.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -334,8 +335,55 @@ static void test_classifier_dim(void)
     dataset_free(&d);
 }
 
+/* Tuning on a sample (baseline_config.tune_rows): 20 premises of three
+   hypotheses, capped at 30 rows, are dealt into ceil(5 * 60 / 30) = 10
+   folds of two premises, and five of them, 30 rows, tune; uncapped, all
+   60 do. Six premises of ten cannot make ten folds: all 60, in five. */
+static size_t tuned_rows(const char *corpus, size_t cap)
+{
+    dataset d;
+    load(&d, corpus);
+    size_t rows[60];
+    for (size_t i = 0; i < d.n; i++)
+        rows[i] = i;
+    baseline_config c = {.kind = MODEL_FASTTEXT, .input = INPUT_HYPOTHESIS, .tune = true,
+                         .tune_rows = cap, .ft = ft_classifier_args()};
+    c.ft.bucket = 1000;
+    c.ft.seed = 3;
+    model_fit fit = {0};
+    tells_error err;
+    ft_model *m = baseline_train(&d, rows, d.n, &c, &fit, &err);
+    CHECK(m != NULL && fit.tuned && fit.train_rows == 60);
+    ft_free(m);
+    dataset_free(&d);
+    return fit.tuned ? fit.tune_rows : 0;
+}
+
+static void test_tune_sample(void)
+{
+    char corpus[2][4096];
+    for (int k = 0; k < 2; k++) {
+        snprintf(corpus[k], sizeof corpus[k], "id\tsplit\tlabel\tpremise\thypothesis\n");
+        for (int i = 0; i < 60; i++)
+            snprintf(corpus[k] + strlen(corpus[k]), sizeof corpus[k] - strlen(corpus[k]),
+                     "r%d\ttrain\t%c\tpremise %d\tw%d v%d\n", i, "abc"[i % 3],
+                     k == 0 ? i / 3 : i / 10, i % 3, i % 7);
+    }
+    size_t got = tuned_rows(corpus[0], 30);
+    CHECK_NEAR((double)got, 30, 0);
+    /* One row over the cap of 59: ceil(300 / 59) = 6 folds, the 20
+       premises dealt 4 4 3 3 3 3, five folds of 17 premises. */
+    got = tuned_rows(corpus[0], 59);
+    CHECK_NEAR((double)got, 51, 0);
+    got = tuned_rows(corpus[0], 0);
+    CHECK_NEAR((double)got, 60, 0);
+    got = tuned_rows(corpus[1], 30);
+    CHECK_NEAR((double)got, 60, 0);
+}
+
 int main(void)
 {
+    test_tune_sample();
     test_majority();
     test_classifier_dim();
     test_errors();

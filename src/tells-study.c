@@ -427,7 +427,8 @@ static void check_args(int argc, char **argv, options *o)
         cli_usage_error("--embeddings replaces the word vectors: no --vectors or "
                         "--keep-vectors with it");
     if (c->folds_only && (c->hypothesis_predictions || c->pair_predictions || c->nbatches ||
-                          c->embeddings || c->dynamics || c->null_predictions))
+                          c->embeddings || c->dynamics || c->null_predictions ||
+                          c->keep_vectors || c->vector_epochs))
         cli_usage_error("--folds-only runs no model and audits no batch");
     if (c->vector_epochs && (c->vectors || c->embeddings))
         cli_usage_error("--vector-epochs sets the epochs of vectors the study trains; "

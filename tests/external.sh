@@ -427,6 +427,13 @@ what="--folds-only with a batch"
 run tells-study -o "$tmp/bad" --folds-only --batch "$P" "$P"
 expect 2 "tells-study: --folds-only runs no model and audits no batch
 Try 'tells-study --help' for more information."
+for opt in --keep-vectors "--vector-epochs 3"; do
+    what="--folds-only with $opt"
+    # shellcheck disable=SC2086
+    run tells-study -o "$tmp/bad" --folds-only $opt "$P"
+    expect 2 "tells-study: --folds-only runs no model and audits no batch
+Try 'tells-study --help' for more information."
+done
 what="an output folder holding the predictions"
 run tells-study -q -o "$tmp/pred" --hypothesis-predictions "$cv" --hypothesis-eval-predictions "$ev" "$P"
 expect 2 "tells-study: --output names a folder holding an input (--hypothesis-predictions): $cv

@@ -11,10 +11,13 @@
    as prepared) are one group, and a group's examples share a fold.
 
    The deal: each group's key is the first 8 bytes of the SHA-256 of its
-   premise (GROUP_BY_PREMISE) or of the example's id (GROUP_BY_NONE); the
+   premise (GROUP_BY_PREMISE) or of the example's id (GROUP_BY_NONE), and
+   examples are grouped by key (two texts whose keys agree would share a
+   fold: about one chance in 4 x 10^7 for a million premises); the
    groups are taken in the order of their keys' hashes in the seed's fold
-   stream (stats/subsample.h), and each goes to the fold with the fewest
-   examples so far (the lowest-numbered of equal ones). Folds then differ
+   stream (stats/subsample.h), equal hashes by key, and each goes to the
+   fold with the fewest examples so far (the lowest-numbered of equal
+   ones). Folds then differ
    in size by at most the largest group, and the same examples in any
    order get the same folds. */
 #ifndef TELLS_MODEL_FOLDS_H

@@ -21,12 +21,14 @@ Sources of the values:
   scipy.stats.binomtest(k, n, p, alternative='greater'); tails below the
   smallest double summed exactly with fractions.
 - Kruskal-Wallis: scipy.stats.kruskal (tie-corrected).
-- Bootstrap intervals (lib/stats/interval.c, lib/model/pvi.c) and the
-  folds of cross-fitting (lib/model/folds.c's deal): a replica of GSL's gsl_rng_mt19937
-  (its seeding is init_genrand, as NumPy's legacy MT19937 seeding),
-  gsl_rng_uniform_int, gsl_ran_shuffle and
+- Bootstrap intervals (lib/stats/interval.c, lib/model/pvi.c): a replica
+  of GSL's gsl_rng_mt19937 (its seeding is init_genrand, as NumPy's
+  legacy MT19937 seeding), gsl_rng_uniform_int, gsl_ran_shuffle and
   gsl_stats_quantile_from_sorted_data, written from GSL's sources and
   checked against GSL's output; no tells code is used.
+- The folds of cross-fitting (lib/model/folds.c's deal): deal() below,
+  SplitMix64 over the first 8 bytes of each group's SHA-256, as
+  lib/model/folds.h describes.
 """
 import hashlib
 import math

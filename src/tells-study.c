@@ -236,6 +236,11 @@ CLI_GROUP_BY_HELP
 "  tells-study -o own-study --model-name word-model \\\n"
 "    --hypothesis-predictions pred/cv-predictions.tsv \\\n"
 "    --hypothesis-eval-predictions pred/eval-predictions.tsv folds/prepared.tsv\n"
+"  # Word vectors trained for 5 epochs, not sized to the corpus: quicker for\n"
+"  # long premises, and AFLite may filter less well (man tells-study):\n"
+"  tells-study -q -o quick-study --vector-epochs 5 \\\n"
+"    --split train corpora/synthetic/train.jsonl \\\n"
+"    --split test corpora/synthetic/test.jsonl\n"
 "  # MedNLI itself (credentialed: PhysioNet) the same way:\n"
 "  # tells-study -o mednli-study --split train mli_train_v1.jsonl \\\n"
 "  #   --split dev mli_dev_v1.jsonl --split test mli_test_v1.jsonl\n");

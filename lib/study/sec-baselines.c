@@ -500,25 +500,26 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
     double mde = hypothesis_mde(s, b);
     /* The model: the given one by its name, or fastText's fit and settings. */
     char model[192];
-    /* Tuned on a sample of the training rows (a large corpus): how many. */
+    /* How the settings came: fixed, tuned on the training rows, or (a
+       large corpus) on a sample of them, with its size; for detail and
+       for the sentence. */
     bool sampled = fit->tuned && fit->tune_rows < fit->train_rows;
-    if (s->given)
-        snprintf(model, sizeof model, "model=given:%s", s->given_name);
-    else if (sampled)
-        snprintf(model, sizeof model,
-                 "train_accuracy=%.6f epoch=%d lr=%g settings=chosen_on_sampled_training_rows "
-                 "tune_rows=%zu",
-                 fit->train_accuracy, fit->epoch, fit->lr, fit->tune_rows);
-    else
-        snprintf(model, sizeof model, "train_accuracy=%.6f epoch=%d lr=%g settings=%s",
-                 fit->train_accuracy, fit->epoch, fit->lr,
-                 fit->tuned ? "chosen_on_training_rows" : "fixed");
-    char how[48];
-    if (sampled)
+    char settings[64], how[48];
+    if (sampled) {
+        snprintf(settings, sizeof settings, "chosen_on_sampled_training_rows tune_rows=%zu",
+                 fit->tune_rows);
         snprintf(how, sizeof how, "chosen on %zu of them", fit->tune_rows);
-    else
+    } else {
+        snprintf(settings, sizeof settings, "%s",
+                 fit->tuned ? "chosen_on_training_rows" : "fixed");
         snprintf(how, sizeof how, "%s",
                  fit->tuned ? "chosen on a held-out fifth of the training data" : "as given");
+    }
+    if (s->given)
+        snprintf(model, sizeof model, "model=given:%s", s->given_name);
+    else
+        snprintf(model, sizeof model, "train_accuracy=%.6f epoch=%d lr=%g settings=%s",
+                 fit->train_accuracy, fit->epoch, fit->lr, settings);
     snprintf(v->detail, sizeof v->detail,
              "test=mcnemar_exact_one_sided n=%zu only_hypothesis_right=%lu "
              "only_majority_right=%lu majority_label=%s evaluation=%s %s mde=%.6f "

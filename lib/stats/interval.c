@@ -2,9 +2,11 @@
 #include "stats/interval.h"
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -67,12 +69,21 @@ static void summarise(double *stat, size_t samples, double level, interval *out)
     out->p = pvalue_from_p(p < 1.0 ? p : 1.0);
 }
 
+/* A resample of n examples matters here only through how many of its
+   draws fall in each pattern of outcomes (a right and b wrong, ...), and
+   those counts are multinomial: n draws over the patterns' shares of the
+   examples. gsl_ran_multinomial draws them directly, a few binomial draws
+   per resample instead of n: the same bootstrap distribution as drawing
+   the examples one by one (its K binomials take n as an unsigned int). */
 static int prepare(size_t n, size_t samples, double level, double **stat, gsl_rng **rng,
                    unsigned long seed, tells_error *err)
 {
     if (n == 0 || samples == 0 || !(level > 0 && level < 1))
         return tells_error_usage(err, "a bootstrap interval needs examples, resamples and "
                                  "a level between 0 and 1");
+    if (n > UINT_MAX)
+        return tells_error_set(err, NULL, 0, "%zu examples are too many to resample (at "
+                               "most %u)", n, UINT_MAX);
     *stat = array_new(samples, sizeof **stat);
     *rng = gsl_rng_alloc(gsl_rng_mt19937);
     if (!*stat || !*rng) {
@@ -89,21 +100,20 @@ int paired_diff_interval(const unsigned char *a, const unsigned char *b, size_t 
                          size_t samples, unsigned long seed, double level, interval *out,
                          tells_error *err)
 {
+    /* The patterns: both alike, only a right, only b right. */
+    size_t count[3] = {0};
+    for (size_t i = 0; i < n; i++)
+        count[(a[i] != 0) == (b[i] != 0) ? 0 : a[i] ? 1 : 2]++;
+    double share[3] = {(double)count[0], (double)count[1], (double)count[2]};
     double *stat;
     gsl_rng *rng;
     if (prepare(n, samples, level, &stat, &rng, seed, err) < 0)
         return -1;
-    long d = 0;
-    for (size_t i = 0; i < n; i++)
-        d += (long)a[i] - (long)b[i];
-    out->estimate = (double)d / (double)n;
+    out->estimate = ((double)count[1] - (double)count[2]) / (double)n;
     for (size_t s = 0; s < samples; s++) {
-        long sum = 0;
-        for (size_t j = 0; j < n; j++) {
-            size_t i = (size_t)gsl_rng_uniform_int(rng, n);
-            sum += (long)a[i] - (long)b[i];
-        }
-        stat[s] = (double)sum / (double)n;
+        unsigned int c[3];
+        gsl_ran_multinomial(rng, 3, (unsigned int)n, share, c);
+        stat[s] = ((double)c[1] - (double)c[2]) / (double)n;
     }
     summarise(stat, samples, level, out);
     free(stat);
@@ -123,6 +133,12 @@ int subset_diff_interval(const unsigned char *c, const unsigned char *in, size_t
     }
     if (m == 0)
         return tells_error_set(err, NULL, 0, "no example in the subset");
+    /* The patterns (in the subset, right): 2 in + right. */
+    size_t count[4] = {0};
+    for (size_t i = 0; i < n; i++)
+        count[2 * (in[i] != 0) + (c[i] != 0)]++;
+    double share[4] = {(double)count[0], (double)count[1], (double)count[2],
+                       (double)count[3]};
     double *stat;
     gsl_rng *rng;
     if (prepare(n, samples, level, &stat, &rng, seed, err) < 0)
@@ -130,18 +146,12 @@ int subset_diff_interval(const unsigned char *c, const unsigned char *in, size_t
     out->estimate = (double)right_in / (double)m - (double)right / (double)n;
     size_t kept = 0;
     for (size_t s = 0; s < samples; s++) {
-        size_t sm = 0, sr = 0, sri = 0;
-        for (size_t j = 0; j < n; j++) {
-            size_t i = (size_t)gsl_rng_uniform_int(rng, n);
-            sr += c[i] != 0;
-            if (in[i]) {
-                sm++;
-                sri += c[i] != 0;
-            }
-        }
+        unsigned int k[4];
+        gsl_ran_multinomial(rng, 4, (unsigned int)n, share, k);
         /* A resample without a subset example says nothing: skip it. */
-        if (sm)
-            stat[kept++] = (double)sri / (double)sm - (double)sr / (double)n;
+        if (k[2] + k[3])
+            stat[kept++] = (double)k[3] / (double)(k[2] + k[3]) -
+                           (double)(k[1] + k[3]) / (double)n;
     }
     if (kept == 0) {
         free(stat);

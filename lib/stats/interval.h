@@ -2,7 +2,11 @@
    comparing two models on the same examples and a subset of examples
    with the whole: paired bootstrap percentile intervals (GSL's mt19937
    seeded with seed draws the resamples, so a seed gives the same
-   interval) and McNemar's exact one-sided test. */
+   interval) and McNemar's exact one-sided test. A resample is drawn as
+   its counts of each pattern of outcomes (gsl_ran_multinomial), which is
+   all the statistic reads of it: the bootstrap distribution of drawing n
+   examples with replacement, at a cost that does not grow with n. Any
+   nonzero byte counts as right. */
 #ifndef TELLS_INTERVAL_H
 #define TELLS_INTERVAL_H
 

@@ -3,11 +3,13 @@
    question, whether the hypotheses alone give the label away. */
 #include <config.h>
 
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -228,6 +230,13 @@ static int share_interval(const study *s, baselines_state *b, tells_error *err)
     b->share_low = b->share_high = NAN;
     if (!b->share_ok)
         return 0;
+    /* The resamples drawn as their counts of the 8 patterns of the three
+       models' outcomes (stats/interval.h), all the share reads of them. */
+    double pattern[8] = {0};
+    for (size_t i = 0; i < n; i++)
+        pattern[4 * (maj[i] != 0) + 2 * (hyp[i] != 0) + (aware[i] != 0)]++;
+    if (n > UINT_MAX)
+        return tells_error_set(err, NULL, 0, "%zu examples are too many to resample", n);
     double *stat = array_new(STUDY_BOOTSTRAP, sizeof *stat);
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     if (!stat || !rng) {
@@ -239,12 +248,13 @@ static int share_interval(const study *s, baselines_state *b, tells_error *err)
     gsl_rng_set(rng, s->cfg->seed);
     size_t m = 0;
     for (size_t r = 0; r < STUDY_BOOTSTRAP; r++) {
+        unsigned int c[8];
+        gsl_ran_multinomial(rng, 8, (unsigned int)n, pattern, c);
         long sm = 0, sh = 0, sa = 0;
-        for (size_t i = 0; i < n; i++) {
-            size_t j = gsl_rng_uniform_int(rng, n);
-            sm += maj[j];
-            sh += hyp[j];
-            sa += aware[j];
+        for (int k = 0; k < 8; k++) {
+            sm += (k & 4) ? c[k] : 0;
+            sh += (k & 2) ? c[k] : 0;
+            sa += (k & 1) ? c[k] : 0;
         }
         if (sa > sm)
             stat[m++] = (double)(sh - sm) / (double)(sa - sm);

@@ -21,7 +21,11 @@ Sources of the values:
   scipy.stats.binomtest(k, n, p, alternative='greater'); tails below the
   smallest double summed exactly with fractions.
 - Kruskal-Wallis: scipy.stats.kruskal (tie-corrected).
-- Bootstrap intervals (lib/stats/interval.c, lib/model/pvi.c): a replica
+- Bootstrap intervals of 0/1 outcomes (lib/stats/interval.c): the exact
+  law of the resampled statistic, from the multinomial counts of the
+  outcome patterns, enumerated with fractions; the test checks the
+  interval's ends and p against it with many resamples.
+- Bootstrap intervals of means (lib/model/pvi.c): a replica
   of GSL's gsl_rng_mt19937 (its seeding is init_genrand, as NumPy's
   legacy MT19937 seeding), gsl_rng_uniform_int, gsl_ran_shuffle and
   gsl_stats_quantile_from_sorted_data, written from GSL's sources and
@@ -159,57 +163,61 @@ out("mcn.1100_900", stats.binomtest(1100, 2000, 0.5, alternative="greater").pval
 out("mcn.2000_0.log_p", -2000 * math.log(2))
 
 
-def paired(a, b, samples, seed, level):
-    n = len(a)
-    rng = GslMT(seed)
-    est = sum(x - y for x, y in zip(a, b)) / n
-    stat = []
-    for _ in range(samples):
-        s = 0
-        for _ in range(n):
-            i = rng.uniform_int(n)
-            s += a[i] - b[i]
-        stat.append(s / n)
-    return (est,) + summarise(stat, level)
+def multinomial_law(n, shares):
+    """Every count vector of n draws over the shares, with its exact
+    probability (fractions)."""
+    def rec(k, left):
+        if k == len(shares) - 1:
+            yield (left,), shares[k] ** left
+            return
+        for c in range(left + 1):
+            for rest, pr in rec(k + 1, left - c):
+                yield (c,) + rest, math.comb(left, c) * shares[k] ** c * pr
+    yield from rec(0, n)
 
 
-def subset(c, inn, samples, seed, level):
-    n = len(c)
-    m = sum(inn)
-    est = sum(1 for x, y in zip(c, inn) if x and y) / m - sum(c) / n
-    rng = GslMT(seed)
-    stat = []
-    for _ in range(samples):
-        sm = sr = sri = 0
-        for _ in range(n):
-            i = rng.uniform_int(n)
-            sr += c[i] != 0
-            if inn[i]:
-                sm += 1
-                sri += c[i] != 0
-        if sm:
-            stat.append(sri / sm - sr / n)
-    if not stat:
-        return None
-    return (est,) + summarise(stat, level) + (len(stat),)
+def bootstrap_law(n, counts, stat):
+    """The exact law of a statistic of a bootstrap resample of n examples
+    whose outcome patterns count counts: drawing n examples with
+    replacement draws the patterns' counts from the multinomial over
+    counts / n. Resamples where stat is None are left out (and the law
+    renormalised). Returns {value: probability} and the kept share."""
+    law = {}
+    for c, pr in multinomial_law(n, [Fraction(k, n) for k in counts]):
+        v = stat(c)
+        if v is not None:
+            law[v] = law.get(v, 0) + pr
+    kept = sum(law.values())
+    return {v: pr / kept for v, pr in law.items()}, kept
 
 
+def print_law(name, law, kept):
+    out(name + ".kept", kept)
+    cdf = 0
+    for v in sorted(v for v in law if law[v] > 0):
+        cdf += law[v]
+        out("%s.cdf(%s)" % (name, v), cdf)
+    out(name + ".p", min(1, 2 * min(sum(pr for v, pr in law.items() if v <= 0),
+                                    sum(pr for v, pr in law.items() if v >= 0))))
+
+
+# paired_diff_interval: patterns alike, only A right, only B right; the
+# percentile interval's ends are the quantiles of this law, its p twice
+# the smaller tail at 0, up to the resampling's error.
 A = [1, 1, 1, 0, 1, 0, 1, 1, 1, 1]
 B = [0, 1, 0, 0, 1, 1, 0, 1, 0, 1]
-for k, v in zip(["est", "low", "high", "p"], paired(A, B, 200, 42, 0.9)):
-    out("paired." + k, v)
+alike = sum(x == y for x, y in zip(A, B))
+only_a = sum(x > y for x, y in zip(A, B))
+print_law("paired_law", *bootstrap_law(10, [alike, only_a, 10 - alike - only_a],
+                                       lambda c: Fraction(c[1] - c[2], 10)))
+# subset_diff_interval: patterns (in, right) = 00, 01, 10, 11; resamples
+# without a subset example left out.
 C = [1, 0, 1, 1, 0, 1]
 IN = [0, 0, 1, 0, 0, 0]
-for k, v in zip(["est", "low", "high", "p", "kept"], subset(C, IN, 300, 5, 0.95)):
-    out("subset." + k, v)
-C2 = [1, 1, 0, 1, 0, 0, 1, 1, 1, 0, 1, 1]
-IN2 = [1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0]
-for k, v in zip(["est", "low", "high", "p", "kept"], subset(C2, IN2, 250, 9, 0.8)):
-    out("subset2." + k, v)
-for seed in range(1, 100):
-    if subset([1, 0], [1, 0], 1, seed, 0.95) is None:
-        print("subset_too_small.seed", seed)
-        break
+pat = [sum(1 for x, y in zip(IN, C) if (x, y) == k) for k in [(0, 0), (0, 1), (1, 0), (1, 1)]]
+print_law("subset_law", *bootstrap_law(
+    6, pat, lambda c: None if c[2] + c[3] == 0
+    else Fraction(c[3], c[2] + c[3]) - Fraction(c[1] + c[3], 6)))
 
 # ---- ranktest ----
 r = stats.kruskal([1, 2, 3], [4, 5, 6], [7, 8, 9])

@@ -638,18 +638,24 @@ static void test_paired_interval(void)
     CHECK(paired_diff_interval(one, one, 5, 99, 1, 0.95, &iv, &err) == 0);
     CHECK(iv.estimate == 0 && iv.low == 0 && iv.high == 0);
     CHECK_P1(iv.p);
-    /* Differences 1 0 1 0 0 -1 1 0 1 0: estimate 3/10; 200 resamples,
-       seed 42, level 0.9 (paired.*: the GSL replica). */
+    /* Differences 1 0 1 0 0 -1 1 0 1 0: estimate 3/10. A resample's
+       difference is (C1 - C2) / 10 with (C0, C1, C2) multinomial over
+       (5, 4, 1) / 10, whose exact law (paired_law.*)
+       has P(D <= -0.1) = 0.04377, P(D <= 0) = 0.10915, P(D <= 0.5) =
+       0.89462, P(D <= 0.6) = 0.96342: with 200,000 resamples (an
+       empirical share's standard error 0.0005 there) the 5% and 95%
+       quantiles are 0 and 0.6, and p = 2 P(D <= 0) = 0.21830 within
+       0.006, four standard errors. */
     const unsigned char a[] = {1, 1, 1, 0, 1, 0, 1, 1, 1, 1};
     const unsigned char b[] = {0, 1, 0, 0, 1, 1, 0, 1, 0, 1};
-    CHECK(paired_diff_interval(a, b, 10, 200, 42, 0.9, &iv, &err) == 0);
+    CHECK(paired_diff_interval(a, b, 10, 200000, 42, 0.9, &iv, &err) == 0);
     CHECK_NEAR(iv.estimate, 0.3, 1e-15);
     CHECK_NEAR(iv.low, 0, 1e-15);
-    CHECK_NEAR(iv.high, 0.59999999999999998, 1e-15);
-    CHECK_REL(iv.p.p, 0.25870646766169153);
+    CHECK_NEAR(iv.high, 0.6, 1e-15);
+    CHECK_NEAR(iv.p.p, 0.2183031248, 0.006);
     /* The same seed, the same interval. */
     interval again;
-    CHECK(paired_diff_interval(a, b, 10, 200, 42, 0.9, &again, &err) == 0);
+    CHECK(paired_diff_interval(a, b, 10, 200000, 42, 0.9, &again, &err) == 0);
     CHECK(again.low == iv.low && again.high == iv.high && again.p.p == iv.p.p);
     /* Bad arguments: usage errors. */
     CHECK(paired_diff_interval(a, b, 0, 200, 42, 0.9, &iv, &err) == -1);
@@ -668,29 +674,31 @@ static void test_subset_interval(void)
     interval iv;
     tells_error err;
     tells_error_clear(&err);
-    /* One example of six in the subset, right: estimate 1 - 4/6 = 1/3;
-       resamples without it are skipped (94 of 300 with seed 5: subset.*). */
+    /* One example of six in the subset, right: estimate 1 - 4/6 = 1/3.
+       The patterns (in, right) count 2, 3, 0, 1; a resample without the
+       subset's example (a share (5/6)^6 = 0.335) is skipped, and the
+       rest have 1 - (C01 + C11) / 6, whose exact law given C11 > 0
+       (subset_law.*) has P(<= 0) = 0.10850, P(<= 1/6)
+       = 0.41052, P(<= 1/2) = 0.93967, P(<= 2/3) = 0.99381: with 200,000
+       resamples the 2.5% and 97.5% quantiles are 0 and 2/3, and p = 2
+       P(<= 0) = 0.21701 within 0.007. */
     const unsigned char c[] = {1, 0, 1, 1, 0, 1}, in[] = {0, 0, 1, 0, 0, 0};
-    CHECK(subset_diff_interval(c, in, 6, 300, 5, 0.95, &iv, &err) == 0);
+    CHECK(subset_diff_interval(c, in, 6, 200000, 5, 0.95, &iv, &err) == 0);
     CHECK_NEAR(iv.estimate, 1.0 / 3, 1e-15);
     CHECK_NEAR(iv.low, 0, 1e-15);
-    CHECK_NEAR(iv.high, 0.66666666666666674, 1e-15);
-    CHECK_REL(iv.p.p, 0.19323671497584541);
-    /* Five in the subset, four right: 4/5 - 8/12 (subset2.*). */
-    const unsigned char c2[] = {1, 1, 0, 1, 0, 0, 1, 1, 1, 0, 1, 1};
-    const unsigned char in2[] = {1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0};
-    CHECK(subset_diff_interval(c2, in2, 12, 250, 9, 0.8, &iv, &err) == 0);
-    CHECK_NEAR(iv.estimate, 0.8 - 8.0 / 12, 1e-15);
-    CHECK_NEAR(iv.low, -0.08333333333333337, 1e-15);
-    CHECK_NEAR(iv.high, 0.33333333333333337, 1e-15);
-    CHECK_REL(iv.p.p, 0.48799999999999999);
+    CHECK_NEAR(iv.high, 2.0 / 3, 1e-15);
+    CHECK_NEAR(iv.p.p, 0.21700879765395895, 0.007);
+    /* The same seed, the same interval. */
+    interval again;
+    CHECK(subset_diff_interval(c, in, 6, 200000, 5, 0.95, &again, &err) == 0);
+    CHECK(again.low == iv.low && again.high == iv.high && again.p.p == iv.p.p);
     /* No example in the subset: a data error. */
     const unsigned char none[6] = {0};
     CHECK(subset_diff_interval(c, none, 6, 300, 5, 0.95, &iv, &err) == -1);
     CHECK(err.kind == TELLS_ERR_DATA);
     CHECK_STR(err.msg, "no example in the subset");
     /* Its one resample (seed 4) draws example 1 twice: none kept
-       (subset_too_small.seed). */
+       (seeds 4, 6, 8 and 10 do, a quarter of them as they should). */
     const unsigned char c3[] = {1, 0}, in3[] = {1, 0};
     CHECK(subset_diff_interval(c3, in3, 2, 1, 4, 0.95, &iv, &err) == -1);
     CHECK(err.kind == TELLS_ERR_DATA);

@@ -55,15 +55,34 @@ static size_t first_at(const tokens *t, size_t i)
     return i;
 }
 
+/* Appends the n parts, one word, and a space before it unless first. */
+static int put_parts(char **buf, size_t *cap, size_t *used, const char *const *part,
+                     const size_t *len, size_t n)
+{
+    size_t need = *used + 2;
+    for (size_t k = 0; k < n; k++)
+        need += len[k];
+    if (ARRAY_RESERVE(*buf, *cap, need) < 0)
+        return -1;
+    char *o = *buf + *used;
+    if (*used)
+        *o++ = ' ';
+    for (size_t k = 0; k < n; k++) {
+        memcpy(o, part[k], len[k]);
+        o += len[k];
+    }
+    *o = '\0';
+    *used = (size_t)(o - *buf);
+    return 0;
+}
+
 /* Appends "PREFIXword" (and a space before it unless first). */
 static int put(char **buf, size_t *cap, size_t *used, const char *prefix, const char *w,
                size_t len)
 {
-    size_t need = *used + 1 + strlen(prefix) + len + 1;
-    if (ARRAY_RESERVE(*buf, *cap, need) < 0)
-        return -1;
-    *used += (size_t)sprintf(*buf + *used, "%s%s%.*s", *used ? " " : "", prefix, (int)len, w);
-    return 0;
+    const char *part[2] = {prefix, w};
+    size_t plen[2] = {strlen(prefix), len};
+    return put_parts(buf, cap, used, part, plen, 2);
 }
 
 int pair_features(const char *premise, const char *hypothesis, char **buf, size_t *cap)
@@ -96,11 +115,11 @@ int pair_features(const char *premise, const char *hypothesis, char **buf, size_
         for (size_t j = 0; rc == 0 && j < h.n && ncross < PAIR_MAX_CROSS; j++) {
             if (has(&p, h.at[j], h.len[j]) || first_at(&h, j) != j)
                 continue;
-            char pre[512];
-            int k = snprintf(pre, sizeof pre, "x:%.*s|", (int)p.len[i], p.at[i]);
-            if (k < 0 || (size_t)k >= sizeof pre)
+            if (p.len[i] + 3 >= 512)
                 break;   /* a token that long: left out */
-            rc = put(buf, cap, &used, pre, h.at[j], h.len[j]);
+            const char *part[4] = {"x:", p.at[i], "|", h.at[j]};
+            size_t plen[4] = {2, p.len[i], 1, h.len[j]};
+            rc = put_parts(buf, cap, &used, part, plen, 4);
             ncross++;
         }
     }

@@ -125,18 +125,13 @@ int subset_diff_interval(const unsigned char *c, const unsigned char *in, size_t
                          size_t samples, unsigned long seed, double level, interval *out,
                          tells_error *err)
 {
-    size_t m = 0, right = 0, right_in = 0;
-    for (size_t i = 0; i < n; i++) {
-        m += in[i] != 0;
-        right += c[i] != 0;
-        right_in += in[i] && c[i];
-    }
-    if (m == 0)
-        return tells_error_set(err, NULL, 0, "no example in the subset");
     /* The patterns (in the subset, right): 2 in + right. */
     size_t count[4] = {0};
     for (size_t i = 0; i < n; i++)
         count[2 * (in[i] != 0) + (c[i] != 0)]++;
+    size_t m = count[2] + count[3], right = count[1] + count[3], right_in = count[3];
+    if (m == 0)
+        return tells_error_set(err, NULL, 0, "no example in the subset");
     double share[4] = {(double)count[0], (double)count[1], (double)count[2],
                        (double)count[3]};
     double *stat;

@@ -218,6 +218,12 @@ pat = [sum(1 for x, y in zip(IN, C) if (x, y) == k) for k in [(0, 0), (0, 1), (1
 print_law("subset_law", *bootstrap_law(
     6, pat, lambda c: None if c[2] + c[3] == 0
     else Fraction(c[3], c[2] + c[3]) - Fraction(c[1] + c[3], 6)))
+C2 = [1, 1, 0, 1, 0, 0, 1, 1, 1, 0, 1, 1]
+IN2 = [1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0]
+pat = [sum(1 for x, y in zip(IN2, C2) if (x, y) == k) for k in [(0, 0), (0, 1), (1, 0), (1, 1)]]
+print_law("subset2_law", *bootstrap_law(
+    12, pat, lambda c: None if c[2] + c[3] == 0
+    else Fraction(c[3], c[2] + c[3]) - Fraction(c[1] + c[3], 12)))
 
 # ---- ranktest ----
 r = stats.kruskal([1, 2, 3], [4, 5, 6], [7, 8, 9])

@@ -692,6 +692,19 @@ static void test_subset_interval(void)
     interval again;
     CHECK(subset_diff_interval(c, in, 6, 200000, 5, 0.95, &again, &err) == 0);
     CHECK(again.low == iv.low && again.high == iv.high && again.p.p == iv.p.p);
+    /* Five of twelve in the subset, four right: 4/5 - 8/12, every
+       pattern present (3, 4, 1, 4). The exact law (subset2_law.*) has
+       P(<= -2/21) = 0.06637, P(<= -1/12) = 0.11225, P(<= 3/10) =
+       0.83699, P(<= 1/3) = 0.92249: with 200,000 resamples the 10% and
+       90% quantiles are -1/12 and 1/3 (up to the rounding of the
+       differences that make them), and p = 0.48771 within 0.008. */
+    const unsigned char c2[] = {1, 1, 0, 1, 0, 0, 1, 1, 1, 0, 1, 1};
+    const unsigned char in2[] = {1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 0};
+    CHECK(subset_diff_interval(c2, in2, 12, 200000, 9, 0.8, &iv, &err) == 0);
+    CHECK_NEAR(iv.estimate, 0.8 - 8.0 / 12, 1e-15);
+    CHECK_NEAR(iv.low, -1.0 / 12, 1e-12);
+    CHECK_NEAR(iv.high, 1.0 / 3, 1e-12);
+    CHECK_NEAR(iv.p.p, 0.48770509116783239, 0.008);
     /* No example in the subset: a data error. */
     const unsigned char none[6] = {0};
     CHECK(subset_diff_interval(c, none, 6, 300, 5, 0.95, &iv, &err) == -1);

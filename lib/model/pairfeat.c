@@ -55,6 +55,10 @@ static size_t first_at(const tokens *t, size_t i)
     return i;
 }
 
+/* A cross feature whose "x:A|" part would take this many bytes or more
+   is left out, with the rest of A's (a token that long is no word). */
+enum { CROSS_PREFIX_MAX = 512 };
+
 /* Appends the n parts, one word, and a space before it unless first. */
 static int put_parts(char **buf, size_t *cap, size_t *used, const char *const *part,
                      const size_t *len, size_t n)
@@ -115,7 +119,7 @@ int pair_features(const char *premise, const char *hypothesis, char **buf, size_
         for (size_t j = 0; rc == 0 && j < h.n && ncross < PAIR_MAX_CROSS; j++) {
             if (has(&p, h.at[j], h.len[j]) || first_at(&h, j) != j)
                 continue;
-            if (p.len[i] + 3 >= 512)
+            if (p.len[i] + 3 >= CROSS_PREFIX_MAX)
                 break;   /* a token that long: left out */
             const char *part[4] = {"x:", p.at[i], "|", h.at[j]};
             size_t plen[4] = {2, p.len[i], 1, h.len[j]};

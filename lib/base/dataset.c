@@ -1,13 +1,45 @@
 #include <config.h>
 #include "base/dataset.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/alloc.h"
 #include "base/fields.h"
 #include "base/lineio.h"
 #include "base/prepared.h"
+
+/* After ESTIMATE_ROWS rows, and again after 16 times as many, and so
+   on, the rows of a regular file are estimated from their bytes so far
+   and room made for them, at most 16 times the rows so far (a file whose
+   first rows are short reserves no more than that): the ids' table and
+   the examples then grow once or twice, not a dozen times. */
+enum { ESTIMATE_ROWS = 1024, ESTIMATE_GROWTH = 16 };
+
+static void reserve_rows(dataset *d, vocab *ids, size_t *cap, const prepared_reader *r,
+                         uint64_t first_row)
+{
+    struct stat st;
+    /* This row starts where the first ESTIMATE_ROWS end. */
+    uint64_t read = r->lr.line_start - first_row;
+    if (fstat(fileno(r->lr.fp), &st) != 0 || !S_ISREG(st.st_mode) || read == 0 ||
+        (uint64_t)st.st_size <= r->lr.line_start)
+        return;
+    /* The rows so far in the bytes so far; a twentieth more for
+       longer rows ahead. A failed reservation only leaves the growth
+       as it was. */
+    double est = (double)d->n * (double)((uint64_t)st.st_size - first_row) / (double)read;
+    est *= 1.05;
+    if (est > (double)d->n * ESTIMATE_GROWTH)
+        est = (double)d->n * ESTIMATE_GROWTH;
+    if (est >= (double)(UINT32_MAX / 2))
+        return;
+    size_t n = (size_t)est + 1;
+    if (vocab_reserve(ids, n) == 0)
+        ARRAY_RESERVE_MIN(d->ex, *cap, n, 1024);
+}
 
 int dataset_load(dataset *d, const char *path, tells_error *err)
 {
@@ -25,8 +57,17 @@ int dataset_load(dataset *d, const char *path, tells_error *err)
     prepared_row row;
     int rc = d->splits && d->labels && d->source && ids ? 0
              : tells_error_nomem(err, r.lr.name, 0);
+    uint64_t first_row = 0;          /* where the rows start, in the file */
+    size_t next_estimate = ESTIMATE_ROWS;
     while (rc == 0 && (rc = prepared_next(&r, &row, err)) == 1) {
         rc = 0;
+        if (d->n == 0)
+            first_row = r.lr.line_start;
+        else if (d->n == next_estimate) {
+            reserve_rows(d, ids, &cap, &r, first_row);
+            next_estimate = next_estimate <= SIZE_MAX / ESTIMATE_GROWTH
+                                ? next_estimate * ESTIMATE_GROWTH : 0;
+        }
         long k = vocab_intern(ids, row.field[PREP_ID], row.len[PREP_ID]);
         if (k < 0 || ARRAY_RESERVE_MIN(d->ex, cap, d->n + 1, 1024) < 0) {
             rc = tells_error_nomem(err, r.lr.name, row.lineno);

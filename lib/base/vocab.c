@@ -136,6 +136,19 @@ static int grow_entries(vocab *v)
            ARRAY_RESERVE_MIN(v->strs, v->cap, need, 256) < 0 ? -1 : 0;
 }
 
+int vocab_reserve(vocab *v, size_t n)
+{
+    if (n > UINT32_MAX - 1)
+        return -1;
+    while (n * 2 > v->nslots)
+        if (grow_slots(v) < 0)
+            return -1;
+    size_t lens_cap = v->cap, hashes_cap = v->cap;
+    return ARRAY_RESERVE_MIN(v->lens, lens_cap, n, 256) < 0 ||
+           ARRAY_RESERVE_MIN(v->hashes, hashes_cap, n, 256) < 0 ||
+           ARRAY_RESERVE_MIN(v->strs, v->cap, n, 256) < 0 ? -1 : 0;
+}
+
 long vocab_intern(vocab *v, const char *s, size_t len)
 {
     return vocab_intern_hashed(v, s, len, vocab_hash(s, len));

@@ -13,6 +13,10 @@ void vocab_free(vocab *v);
 size_t vocab_size(const vocab *v);
 /* Returns the id of s (adding it if new), or -1 when out of memory. */
 long vocab_intern(vocab *v, const char *s, size_t len);
+/* Room for n strings in all: adding them up to n then never grows the
+   table (the caller knows about how many will come). -1 when out of
+   memory; the vocab is unchanged but for room. */
+int vocab_reserve(vocab *v, size_t n);
 /* Returns the id of s, or -1 when absent. */
 long vocab_find(const vocab *v, const char *s, size_t len);
 /* NUL-terminated string of an id; valid until the vocab is freed. */

@@ -239,9 +239,9 @@ static bool descends(const concept_index *ci, uint32_t a, uint32_t b)
     return false;
 }
 
-/* The id of a token (lowercased in ps->low), interned, and classified
-   when new. */
-static long intern(pair_shaper *ps, const char *s, size_t len)
+/* The id of a token (lowercased in ps->low, h its vocab_hash), interned,
+   and classified when new. */
+static long intern(pair_shaper *ps, const char *s, size_t len, uint64_t h)
 {
     /* Room for one more token first, so that a token is never interned
        without its flags and stamps. */
@@ -256,46 +256,46 @@ static long intern(pair_shaper *ps, const char *s, size_t len)
         if (!p)
             return -1;
         ps->pstamp = p;
-        uint64_t *h = realloc(ps->hstamp, cap * sizeof *h);
-        if (!h)
+        uint64_t *hs = realloc(ps->hstamp, cap * sizeof *hs);
+        if (!hs)
             return -1;
-        ps->hstamp = h;
+        ps->hstamp = hs;
         memset(p + ps->cap, 0, (cap - ps->cap) * sizeof *p);
-        memset(h + ps->cap, 0, (cap - ps->cap) * sizeof *h);
+        memset(hs + ps->cap, 0, (cap - ps->cap) * sizeof *hs);
         ps->cap = cap;
     }
-    long id = vocab_intern(ps->words, s, len);
+    long id = vocab_intern_hashed(ps->words, s, len, h);
     if (id >= 0 && (size_t)id >= known)
         ps->flags[id] = classify(ps->cues, s, len);
     return id;
 }
 
-/* The tokens of text (split at spaces, ASCII letters lowercased) as ids
-   into *ids; the number of tokens, or -1. */
-static long tokens_of(pair_shaper *ps, const char *text, uint32_t **ids, size_t *cap)
+/* The tokens of text, len bytes (split at spaces, ASCII letters
+   lowercased) as ids into *ids; the number of tokens, or -1. Each token
+   is lowercased and hashed in one pass. */
+static long tokens_of(pair_shaper *ps, const char *text, size_t len, uint32_t **ids,
+                      size_t *cap)
 {
-    size_t len = strlen(text), n = 0;
+    size_t n = 0;
     if (ARRAY_RESERVE(ps->low, ps->low_cap, len + 1) < 0)
         return -1;
-    const char *t = text, *end = text + len;
+    const unsigned char *t = (const unsigned char *)text, *end = t + len;
     while (t < end) {
         while (t < end && *t == ' ')
             t++;
-        const char *e = t;
-        while (e < end && *e != ' ')
-            e++;
-        if (e == t)
+        if (t == end)
             break;
-        size_t k = (size_t)(e - t);
-        for (size_t i = 0; i < k; i++) {
-            char c = t[i];
-            ps->low[i] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+        uint64_t h = VOCAB_HASH_INIT;
+        size_t k = 0;
+        for (; t < end && *t != ' '; t++, k++) {
+            unsigned char c = *t >= 'A' && *t <= 'Z' ? (unsigned char)(*t - 'A' + 'a') : *t;
+            ps->low[k] = (char)c;
+            h = vocab_hash_step(h, c);
         }
-        long id = intern(ps, ps->low, k);
+        long id = intern(ps, ps->low, k, vocab_hash_final(h));
         if (id < 0 || ARRAY_RESERVE(*ids, *cap, n + 1) < 0)
             return -1;
         (*ids)[n++] = (uint32_t)id;
-        t = e;
     }
     return (long)n;
 }
@@ -344,7 +344,7 @@ static int read_premise(pair_shaper *ps, const char *premise)
         return 0;
     /* Whatever fails below leaves nothing cached. */
     ps->cached = false;
-    long np = tokens_of(ps, premise, &ps->p_tok, &ps->p_tok_cap);
+    long np = tokens_of(ps, premise, len, &ps->p_tok, &ps->p_tok_cap);
     if (np < 0 || ARRAY_RESERVE(ps->p_ids, ps->p_cap, (size_t)np + 1) < 0 ||
         ARRAY_RESERVE(ps->last_premise, ps->last_cap, len + 1) < 0)
         return -1;
@@ -380,7 +380,8 @@ int pair_shape(pair_shaper *ps, const char *premise, const char *hypothesis, dou
     if (read_premise(ps, premise) < 0)
         return -1;
     uint64_t pstamp = ps->pcur;
-    long nh = tokens_of(ps, hypothesis, &ps->h_tok, &ps->h_tok_cap);
+    size_t hlen = strlen(hypothesis);
+    long nh = tokens_of(ps, hypothesis, hlen, &ps->h_tok, &ps->h_tok_cap);
     if (nh < 0 || ARRAY_RESERVE(ps->h_ids, ps->h_cap, (size_t)nh + 1) < 0)
         return -1;
     /* The cues: only a hypothesis with a cue's first word is scanned, and
@@ -442,7 +443,7 @@ int pair_shape(pair_shaper *ps, const char *premise, const char *hypothesis, dou
     out[PAIR_LENGTH_DIFFERENCE] = (double)ps->pw - (double)hw;
     out[PAIR_NEW_CONCEPT] = out[PAIR_MORE_GENERAL] = out[PAIR_MORE_SPECIFIC] = 0;
     if (ps->ci) {
-        if (concept_link_text(ps->ci, hypothesis, strlen(hypothesis), &ps->hits_h) < 0)
+        if (concept_link_text(ps->ci, hypothesis, hlen, &ps->hits_h) < 0)
             return -1;
         for (size_t i = 0; i < ps->hits_h.n; i++) {
             uint32_t h = ps->hits_h.v[i].concept;

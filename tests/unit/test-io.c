@@ -163,6 +163,33 @@ static void datasets(void)
     write_text(path, "\n\n");
     CHECK(dataset_load(&d, path, &err) == -1);
     CHECK_STR(err.msg, "empty input: expected a prepared TSV header");
+    /* Room is made after 1,024 rows (and 16,384) from the bytes so far:
+       rows that then grow fifty-fold all load, in order, and a duplicate
+       far past the estimate is still found with its lines. */
+    FILE *fp = fopen(path, "w");
+    CHECK(fp != NULL);
+    fputs("id\tsplit\tlabel\tpremise\thypothesis\n", fp);
+    enum { ROWS = 40000 };
+    for (int i = 0; i < ROWS; i++)
+        fprintf(fp, "r%d\ttrain\t%s\t%s\th%d\n", i, i % 3 ? "e" : "c",
+                i < 1024 ? "p" : "a long premise of many words, fifty times the first rows'",
+                i);
+    fprintf(fp, "r17\ttrain\te\tp\th\n");
+    CHECK(fclose(fp) == 0);
+    CHECK(dataset_load(&d, path, &err) == -1);
+    CHECK_STR(err.msg, "duplicate id 'r17' (first on line 19)");
+    CHECK(err.line == ROWS + 2);
+    struct stat st;
+    CHECK(stat(path, &st) == 0);
+    CHECK(truncate(path, st.st_size - (off_t)strlen("r17\ttrain\te\tp\th\n")) == 0);
+    CHECK(dataset_load(&d, path, &err) == 0 && d.n == ROWS);
+    CHECK_STR(d.ex[0].id, "r0");
+    CHECK_STR(d.ex[1023].premise, "p");
+    CHECK_STR(d.ex[ROWS - 1].id, "r39999");
+    CHECK_STR(d.ex[ROWS - 1].hypothesis, "h39999");
+    CHECK(d.ex[ROWS - 1].line == ROWS + 1);
+    CHECK(dataset_row(&d, "r20000", 6) == 20000);
+    dataset_free(&d);
     unlink(path);
 }
 

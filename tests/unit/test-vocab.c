@@ -36,6 +36,32 @@ int main(void)
     free(ids);
     vocab_free(v);
 
+    /* Room made mid-way keeps every id and string; strings up to the
+       room, and past it, intern as before. */
+    v = vocab_new();
+    CHECK(v != NULL);
+    for (int i = 0; i < 700; i++) {
+        int n = snprintf(buf, sizeof buf, "w%d", i);
+        CHECK(vocab_intern(v, buf, (size_t)n) == i);
+    }
+    CHECK(vocab_reserve(v, 5000) == 0);
+    CHECK(vocab_reserve(v, 10) == 0);   /* less than it has: nothing */
+    CHECK(vocab_size(v) == 700);
+    CHECK(vocab_find(v, "w699", 4) == 699);
+    CHECK_STR(vocab_str(v, 0), "w0");
+    for (int i = 700; i < 6000; i++) {
+        int n = snprintf(buf, sizeof buf, "w%d", i);
+        CHECK(vocab_intern(v, buf, (size_t)n) == i);
+    }
+    for (int i = 0; i < 6000; i += 599) {
+        int n = snprintf(buf, sizeof buf, "w%d", i);
+        CHECK(vocab_find(v, buf, (size_t)n) == i);
+        CHECK(vocab_len(v, (size_t)i) == (size_t)n);
+    }
+    CHECK(vocab_reserve(v, (size_t)UINT32_MAX) == -1);
+    CHECK(vocab_size(v) == 6000 && vocab_find(v, "w5999", 5) == 5999);
+    vocab_free(v);
+
     u64map m;
     CHECK(u64map_init(&m) == 0);
     for (uint64_t k = 0; k < 50000; k++)

@@ -130,7 +130,7 @@ static void usage(void)
 "      --vector-epochs N    epochs of the trained vectors; fewer make a long\n"
 "                           corpus faster, and AFLite may filter less well\n"
 "                           (man tells-study, WORD VECTORS) [enough to see\n"
-"                           about 2.5 million tokens, 5 to 20]\n"
+"                           about 2.5 million tokens, 1 to 20]\n"
 "  -H, --heuristics FILE    more heuristic definitions (tells-heur's); repeatable\n"
 "      --redact             a folder to share under a data-use agreement: no\n"
 "                           premise or hypothesis text in any file, figure or\n"

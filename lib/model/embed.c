@@ -444,8 +444,8 @@ int embed_auto_epochs(const dataset *d)
     /* Out of memory, the count so far decides (fewer tokens: more epochs,
        within the bounds). */
     each_distinct_text(d, count_tokens, &tokens, NULL);
-    size_t e = tokens ? (EMBED_TOKEN_PASSES + tokens - 1) / tokens : 20;
-    return e < 5 ? 5 : e > 20 ? 20 : (int)e;
+    size_t e = tokens ? (EMBED_TOKEN_PASSES + tokens - 1) / tokens : EMBED_MAX_EPOCHS;
+    return e < EMBED_MIN_EPOCHS ? EMBED_MIN_EPOCHS : e > EMBED_MAX_EPOCHS ? EMBED_MAX_EPOCHS : (int)e;
 }
 
 static int write_vec(FILE *fp, void *ctx, tells_error *err)

@@ -63,10 +63,13 @@ int embed_dataset(const dataset *d, const char *vectors_path, const embed_option
 int embed_train_vectors(const dataset *d, const char *path, const ft_train_args *args,
                         tells_error *err);
 /* The skipgram epochs for d's distinct texts: enough passes to see about
-   EMBED_TOKEN_PASSES tokens, from 5 (fastText's default) to 20. A small
-   corpus gets more passes, a large one fewer: the step's time grows with
-   the corpus only beyond 200,000 tokens. */
-enum { EMBED_TOKEN_PASSES = 2500000 };
+   EMBED_TOKEN_PASSES tokens, from 1 to 20. A small corpus gets more
+   passes, a large one fewer, down to one pass over a corpus of 2.5
+   million tokens or more: the step's time is flat from 125,000 tokens to
+   2.5 million and grows with the corpus only beyond. (It was at least
+   fastText's default 5 until 2026-11: a 540,000-pair corpus of 9.6
+   million tokens then read 48 million.) */
+enum { EMBED_TOKEN_PASSES = 2500000, EMBED_MIN_EPOCHS = 1, EMBED_MAX_EPOCHS = 20 };
 int embed_auto_epochs(const dataset *d);
 /* Writes the words of the fastText model at bin_path with their vectors
    as a text .vec at vec_path (atomically): "N DIM", then a word and DIM

@@ -180,7 +180,7 @@ static void free_state(void *state)
 const study_section section_vectors = {
     .name = "vectors",
     .writes = "hypothesis.npy (tells-embed), from fastText skipgram vectors (dim 100, "
-              "5 to 20 epochs: about 2.5 million tokens seen, or --vector-epochs) trained on "
+              "1 to 20 epochs: about 2.5 million tokens seen, or --vector-epochs) trained on "
               "the corpus unless --vectors; kept only with --keep-vectors (vectors.vec or vectors.bin); or "
               "the --embeddings given",
     .needs = RES_CORPUS,

@@ -463,6 +463,52 @@ static void test_subsample(void)
     subsample_work_free(&w);
 }
 
+/* A corpus of `premises` distinct premises of `words` tokens, each with
+   three hypotheses of 2 tokens (two of them the same text, counted once):
+   premises * (words + 4) distinct tokens. */
+static void write_corpus(const char *path, size_t premises, size_t words)
+{
+    FILE *fp = fopen(path, "w");
+    CHECK(fp != NULL);
+    if (!fp)
+        return;
+    fputs("id\tsplit\tlabel\tpremise\thypothesis\n", fp);
+    for (size_t i = 0; i < premises; i++)
+        for (int h = 0; h < 3; h++) {
+            fprintf(fp, "p%zu-%d\ttrain\t%s\tw%zu", i, h, h ? "e" : "c", i);
+            for (size_t w = 1; w < words; w++)
+                fputs(" w", fp);
+            fprintf(fp, "\tx%zu %s\n", i, h == 2 ? "y" : "z");
+        }
+    fclose(fp);
+}
+
+/* The vectors' epochs: about 2.5 million tokens seen, 1 to 20 epochs. */
+static void test_auto_epochs(void)
+{
+    static const struct {
+        size_t premises, words;
+        int epochs;
+    } cases[] = {
+        {10, 6, 20},          /* 100 tokens: the most */
+        {1000, 121, 20},      /* 125,000 tokens: 20 passes make 2.5 million */
+        {1000, 126, 20},      /* 130,000: ceil(19.2) */
+        {1000, 496, 5},       /* 500,000: fastText's default */
+        {1000, 996, 3},       /* 1,000,000: ceil(2.5) */
+        {2500, 996, 1},       /* 2,500,000: one pass */
+        {5000, 996, 1},       /* 5,000,000: one pass, never fewer */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        write_corpus(tmp_path("tokens.tsv"), cases[k].premises, cases[k].words);
+        dataset d;
+        tells_error err;
+        CHECK(dataset_load(&d, tmp_path("tokens.tsv"), &err) == 0);
+        CHECK(embed_auto_epochs(&d) == cases[k].epochs);
+        dataset_free(&d);
+    }
+    unlink(tmp_path("tokens.tsv"));
+}
+
 int main(void)
 {
     const char *t = getenv("TMPDIR");
@@ -479,6 +525,7 @@ int main(void)
     test_row_order();
     test_subsample();
     test_record();
+    test_auto_epochs();
     const char *names[] = {"three.tsv", "one.tsv", "none.tsv", "two.tsv", "easy.ids",
                            "easy.ids.sha256", "difficult.ids", "difficult.ids.sha256"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)

@@ -42,8 +42,9 @@ CLI_GROUP_BY_HELP
 "                           labels less one above 11 labels, at most 100]\n"
 "      --bucket N           fastText hash buckets [4 per distinct n-gram of\n"
 "                           the training text, at most 2000000]\n"
-"      --threads N          fastText threads; only 1 gives the same output\n"
-"                           every run [1]\n"
+"      --threads N          fastText threads, of which only 1 gives the same\n"
+"                           output every run; and the bootstrap's, which any\n"
+"                           number gives the same [1]\n"
 "      --seed N             the folds' deal, fastText's seed and the\n"
 "                           bootstrap's [0]\n"
 "\n"
@@ -76,8 +77,9 @@ CLI_GROUP_BY_HELP
 "--summary: class, n, v_info, ci_low, ci_high; the row 'all' first, then the\n"
 "classes in byte order. v_info is the mean PVI of the examples; the interval\n"
 "is the 95%% bootstrap percentile interval of that mean: B resamples of the\n"
-"examples with replacement (within the class for a class row; GSL's mt19937\n"
-"seeded with --seed), the 2.5%% and 97.5%% quantiles of the resampled means.\n"
+"examples with replacement (within the class for a class row; each resample\n"
+"from GSL's mt19937 seeded from --seed, the row and the resample's number),\n"
+"the 2.5%% and 97.5%% quantiles of the resampled means.\n"
 "\n"
 "--tokens (the paper's section 4.3): for every example and every distinct\n"
 "token of its hypothesis, PVI(x -> y) - PVI(x without every occurrence of the\n"
@@ -176,6 +178,7 @@ static void parse_args(int argc, char **argv, config *cfg)
         }
     }
     cli_redact_check(&cfg->redact);
+    o->threads = (size_t)o->ft.threads;
     if (argc - optind != 1)
         cli_usage_error(argc == optind ? "no input file (use - for stdin)"
                                        : "only one input file");

@@ -5,6 +5,7 @@
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,8 @@
 #include "base/alloc.h"
 #include "base/idfile.h"
 #include "base/outfile.h"
+#include "base/tasks.h"
+#include "stats/subsample.h"
 
 void pvi_options_default(pvi_options *o)
 {
@@ -20,6 +23,7 @@ void pvi_options_default(pvi_options *o)
     o->input = INPUT_HYPOTHESIS;
     o->ft = ft_classifier_args();
     o->samples = PVI_BOOTSTRAP_SAMPLES;
+    o->threads = 1;
     o->level = 0.95;
 }
 
@@ -175,9 +179,44 @@ static void mean_test(const double *x, size_t n, pvi_mean *out)
     out->p = stat_t_sf(out->t, (double)(n - 1));
 }
 
-/* The mean of x[0..n), its bootstrap percentile interval and its test. */
-static int mean_interval(const double *x, size_t n, const pvi_options *o, gsl_rng *rng,
-                         pvi_mean *out, tells_error *err)
+/* One set's bootstrap (all examples, or one class's): resample b draws
+   its n indices from a generator of its own, GSL's MT19937 seeded with
+   subsample_stream(seed, set, b) (gsl_rng_set keeps its low 32 bits), so
+   that the resamples can be drawn side by side and give the same
+   statistics whatever the threads. */
+typedef struct boot_work {
+    const double *x;
+    size_t n;
+    unsigned long seed;
+    uint64_t set;
+    double *stat;              /* [B] */
+    gsl_rng **rng;             /* one per thread */
+} boot_work;
+
+static void boot_task(void *ctx, size_t b, size_t thread)
+{
+    const boot_work *w = ctx;
+    gsl_rng *rng = w->rng[thread];
+    gsl_rng_set(rng, (unsigned long)subsample_stream(w->seed, w->set, b));
+    /* The draws a block at a time, then their values summed in the same
+       order: the loads of x do not wait on the generator one by one. */
+    enum { BLOCK = 1024 };
+    size_t pick[BLOCK], n = w->n;
+    double t = 0;
+    for (size_t i = 0; i < n; i += BLOCK) {
+        size_t m = n - i < BLOCK ? n - i : BLOCK;
+        for (size_t j = 0; j < m; j++)
+            pick[j] = gsl_rng_uniform_int(rng, n);
+        for (size_t j = 0; j < m; j++)
+            t += w->x[pick[j]];
+    }
+    w->stat[b] = t / (double)n;
+}
+
+/* The mean of x[0..n), its bootstrap percentile interval (set: which
+   set's streams) and its test. */
+static int mean_interval(const double *x, size_t n, const pvi_options *o, uint64_t set,
+                         gsl_rng **rng, size_t threads, pvi_mean *out, tells_error *err)
 {
     out->n = n;
     out->mean = out->low = out->high = NAN;
@@ -194,22 +233,8 @@ static int mean_interval(const double *x, size_t n, const pvi_options *o, gsl_rn
     double *stat = array_new(B, sizeof *stat);
     if (!stat)
         return tells_error_nomem(err, NULL, 0);
-    /* The draws a block at a time, then their values summed in the same
-       order: the same sums, but the loads of x no longer wait on the
-       generator one by one (1.6 times faster on 600,000 rows). */
-    enum { BLOCK = 1024 };
-    size_t pick[BLOCK];
-    for (size_t b = 0; b < B; b++) {
-        double t = 0;
-        for (size_t i = 0; i < n; i += BLOCK) {
-            size_t m = n - i < BLOCK ? n - i : BLOCK;
-            for (size_t j = 0; j < m; j++)
-                pick[j] = gsl_rng_uniform_int(rng, n);
-            for (size_t j = 0; j < m; j++)
-                t += x[pick[j]];
-        }
-        stat[b] = t / (double)n;
-    }
+    boot_work w = {x, n, o->seed, set, stat, rng};
+    tasks_run(threads, B, boot_task, &w);
     gsl_sort(stat, 1, B);
     double tail = (1.0 - o->level) / 2;
     out->low = gsl_stats_quantile_from_sorted_data(stat, 1, B, tail);
@@ -221,26 +246,32 @@ static int mean_interval(const double *x, size_t n, const pvi_options *o, gsl_rn
 static int summarise(const dataset *d, const pvi_options *o, pvi_result *r, tells_error *err)
 {
     size_t L = r->nclasses;
+    size_t threads = tasks_threads(o->threads > INT_MAX ? INT_MAX : (int)o->threads);
+    if (threads > o->samples)
+        threads = o->samples ? o->samples : 1;
     double *x = array_new(d->n, sizeof *x);
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    if (!x || !rng || !(r->by_class = array_new(L, sizeof *r->by_class))) {
-        free(x);
-        if (rng)
-            gsl_rng_free(rng);
-        return tells_error_nomem(err, NULL, 0);
-    }
-    /* One stream in a fixed order: all, then the classes by label id. */
-    gsl_rng_set(rng, o->seed);
-    int rc = mean_interval(r->pvi, d->n, o, rng, &r->all, err);
+    gsl_rng **rng = array_new(threads, sizeof *rng);
+    int rc = x && rng && (r->by_class = array_new(L, sizeof *r->by_class))
+                 ? 0 : tells_error_nomem(err, NULL, 0);
+    for (size_t t = 0; rc == 0 && t < threads; t++)
+        if (!(rng[t] = gsl_rng_alloc(gsl_rng_mt19937)))
+            rc = tells_error_nomem(err, NULL, 0);
+    /* The sets' streams: all examples 0, the classes 1 + their label
+       ids. */
+    if (rc == 0)
+        rc = mean_interval(r->pvi, d->n, o, 0, rng, threads, &r->all, err);
     for (size_t c = 0; rc == 0 && c < L; c++) {
         size_t n = 0;
         for (size_t i = 0; i < d->n; i++)
             if (d->ex[i].label == c)
                 x[n++] = r->pvi[i];
-        rc = mean_interval(x, n, o, rng, &r->by_class[c], err);
+        rc = mean_interval(x, n, o, 1 + (uint64_t)c, rng, threads, &r->by_class[c], err);
     }
+    for (size_t t = 0; rng && t < threads; t++)
+        if (rng[t])
+            gsl_rng_free(rng[t]);
+    free(rng);
     free(x);
-    gsl_rng_free(rng);
     return rc;
 }
 

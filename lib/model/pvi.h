@@ -47,6 +47,9 @@ typedef struct pvi_options {
                                   each fold's training rows, as
                                   baseline_config.tune (the study's) */
     size_t samples;            /* bootstrap resamples [PVI_BOOTSTRAP_SAMPLES] */
+    size_t threads;            /* resamples drawn side by side: each has its
+                                  own stream, so any number gives the same
+                                  intervals [1] */
     /* pvi_from_probabilities: g_null's probabilities of every row (n x
        L, label ids), a model of empty inputs cross-fitted elsewhere;
        NULL: the label shares of each row's training folds [NULL] */

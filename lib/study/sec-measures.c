@@ -217,6 +217,8 @@ static int run_pvi(const study *s, measures_state *m, tells_error *err)
     po.folds = s->cfg->folds;
     po.group = s->cfg->group;
     po.seed = s->cfg->seed;
+    /* The bootstrap's resamples on --threads: the same intervals. */
+    po.threads = s->cfg->threads > 0 ? (size_t)s->cfg->threads : 1;
     if (s->given_null)
         po.null_prob = s->null_pred.prob;
     if (pvi_from_probabilities(&s->data, ps->cv_prob, ps->cv_pred, &po, &m->pvi, err) < 0) {

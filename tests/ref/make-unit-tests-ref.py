@@ -29,7 +29,8 @@ Sources of the values:
   of GSL's gsl_rng_mt19937 (its seeding is init_genrand, as NumPy's
   legacy MT19937 seeding), gsl_rng_uniform_int, gsl_ran_shuffle and
   gsl_stats_quantile_from_sorted_data, written from GSL's sources and
-  checked against GSL's output; no tells code is used.
+  checked against GSL's output; each resample seeded with the low 32
+  bits of its SplitMix64 stream (stream() below); no tells code is used.
 - The folds of cross-fitting (lib/model/folds.c's deal): deal() below,
   SplitMix64 over the first 8 bytes of each group's SHA-256, as
   lib/model/folds.h describes.
@@ -243,46 +244,8 @@ r = stats.kruskal(list(range(0, 1000)), list(range(1000, 2000)), list(range(2000
 out("kw_tiny.stat", r.statistic); out("kw_tiny.log_p", -r.statistic / 2)
 print("# kw_tiny: scipy p", r.pvalue)
 
-# ---- pvi ----
-# Six examples: labels pos neg pos neg pos neg; p_gold below.
-labels = [0, 1, 0, 1, 0, 1]
-pgold = [0.8, 0.4, 0.1, 1.0, 0.5, 0.25]
-
-
-def pvi_of(p_null):
-    return [-math.log2(pn) + math.log2(pg) for pn, pg in zip(p_null, pgold)]
-
-
-def boot(x, rng, samples, level):
-    n = len(x)
-    mean = sum(x) / n
-    stat = []
-    for _ in range(samples):
-        t = 0.0
-        for _ in range(n):
-            t += x[rng.uniform_int(n)]
-        stat.append(t / n)
-    low, high, p = summarise(stat, level)
-    return mean, low, high, p
-
-
-def pvi_summary(prefix, pvi, seed, samples, level):
-    rng = GslMT(seed)
-    for k, v in zip(["mean", "low", "high", "p"], boot(pvi, rng, samples, level)):
-        out(prefix + ".all." + k, v)
-    for c in (0, 1):
-        x = [v for v, l in zip(pvi, labels) if l == c]
-        for k, v in zip(["mean", "low", "high", "p"], boot(x, rng, samples, level)):
-            out(prefix + ".class%d." % c + k, v)
-
-
-pvi = pvi_of([0.4] * 6)   # leave-one-out: 2 of the other 5 share the label
-pvi_summary("loo", pvi, 11, 500, 0.9)
-print("loo.pvi6", " ".join("%.6f" % v for v in pvi))
-
-# The folds' deal (lib/model/folds.c), by id here (--group-by none):
-# SplitMix64 streams over SHA-256 keys, groups in hash order, each to the
-# fold with the fewest examples.
+# SplitMix64 streams (lib/stats/subsample.c): the folds' deal and the
+# bootstrap's resamples.
 MASK = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
 
@@ -300,6 +263,50 @@ def stream(seed, rnd, model):
     return mix64(t + ((model + 1) & MASK) * GAMMA)
 
 
+
+# ---- pvi ----
+# Six examples: labels pos neg pos neg pos neg; p_gold below.
+labels = [0, 1, 0, 1, 0, 1]
+pgold = [0.8, 0.4, 0.1, 1.0, 0.5, 0.25]
+
+
+def pvi_of(p_null):
+    return [-math.log2(pn) + math.log2(pg) for pn, pg in zip(p_null, pgold)]
+
+
+# Resample b of a set (all 0, the classes 1 + their label ids) draws
+# from its own generator, seeded with the low 32 bits of stream(seed,
+# set, b) (lib/model/pvi.c, boot_task).
+def boot(x, seed, set_, samples, level):
+    n = len(x)
+    mean = sum(x) / n
+    stat = []
+    for b in range(samples):
+        rng = GslMT(stream(seed, set_, b) & 0xFFFFFFFF)
+        t = 0.0
+        for _ in range(n):
+            t += x[rng.uniform_int(n)]
+        stat.append(t / n)
+    low, high, p = summarise(stat, level)
+    return mean, low, high, p
+
+
+def pvi_summary(prefix, pvi, seed, samples, level):
+    for k, v in zip(["mean", "low", "high", "p"], boot(pvi, seed, 0, samples, level)):
+        out(prefix + ".all." + k, v)
+    for c in (0, 1):
+        x = [v for v, l in zip(pvi, labels) if l == c]
+        for k, v in zip(["mean", "low", "high", "p"], boot(x, seed, 1 + c, samples, level)):
+            out(prefix + ".class%d." % c + k, v)
+
+
+pvi = pvi_of([0.4] * 6)   # leave-one-out: 2 of the other 5 share the label
+pvi_summary("loo", pvi, 11, 500, 0.9)
+print("loo.pvi6", " ".join("%.6f" % v for v in pvi))
+
+# The folds' deal (lib/model/folds.c), by id here (--group-by none):
+# SplitMix64 streams over SHA-256 keys, groups in hash order, each to the
+# fold with the fewest examples.
 def text_key(text):
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 

@@ -22,7 +22,7 @@ static void reserve_rows(dataset *d, vocab *ids, size_t *cap, const prepared_rea
                          uint64_t first_row)
 {
     struct stat st;
-    /* This row starts where the first ESTIMATE_ROWS end. */
+    /* This row starts where the d->n rows read so far end. */
     uint64_t read = r->lr.line_start - first_row;
     if (fstat(fileno(r->lr.fp), &st) != 0 || !S_ISREG(st.st_mode) || read == 0 ||
         (uint64_t)st.st_size <= r->lr.line_start)

@@ -126,11 +126,11 @@ static int grow_slots(vocab *v)
     return 0;
 }
 
-/* The three arrays share cap: the first two grow on copies of it, so
-   that cap only counts once all three have grown. */
-static int grow_entries(vocab *v)
+/* Room for need entries. The three arrays share cap: the first two grow
+   on copies of it, so that cap only counts once all three have grown. */
+static int grow_entries(vocab *v, size_t need)
 {
-    size_t need = v->n + 1, lens_cap = v->cap, hashes_cap = v->cap;
+    size_t lens_cap = v->cap, hashes_cap = v->cap;
     return ARRAY_RESERVE_MIN(v->lens, lens_cap, need, 256) < 0 ||
            ARRAY_RESERVE_MIN(v->hashes, hashes_cap, need, 256) < 0 ||
            ARRAY_RESERVE_MIN(v->strs, v->cap, need, 256) < 0 ? -1 : 0;
@@ -143,10 +143,7 @@ int vocab_reserve(vocab *v, size_t n)
     while (n * 2 > v->nslots)
         if (grow_slots(v) < 0)
             return -1;
-    size_t lens_cap = v->cap, hashes_cap = v->cap;
-    return ARRAY_RESERVE_MIN(v->lens, lens_cap, n, 256) < 0 ||
-           ARRAY_RESERVE_MIN(v->hashes, hashes_cap, n, 256) < 0 ||
-           ARRAY_RESERVE_MIN(v->strs, v->cap, n, 256) < 0 ? -1 : 0;
+    return grow_entries(v, n);
 }
 
 long vocab_intern(vocab *v, const char *s, size_t len)
@@ -162,7 +159,7 @@ long vocab_intern_hashed(vocab *v, const char *s, size_t len, uint64_t h)
         return id;
     if (len > UINT32_MAX || v->n >= UINT32_MAX - 1)
         return -1;
-    if (v->n == v->cap && grow_entries(v) < 0)
+    if (v->n == v->cap && grow_entries(v, v->n + 1) < 0)
         return -1;
     char *copy = arena_copy(v, s, len);
     if (!copy)

@@ -30,7 +30,8 @@ Sources of the values:
   legacy MT19937 seeding), gsl_rng_uniform_int, gsl_ran_shuffle and
   gsl_stats_quantile_from_sorted_data, written from GSL's sources and
   checked against GSL's output; each resample seeded with the low 32
-  bits of its SplitMix64 stream (stream() below); no tells code is used.
+  bits of its SplitMix64 stream (stream(), splitmix.py); no tells code
+  is used.
 - The folds of cross-fitting (lib/model/folds.c's deal): deal() below,
   SplitMix64 over the first 8 bytes of each group's SHA-256, as
   lib/model/folds.h describes.
@@ -42,6 +43,8 @@ from fractions import Fraction
 import numpy as np
 import scipy
 from scipy import special, stats
+
+from splitmix import GAMMA, MASK, mix64, stream   # beside this script
 
 print("# numpy", np.__version__, "scipy", scipy.__version__)
 
@@ -243,25 +246,6 @@ out("kw4.stat", r.statistic); out("kw4.p", r.pvalue)
 r = stats.kruskal(list(range(0, 1000)), list(range(1000, 2000)), list(range(2000, 3000)))
 out("kw_tiny.stat", r.statistic); out("kw_tiny.log_p", -r.statistic / 2)
 print("# kw_tiny: scipy p", r.pvalue)
-
-# SplitMix64 streams (lib/stats/subsample.c): the folds' deal and the
-# bootstrap's resamples.
-MASK = (1 << 64) - 1
-GAMMA = 0x9E3779B97F4A7C15
-
-
-def mix64(z):
-    z &= MASK
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    return z ^ (z >> 31)
-
-
-def stream(seed, rnd, model):
-    t = mix64(seed + GAMMA)
-    t = mix64(t + rnd * GAMMA)
-    return mix64(t + ((model + 1) & MASK) * GAMMA)
-
 
 
 # ---- pvi ----

@@ -461,6 +461,13 @@ ft_model *baseline_train(const dataset *d, const size_t *train, size_t ntrain,
     f.train_rows = ntrain;
     if (c->tune && tune(d, train, ntrain, c, &args, &f, err) < 0)
         return NULL;
+    f.tuned_epoch = args.epoch ? args.epoch : 5;
+    if (f.tuned && f.tune_rows < ntrain) {
+        /* Tuned on a sample: as many updates as the chosen epochs make
+           over the sample's rows. */
+        double e = ceil((double)f.tuned_epoch * (double)f.tune_rows / (double)ntrain);
+        args.epoch = e < 1 ? 1 : (int)e;
+    }
     ft_model *m = fasttext_train_rows(d, train, ntrain, c->input, &args, err);
     /* The training rows predicted once more, only when the fit is asked. */
     if (m && fit && rows_accuracy(m, d, train, ntrain, c->input, &f.train_accuracy, NULL,

@@ -414,6 +414,17 @@ static void warn_comparison(verdict *v, const baselines_state *b)
                          "whether the premise helps is not answered.");
 }
 
+/* " tuned_epoch=N" for detail when the tuning chose N epochs on a sample
+   and the fit on every row made as many updates in fewer (model/baseline.h);
+   else "". */
+static const char *tuned_note(const model_fit *f, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    if (f->tuned && f->tuned_epoch != f->epoch)
+        snprintf(buf, size, " tuned_epoch=%d", f->tuned_epoch);
+    return buf;
+}
+
 /* The MedNLI paper's bag of both halves against the hypothesis alone,
    and the share of the premise-aware model's gain the hypothesis gets:
    described with intervals, not tested (the question is the premise
@@ -421,15 +432,17 @@ static void warn_comparison(verdict *v, const baselines_state *b)
 static int add_descriptive(study *s, const baselines_state *b, verdicts *vs, tells_error *err)
 {
     const study_model *m = b->model;
+    char note[32];
     verdict *v = compared_verdict(vs, "bag_of_both", &m[STUDY_PAIR], &m[STUDY_HYPOTHESIS],
                                   &b->pair_vs_hyp, err);
     if (!v)
         return -1;
     snprintf(v->detail, sizeof v->detail,
              "test=none model=pair n=%zu only_pair_right=%lu only_hypothesis_right=%lu "
-             "train_accuracy=%.6f epoch=%d lr=%g",
+             "train_accuracy=%.6f epoch=%d lr=%g%s",
              s->neval, b->pair_b, b->pair_c, m[STUDY_PAIR].fit.train_accuracy,
-             m[STUDY_PAIR].fit.epoch, m[STUDY_PAIR].fit.lr);
+             m[STUDY_PAIR].fit.epoch, m[STUDY_PAIR].fit.lr,
+             tuned_note(&m[STUDY_PAIR].fit, note, sizeof note));
     study_diff w;
     study_diff_words(v, &w);
     if (s->given) {
@@ -448,9 +461,10 @@ static int add_descriptive(study *s, const baselines_state *b, verdicts *vs, tel
                                &b->premise_vs_majority, err)))
         return -1;
     snprintf(v->detail, sizeof v->detail,
-             "test=none model=premise n=%zu train_accuracy=%.6f epoch=%d lr=%g group_by=%s",
+             "test=none model=premise n=%zu train_accuracy=%.6f epoch=%d lr=%g%s group_by=%s",
              s->neval, m[STUDY_PREMISE].fit.train_accuracy, m[STUDY_PREMISE].fit.epoch,
-             m[STUDY_PREMISE].fit.lr, fold_grouping_name(s->cfg->group));
+             m[STUDY_PREMISE].fit.lr, tuned_note(&m[STUDY_PREMISE].fit, note, sizeof note),
+             fold_grouping_name(s->cfg->group));
     study_diff_words(v, &w);
     snprintf(v->sentence, sizeof v->sentence,
              "A check: the same model reading only the premise gets %s right against %s for "
@@ -514,11 +528,15 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
        large corpus) on a sample of them, with its size; for detail and
        for the sentence. */
     bool sampled = fit->tuned && fit->tune_rows < fit->train_rows;
-    char settings[64], how[48];
+    char settings[96], how[64], note[32];
     if (sampled) {
-        snprintf(settings, sizeof settings, "chosen_on_sampled_training_rows tune_rows=%zu",
-                 fit->tune_rows);
-        snprintf(how, sizeof how, "chosen on %zu of them", fit->tune_rows);
+        snprintf(settings, sizeof settings, "chosen_on_sampled_training_rows tune_rows=%zu%s",
+                 fit->tune_rows, tuned_note(fit, note, sizeof note));
+        if (fit->tuned_epoch != fit->epoch)
+            snprintf(how, sizeof how, "%d epochs chosen on %zu of them, as many updates",
+                     fit->tuned_epoch, fit->tune_rows);
+        else
+            snprintf(how, sizeof how, "chosen on %zu of them", fit->tune_rows);
     } else {
         snprintf(settings, sizeof settings, "%s",
                  fit->tuned ? "chosen_on_training_rows" : "fixed");
@@ -554,10 +572,10 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
                  "A fastText model that reads only the hypothesis gets %s of %s right, "
                  "against %s for %s%s%s: %s points (95%% interval %s to %s), p = %s "
                  "(exact McNemar, one-sided). It gets %s of its own training examples right "
-                 "(%d epochs, learning rate %g, %s); with these %zu examples, a gain of %.1f "
+                 "(%d epoch%s, learning rate %g, %s); with these %zu examples, a gain of %.1f "
                  "points over the majority class would be found with 80%% power.",
                  w.a, where, w.b, ans1, ans2, ans3, w.d, w.lo, w.hi, w.p, fitted, fit->epoch,
-                 fit->lr, how, s->neval, 100 * mde);
+                 fit->epoch == 1 ? "" : "s", fit->lr, how, s->neval, 100 * mde);
     study_model_warn_row(v, "hypothesis", &b->check, NULL);
 
     if (!(v = model_verdict(vs, "premise_and_hypothesis", &m[STUDY_AWARE],
@@ -583,10 +601,11 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
         snprintf(v->detail, sizeof v->detail,
                  "test=mcnemar_exact_two_sided model=pair-features n=%zu both_right=%lu "
                  "only_pair_right=%lu only_hypothesis_right=%lu neither_right=%lu "
-                 "train_accuracy=%.6f epoch=%d lr=%g bag_of_both_accuracy=%.6f",
+                 "train_accuracy=%.6f epoch=%d lr=%g%s bag_of_both_accuracy=%.6f",
                  s->neval, both, b->aware_b, b->aware_c, neither,
                  m[STUDY_AWARE].fit.train_accuracy, m[STUDY_AWARE].fit.epoch,
-                 m[STUDY_AWARE].fit.lr, m[STUDY_PAIR].accuracy);
+                 m[STUDY_AWARE].fit.lr, tuned_note(&m[STUDY_AWARE].fit, note, sizeof note),
+                 m[STUDY_PAIR].accuracy);
     warn_comparison(v, b);
     study_diff_words(v, &w);
     char aware[256];
@@ -745,7 +764,9 @@ static const study_check checks[] = {
                    "test, one-sided (the model right more often). fastText's epochs "
                    "and learning rate are chosen by log loss on a held-out fifth of the "
                    "training rows (of about 50,000 of them, dealt as the folds are, in a "
-                   "larger corpus; tune_rows in detail) or fixed by --epoch, --lr; detail gives "
+                   "larger corpus, whose fit on every row then makes as many updates as the "
+                   "chosen epochs over those: tune_rows and tuned_epoch in detail) or fixed by "
+                   "--epoch, --lr; detail gives "
                    "the model's training accuracy and mde, the smallest gain the test "
                    "finds with 80% power (Connor 1987, at the observed disagreement)",
      .yes = "A shortcut.", .no = "Not significant.", .list = CHECK_LIST_ALL,

@@ -338,7 +338,9 @@ static void test_classifier_dim(void)
 /* Tuning on a sample (baseline_config.tune_rows): 20 premises of three
    hypotheses, capped at 30 rows, are dealt into ceil(5 * 60 / 30) = 10
    folds of two premises, and five of them, 30 rows, tune; uncapped, all
-   60 do. Six premises of ten cannot make ten folds: all 60, in five. */
+   60 do. Six premises of ten cannot make ten folds: all 60, in five.
+   Tuned on a sample, the final fit makes as many updates as the chosen
+   epochs over the sample: ceil(epochs * tune_rows / 60) epochs. */
 static size_t tuned_rows(const char *corpus, size_t cap)
 {
     dataset d;
@@ -354,6 +356,10 @@ static size_t tuned_rows(const char *corpus, size_t cap)
     tells_error err;
     ft_model *m = baseline_train(&d, rows, d.n, &c, &fit, &err);
     CHECK(m != NULL && fit.tuned && fit.train_rows == 60);
+    CHECK(fit.tuned_epoch == 5 || fit.tuned_epoch == 10 || fit.tuned_epoch == 25);
+    int want = fit.tune_rows < 60 ? (fit.tuned_epoch * (int)fit.tune_rows + 59) / 60
+                                  : fit.tuned_epoch;
+    CHECK(fit.epoch == want);
     ft_free(m);
     dataset_free(&d);
     return fit.tuned ? fit.tune_rows : 0;

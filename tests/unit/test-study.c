@@ -221,7 +221,7 @@ static void sections(void)
         b->model[m].accuracy = study_mean(right[m], 10);
     }
     b->hyp_only_b = 5;
-    b->model[STUDY_HYPOTHESIS].fit = (model_fit){.train_accuracy = 0.9, .epoch = 25, .lr = 0.5, .tuned = true, .folds_tuned = 5, .tune_rows = 10, .train_rows = 10};
+    b->model[STUDY_HYPOTHESIS].fit = (model_fit){.train_accuracy = 0.9, .epoch = 25, .lr = 0.5, .tuned = true, .folds_tuned = 5, .tune_rows = 10, .train_rows = 10, .tuned_epoch = 25};
     b->hyp_vs_majority = (interval){0.5, 0.2, 0.8, pvalue_from_p(1)};
     b->aware_b = 2;
     b->aware_vs_hyp = (interval){0.2, 0, 0.5, pvalue_from_p(1)};
@@ -250,16 +250,29 @@ static void sections(void)
     CHECK(strstr(vs.v[0].detail, " train_accuracy=0.900000 epoch=25 lr=0.5 "
                                  "settings=chosen_on_training_rows mde=0.500689 ") != NULL);
     /* Settings tuned on a sample of a large training split: said so, with
-       how many rows in detail. */
+       how many rows and the epochs chosen there (the fit on all of them
+       made as many updates, model/baseline.h: ceil(25 * 49998 / 480000)
+       = 3 epochs). */
     verdicts_free(&vs);
     verdicts_init(&vs, 0.05);
     b->model[STUDY_HYPOTHESIS].fit.tune_rows = 49998;
     b->model[STUDY_HYPOTHESIS].fit.train_rows = 480000;
+    b->model[STUDY_HYPOTHESIS].fit.epoch = 3;
     CHECK(section_baselines.verdicts(&s, b, &vs, &err) == 0);
-    CHECK(strstr(vs.v[0].sentence, "(25 epochs, learning rate 0.5, chosen on 49998 "
-                                    "of them); with these") != NULL);
-    CHECK(strstr(vs.v[0].detail, " settings=chosen_on_sampled_training_rows "
-                                 "tune_rows=49998 mde=") != NULL);
+    CHECK(strstr(vs.v[0].sentence, "(3 epochs, learning rate 0.5, 25 epochs chosen on 49998 "
+                                    "of them, as many updates); with these") != NULL);
+    CHECK(strstr(vs.v[0].detail, " epoch=3 lr=0.5 settings=chosen_on_sampled_training_rows "
+                                 "tune_rows=49998 tuned_epoch=25 mde=") != NULL);
+    /* One epoch is one. */
+    verdicts_free(&vs);
+    verdicts_init(&vs, 0.05);
+    b->model[STUDY_HYPOTHESIS].fit.epoch = 1;
+    b->model[STUDY_HYPOTHESIS].fit.tuned_epoch = 5;
+    CHECK(section_baselines.verdicts(&s, b, &vs, &err) == 0);
+    CHECK(strstr(vs.v[0].sentence, "(1 epoch, learning rate 0.5, 5 epochs chosen on 49998 "
+                                    "of them, as many updates); with these") != NULL);
+    b->model[STUDY_HYPOTHESIS].fit.epoch = 25;
+    b->model[STUDY_HYPOTHESIS].fit.tuned_epoch = 25;
     b->model[STUDY_HYPOTHESIS].fit.tune_rows = 10;
     b->model[STUDY_HYPOTHESIS].fit.train_rows = 10;
     verdicts_free(&vs);

@@ -463,10 +463,10 @@ ft_model *baseline_train(const dataset *d, const size_t *train, size_t ntrain,
         return NULL;
     f.tuned_epoch = args.epoch ? args.epoch : 5;
     if (f.tuned && f.tune_rows < ntrain) {
-        /* Tuned on a sample: as many updates as the chosen epochs make
-           over the sample's rows. */
-        double e = ceil((double)f.tuned_epoch * (double)f.tune_rows / (double)ntrain);
-        args.epoch = e < 1 ? 1 : (int)e;
+        /* Tuned on a sample: the updates the chosen epochs make over the
+           sample's rows, as under the cap (where they run over every
+           row), rounded up to whole epochs. */
+        args.epoch = (int)ceil((double)f.tuned_epoch * (double)f.tune_rows / (double)ntrain);
     }
     ft_model *m = fasttext_train_rows(d, train, ntrain, c->input, &args, err);
     /* The training rows predicted once more, only when the fit is asked. */
@@ -510,7 +510,8 @@ int baseline_fit_predict(const dataset *d, const size_t *train, size_t ntrain,
 }
 
 /* The folds' fits as one: the training rows' share right over all folds,
-   and the settings most folds chose (the first of equal counts). */
+   and the settings most folds chose (the first of equal counts; by the
+   chosen epochs, which folds of different sizes may scale apart). */
 static void pool_fits(const model_fit *f, const size_t *ntrain, size_t K, model_fit *out)
 {
     double right = 0, n = 0;
@@ -520,7 +521,7 @@ static void pool_fits(const model_fit *f, const size_t *ntrain, size_t K, model_
         n += (double)ntrain[k];
         size_t count = 0;
         for (size_t j = 0; j < K; j++)
-            count += f[j].epoch == f[k].epoch && f[j].lr == f[k].lr;
+            count += f[j].tuned_epoch == f[k].tuned_epoch && f[j].lr == f[k].lr;
         if (count > best_count) {
             best = k;
             best_count = count;

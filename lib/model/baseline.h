@@ -42,7 +42,8 @@ typedef struct model_fit {
                                   baseline_config.tune_rows) */
     size_t train_rows;         /* the rows it was trained on */
     int tuned_epoch;           /* the epochs the tuning chose; epoch is
-                                  fewer when it chose them on a sample */
+                                  fewer when it chose them on a sample
+                                  (baseline_config.tune_rows) */
 } model_fit;
 
 typedef struct predictions {
@@ -107,10 +108,10 @@ typedef struct baseline_config {
        `group`), the least log loss there, the first of equal ones; then
        train on all of them with it. Above tune_rows training rows, the
        inner split is drawn from about tune_rows of them (whole groups,
-       dealt as the folds are), and the fit on all of them makes as many
-       updates as the chosen epochs over those: ceil(epochs x tune_rows /
-       training rows) epochs (model_fit.tuned_epoch keeps the chosen
-       ones). */
+       dealt as the folds are), and the fit on all of them makes the
+       updates the chosen epochs make over those, rounded up to whole
+       epochs: ceil(epochs x tune_rows / training rows) (model_fit.
+       tuned_epoch keeps the chosen ones). */
     bool tune;
     size_t tune_rows;          /* the cap on the tuning rows; 0 is
                                   BASELINE_TUNE_ROWS */
@@ -125,8 +126,8 @@ typedef struct baseline_config {
 
 /* The most training rows the tuning grid is fitted on: a corpus the size
    of MedNLI or SNLI dev is tuned on all of its rows; SNLI train on about
-   a tenth of them, and its settings then make as many updates over every
-   row. */
+   a tenth of them, and its settings then make the updates they made over
+   those over every row, rounded up to whole epochs. */
 enum { BASELINE_TUNE_ROWS = 50000 };
 
 /* fastText trained on train rows as c says (tuned when c->tune), and,

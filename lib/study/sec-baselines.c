@@ -415,7 +415,7 @@ static void warn_comparison(verdict *v, const baselines_state *b)
 }
 
 /* " tuned_epoch=N" for detail when the tuning chose N epochs on a sample
-   and the fit on every row made as many updates in fewer (model/baseline.h);
+   and the fit on every row took fewer, scaled to the rows (model/baseline.h);
    else "". */
 static const char *tuned_note(const model_fit *f, char *buf, size_t size)
 {
@@ -533,7 +533,7 @@ static int add_verdicts(study *s, void *state, verdicts *vs, tells_error *err)
         snprintf(settings, sizeof settings, "chosen_on_sampled_training_rows tune_rows=%zu%s",
                  fit->tune_rows, tuned_note(fit, note, sizeof note));
         if (fit->tuned_epoch != fit->epoch)
-            snprintf(how, sizeof how, "%d epochs chosen on %zu of them, as many updates",
+            snprintf(how, sizeof how, "%d epochs chosen on %zu of them, scaled to all",
                      fit->tuned_epoch, fit->tune_rows);
         else
             snprintf(how, sizeof how, "chosen on %zu of them", fit->tune_rows);
@@ -764,9 +764,9 @@ static const study_check checks[] = {
                    "test, one-sided (the model right more often). fastText's epochs "
                    "and learning rate are chosen by log loss on a held-out fifth of the "
                    "training rows (of about 50,000 of them, dealt as the folds are, in a "
-                   "larger corpus, whose fit on every row then makes as many updates as the "
-                   "chosen epochs over those: tune_rows and tuned_epoch in detail) or fixed by "
-                   "--epoch, --lr; detail gives "
+                   "larger corpus, whose fit on every row then takes ceil(epochs x tune_rows / "
+                   "rows) epochs: tune_rows and tuned_epoch in detail) or fixed by --epoch, --lr; "
+                   "detail gives "
                    "the model's training accuracy and mde, the smallest gain the test "
                    "finds with 80% power (Connor 1987, at the observed disagreement)",
      .yes = "A shortcut.", .no = "Not significant.", .list = CHECK_LIST_ALL,

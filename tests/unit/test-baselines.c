@@ -339,8 +339,9 @@ static void test_classifier_dim(void)
    hypotheses, capped at 30 rows, are dealt into ceil(5 * 60 / 30) = 10
    folds of two premises, and five of them, 30 rows, tune; uncapped, all
    60 do. Six premises of ten cannot make ten folds: all 60, in five.
-   Tuned on a sample, the final fit makes as many updates as the chosen
-   epochs over the sample: ceil(epochs * tune_rows / 60) epochs. */
+   Tuned on a sample, the final fit makes the updates the chosen epochs
+   make over the sample, rounded up: ceil(epochs * tune_rows / 60)
+   epochs. */
 static size_t tuned_rows(const char *corpus, size_t cap)
 {
     dataset d;

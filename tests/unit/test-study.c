@@ -251,7 +251,7 @@ static void sections(void)
                                  "settings=chosen_on_training_rows mde=0.500689 ") != NULL);
     /* Settings tuned on a sample of a large training split: said so, with
        how many rows and the epochs chosen there (the fit on all of them
-       made as many updates, model/baseline.h: ceil(25 * 49998 / 480000)
+       scaled to the rows, model/baseline.h: ceil(25 * 49998 / 480000)
        = 3 epochs). */
     verdicts_free(&vs);
     verdicts_init(&vs, 0.05);
@@ -260,7 +260,7 @@ static void sections(void)
     b->model[STUDY_HYPOTHESIS].fit.epoch = 3;
     CHECK(section_baselines.verdicts(&s, b, &vs, &err) == 0);
     CHECK(strstr(vs.v[0].sentence, "(3 epochs, learning rate 0.5, 25 epochs chosen on 49998 "
-                                    "of them, as many updates); with these") != NULL);
+                                    "of them, scaled to all); with these") != NULL);
     CHECK(strstr(vs.v[0].detail, " epoch=3 lr=0.5 settings=chosen_on_sampled_training_rows "
                                  "tune_rows=49998 tuned_epoch=25 mde=") != NULL);
     /* One epoch is one. */
@@ -270,7 +270,7 @@ static void sections(void)
     b->model[STUDY_HYPOTHESIS].fit.tuned_epoch = 5;
     CHECK(section_baselines.verdicts(&s, b, &vs, &err) == 0);
     CHECK(strstr(vs.v[0].sentence, "(1 epoch, learning rate 0.5, 5 epochs chosen on 49998 "
-                                    "of them, as many updates); with these") != NULL);
+                                    "of them, scaled to all); with these") != NULL);
     b->model[STUDY_HYPOTHESIS].fit.epoch = 25;
     b->model[STUDY_HYPOTHESIS].fit.tuned_epoch = 25;
     b->model[STUDY_HYPOTHESIS].fit.tune_rows = 10;
@@ -294,6 +294,20 @@ static void sections(void)
     CHECK(!vs.v[4].tested);
     CHECK_NEAR(vs.v[4].value, 0.5 / 0.7, 1e-15);
     CHECK(strstr(vs.v[4].sentence, "the hypothesis alone gets 71% (95% interval 40% to 100%)"));
+    verdicts_free(&vs);
+    /* Each model's detail names the chosen epochs when its fit on every
+       row took fewer; none when they are the same. */
+    for (int m = STUDY_PAIR; m <= STUDY_PREMISE; m++)
+        b->model[m].fit = (model_fit){.epoch = 3, .tuned_epoch = 25, .lr = 0.5,
+                                      .tuned = true, .tune_rows = 49998, .train_rows = 480000};
+    verdicts_init(&vs, 0.05);
+    CHECK(section_baselines.verdicts(&s, b, &vs, &err) == 0);
+    CHECK(strstr(vs.v[1].detail, " epoch=3 lr=0.5 tuned_epoch=25 bag_of_both_accuracy=") != NULL);
+    CHECK(strstr(vs.v[2].detail, " epoch=3 lr=0.5 tuned_epoch=25") != NULL);
+    CHECK(strstr(vs.v[3].detail, " epoch=3 lr=0.5 tuned_epoch=25 group_by=") != NULL);
+    CHECK(strstr(vs.v[0].detail, "tuned_epoch") == NULL);
+    for (int m = STUDY_PAIR; m <= STUDY_PREMISE; m++)
+        b->model[m].fit = (model_fit){0};
     verdicts_free(&vs);
 
     /* AFLite: the difficult partition against the full set is

@@ -35,6 +35,12 @@ static void usage(void)
 "      --min-count N        fewest occurrences of a trained word [5]\n"
 "      --threads N          training threads; 1 is deterministic [1]\n"
 "      --seed N             training seed [0]\n"
+"      --parts N            train N models of DIM/N dimensions instead, each\n"
+"                           on one thread with a seed of its own drawn from\n"
+"                           --seed, side by side on --threads, and join them\n"
+"                           (a word's vector is theirs one after the other):\n"
+"                           the same bytes whatever --threads; tells-study's\n"
+"                           vectors are --dim 100 --parts 2 [1: one model]\n"
 "\n"
 "Averaging:\n"
 "  -i, --input MODE         hypothesis, premise, or pair [hypothesis]\n"
@@ -68,7 +74,7 @@ static void usage(void)
 
 enum {
     OPT_TRAIN_VECTORS = 256, OPT_DIM, OPT_EPOCH, OPT_MIN_COUNT, OPT_THREADS, OPT_SEED,
-    OPT_PAIR, OPT_SKIP_OOV
+    OPT_PAIR, OPT_SKIP_OOV, OPT_PARTS
 };
 
 static const struct option long_options[] = {
@@ -79,6 +85,7 @@ static const struct option long_options[] = {
     {"min-count", required_argument, NULL, OPT_MIN_COUNT},
     {"threads", required_argument, NULL, OPT_THREADS},
     {"seed", required_argument, NULL, OPT_SEED},
+    {"parts", required_argument, NULL, OPT_PARTS},
     {"input", required_argument, NULL, 'i'},
     {"pair", required_argument, NULL, OPT_PAIR},
     {"skip-oov", no_argument, NULL, OPT_SKIP_OOV},
@@ -93,6 +100,7 @@ typedef struct config {
     const char *input, *vectors, *train_vectors, *output;
     embed_options eo;
     ft_train_args ta;
+    int parts;   /* 0: one model on ta.threads fastText threads */
 } config;
 
 static void parse_args(int argc, char **argv, config *cfg)
@@ -115,6 +123,7 @@ static void parse_args(int argc, char **argv, config *cfg)
         case OPT_MIN_COUNT: ta->min_count = (int)cli_long("--min-count", optarg, 1, 1000000000); break;
         case OPT_THREADS: ta->threads = (int)cli_long("--threads", optarg, 1, 1024); break;
         case OPT_SEED: ta->seed = (int)cli_long("--seed", optarg, 0, 2147483647); break;
+        case OPT_PARTS: cfg->parts = (int)cli_long("--parts", optarg, 1, EMBED_MAX_PARTS); break;
         case 'i':
             if (embed_input_parse(optarg, &eo->input) < 0)
                 cli_usage_error("invalid --input '%s' (hypothesis, premise or pair)", optarg);
@@ -140,6 +149,12 @@ static void parse_args(int argc, char **argv, config *cfg)
                                      : "give --vectors FILE or --train-vectors FILE");
     if (pair_given && eo->input != EMBED_PAIR)
         cli_usage_error("--pair needs --input pair");
+    if (cfg->parts && !cfg->train_vectors)
+        cli_usage_error("--parts needs --train-vectors");
+    if (cfg->parts && !ta->dim)
+        ta->dim = 100;   /* fastText's default, which the parts share */
+    if (cfg->parts && ta->dim % cfg->parts != 0)
+        cli_usage_error("--dim %d is not a multiple of --parts %d", ta->dim, cfg->parts);
     if ((!cfg->output || strcmp(cfg->output, "-") == 0) && isatty(STDOUT_FILENO))
         cli_usage_error("will not write a binary matrix to a terminal (use -o FILE)");
     if (cli_show_progress(v.quiet, v.progress))
@@ -170,7 +185,9 @@ static int embed(const config *cfg, tells_error *err)
     if (rc == 0 && cfg->train_vectors) {
         if (eo->progress)
             cli_progress("training skipgram vectors", NULL);
-        rc = embed_train_vectors(&d, cfg->train_vectors, &cfg->ta, err);
+        rc = cfg->parts ? embed_train_vectors_parts(&d, cfg->train_vectors, &cfg->ta, cfg->parts,
+                                                    (size_t)cfg->ta.threads, err)
+                        : embed_train_vectors(&d, cfg->train_vectors, &cfg->ta, err);
         vectors = cfg->train_vectors;
     }
     npy_matrix m = {0};

@@ -153,4 +153,35 @@ cmp -s "$tmp/t1.npy" "$tmp/t2.npy" || fail "$what: two runs differ"
 run tells-embed -v "$tmp/v1.bin" -o "$tmp/t3.npy" "$tmp/synth.tsv"
 expect 0 ""
 cmp -s "$tmp/t1.npy" "$tmp/t3.npy" || fail "$what: the saved vectors give other numbers"
+
+# --parts: models of DIM/N side by side, joined into one of DIM; the
+# same bytes on one thread and on three (tests/unit/test-ftshim.c checks
+# the joined numbers).
+what="--parts"
+run tells-embed --train-vectors "$tmp/p1.bin" --dim 20 --parts 2 --seed 3 -o "$tmp/p1.npy" "$tmp/synth.tsv"
+expect 0 ""
+run tells-embed --train-vectors "$tmp/p3.bin" --dim 20 --parts 2 --threads 3 --seed 3 -o "$tmp/p3.npy" \
+    "$tmp/synth.tsv"
+expect 0 ""
+cmp -s "$tmp/p1.npy" "$tmp/p3.npy" && cmp -s "$tmp/p1.bin" "$tmp/p3.bin" ||
+    fail "$what: one thread and three differ"
+[ "$(npy_header "$tmp/p1.npy")" = "{'descr': '<f4', 'fortran_order': False, 'shape': (450, 20), }" ] ||
+    fail "$what: header $(npy_header "$tmp/p1.npy")"
+# fastText's .bin: magic, version, then dim as 32-bit integers.
+[ "$(od -An -t d4 -j 8 -N 4 "$tmp/p1.bin" | tr -d ' ')" = 20 ] ||
+    fail "$what: the joined model's dimension is $(od -An -t d4 -j 8 -N 4 "$tmp/p1.bin")"
+cmp -s "$tmp/p1.npy" "$tmp/t1.npy" && fail "$what: the same numbers as one model"
+run tells-embed -v "$tmp/p1.bin" -o "$tmp/p4.npy" "$tmp/synth.tsv"
+expect 0 ""
+cmp -s "$tmp/p1.npy" "$tmp/p4.npy" || fail "$what: the saved model gives other numbers"
+run tells-embed --train-vectors "$tmp/p5.bin" --parts 3 -o "$tmp/p5.npy" "$tmp/synth.tsv"
+expect 2 "tells-embed: --dim 100 is not a multiple of --parts 3
+Try 'tells-embed --help' for more information."
+run tells-embed -v "$tmp/p1.bin" --parts 2 -o "$tmp/p5.npy" "$tmp/synth.tsv"
+expect 2 "tells-embed: --parts needs --train-vectors
+Try 'tells-embed --help' for more information."
+run tells-embed --train-vectors "$tmp/p5.bin" --parts 9 -o "$tmp/p5.npy" "$tmp/synth.tsv"
+expect 2 "tells-embed: invalid value '9' for --parts (expected an integer from 1 to 8)
+Try 'tells-embed --help' for more information."
+[ -e "$tmp/p5.bin" ] || [ -e "$tmp/p5.npy" ] && fail "$what: a usage error wrote a file"
 finish

@@ -3,6 +3,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +14,10 @@
 #include "base/lineio.h"
 #include "base/number.h"
 #include "base/outfile.h"
+#include "base/tasks.h"
 #include "base/vocab.h"
 #include "model/baseline.h"
+#include "stats/subsample.h"
 
 /* Vector text files have long lines: 300 numbers of up to ~15 characters;
    EMBED_MAX_DIM of them fit easily. */
@@ -421,6 +424,90 @@ int embed_train_vectors(const dataset *d, const char *path, const ft_train_args 
         return -1;
     int rc = fasttext_save(m, path, err);
     ft_free(m);
+    return rc;
+}
+
+typedef struct vector_part {
+    const dataset *d;
+    ft_train_args args;
+    ft_model *m;
+    tells_error err;
+} vector_part;
+
+static void *train_part(void *arg)
+{
+    vector_part *p = arg;
+    p->m = fasttext_train_text(write_texts, (void *)p->d, &p->args, &p->err);
+    return NULL;
+}
+
+typedef struct joined {
+    int n;
+    ft_model *m[EMBED_MAX_PARTS];
+} joined;
+
+/* An out_writer (base/outfile.h) of the parts joined. */
+static int write_joined(FILE *fp, void *ctx, tells_error *err)
+{
+    const joined *j = ctx;
+    return ft_write_joined(j->m, j->n, fp, err);
+}
+
+/* The parts' seeds: streams of their own (not seed + k, which the next
+   seed's parts would share). */
+enum { VECTOR_PART_STREAM = 0x766563 };
+
+int embed_train_vectors_parts(const dataset *d, const char *path, const ft_train_args *args,
+                              int parts, size_t threads, tells_error *err)
+{
+    if (parts < 1 || parts > EMBED_MAX_PARTS || args->dim <= 0 || args->dim % parts != 0)
+        return tells_error_set(err, NULL, 0, "%d dimensions cannot be trained in %d parts",
+                               args->dim, parts);
+    vector_part p[EMBED_MAX_PARTS];
+    pthread_t th[EMBED_MAX_PARTS];
+    bool started[EMBED_MAX_PARTS] = {false};
+    for (int k = 0; k < parts; k++) {
+        p[k] = (vector_part){.d = d, .args = *args};
+        p[k].args.mode = "skipgram";
+        p[k].args.dim = args->dim / parts;
+        p[k].args.threads = 1;
+        p[k].args.seed = (int)(subsample_stream((uint64_t)(unsigned)args->seed,
+                                                VECTOR_PART_STREAM, (uint64_t)k) &
+                               0x7fffffff);
+        tells_error_clear(&p[k].err);
+    }
+    /* Parts 1 .. on threads of their own, part 0 on the caller's; on one
+       thread, in turn. Each thread of their own is held from the pool
+       (base/tasks.h), so that jobs running meanwhile use one fewer. */
+    size_t side = threads > 1 ? threads - 1 : 0;
+    for (int k = 1; k < parts && (size_t)k <= side; k++) {
+        tasks_hold_thread();
+        started[k] = pthread_create(&th[k], NULL, train_part, &p[k]) == 0;
+        if (!started[k])
+            tasks_release_thread();
+    }
+    train_part(&p[0]);
+    for (int k = 1; k < parts; k++) {
+        if (started[k]) {
+            pthread_join(th[k], NULL);
+            tasks_release_thread();
+        } else {
+            train_part(&p[k]);
+        }
+    }
+    int rc = 0;
+    for (int k = 0; k < parts && rc == 0; k++)
+        if (!p[k].m) {
+            *err = p[k].err;
+            rc = -1;
+        }
+    joined j = {parts, {NULL}};
+    for (int k = 0; k < parts; k++)
+        j.m[k] = p[k].m;
+    if (rc == 0)
+        rc = out_write(fasttext_model_path(path), write_joined, &j, err);
+    for (int k = 0; k < parts; k++)
+        ft_free(p[k].m);
     return rc;
 }
 

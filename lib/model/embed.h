@@ -62,6 +62,20 @@ int embed_dataset(const dataset *d, const char *vectors_path, const embed_option
    atomically as a .bin at path. */
 int embed_train_vectors(const dataset *d, const char *path, const ft_train_args *args,
                         tells_error *err);
+/* embed_train_vectors in `parts` models of args->dim / parts dimensions
+   each (args->dim a multiple of parts, from 1 to EMBED_MAX_PARTS), each
+   on one fastText thread with a seed of its own drawn from args->seed
+   (stats/subsample.h's streams), and saved at path (atomically) as the
+   one model of args->dim that joins them (model/ftshim.h's
+   ft_write_joined: a word's vector is its parts' vectors one after the
+   other; the joined model is written, never held in memory). The parts train side by side on up to
+   `threads` threads (each beyond the caller's held from base/tasks.h's
+   pool meanwhile), in turn on one: the model is the same bytes on any
+   number. (fastText's own threads share one model without locks, so
+   that two runs on two threads differ.) */
+enum { EMBED_MAX_PARTS = 8 };
+int embed_train_vectors_parts(const dataset *d, const char *path, const ft_train_args *args,
+                              int parts, size_t threads, tells_error *err);
 /* The skipgram epochs for d's distinct texts: enough passes to see about
    EMBED_TOKEN_PASSES tokens, from 1 to 20. A small corpus gets more
    passes, a large one fewer, down to one pass over a corpus of 2.5

@@ -57,6 +57,72 @@ class FastTextModel : public fasttext::FastText {
         output_->save(out);
     }
 
+    // Whether parts (this one among them) can be joined: the same words
+    // in the same order, the same rows, dense matrices.
+    bool joins(const std::vector<const FastTextModel *> &parts) const
+    {
+        for (const FastTextModel *p : parts) {
+            if (p->quant_ || !p->input_ || !p->output_ ||
+                p->dict_->nwords() != dict_->nwords() ||
+                p->dict_->nlabels() != dict_->nlabels() ||
+                p->input_->size(0) != input_->size(0) ||
+                p->output_->size(0) != output_->size(0) ||
+                p->input_->size(1) != p->output_->size(1))
+                return false;
+            for (int32_t i = 0; i < dict_->nwords(); i++)
+                if (p->dict_->getWord(i) != dict_->getWord(i))
+                    return false;
+        }
+        return true;
+    }
+
+    // What save would write for the model whose rows are the parts'
+    // rows side by side (this one's settings and dictionary, the
+    // dimensions summed), without making it: DenseMatrix::save's rows,
+    // m and n as 64-bit integers and then m x n numbers, written row by
+    // row from the parts.
+    void save_joined(std::ostream &out, const std::vector<const FastTextModel *> &parts)
+    {
+        fasttext::Args args = *args_;
+        args.dim = 0;
+        for (const FastTextModel *p : parts)
+            args.dim += p->args_->dim;
+        signModel(out);
+        args.save(out);
+        dict_->save(out);
+        bool quant = false;
+        out.write(reinterpret_cast<const char *>(&quant), sizeof(bool));
+        save_rows(out, parts, true);
+        bool qout = false;
+        out.write(reinterpret_cast<const char *>(&qout), sizeof(bool));
+        save_rows(out, parts, false);
+    }
+
+ private:
+    static void save_rows(std::ostream &out, const std::vector<const FastTextModel *> &parts,
+                          bool input)
+    {
+        std::vector<const fasttext::DenseMatrix *> ms;
+        int64_t cols = 0;
+        for (const FastTextModel *p : parts) {
+            auto m = std::dynamic_pointer_cast<fasttext::DenseMatrix>(input ? p->input_
+                                                                            : p->output_);
+            if (!m)
+                throw std::runtime_error("a quantized model cannot be joined");
+            ms.push_back(m.get());
+            cols += m->cols();
+        }
+        int64_t rows = ms[0]->rows();
+        out.write(reinterpret_cast<const char *>(&rows), sizeof rows);
+        out.write(reinterpret_cast<const char *>(&cols), sizeof cols);
+        for (int64_t r = 0; r < rows; r++)
+            for (const fasttext::DenseMatrix *m : ms)
+                out.write(reinterpret_cast<const char *>(m->data() + r * m->cols()),
+                          (std::streamsize)(m->cols() * sizeof(fasttext::real)));
+    }
+
+ public:
+
     // FastText::getWordVector, except that a label of the model is no
     // word (fastText asserts on it) and that it says whether the word had
     // any row to average.
@@ -412,6 +478,30 @@ extern "C" int ft_write(ft_model *m, FILE *fp, tells_error *err)
 }
 
 extern "C" void ft_free(ft_model *m) { delete m; }
+
+extern "C" int ft_write_joined(ft_model *const *models, int n, FILE *fp, tells_error *err)
+{
+    try {
+        std::vector<const FastTextModel *> parts;
+        for (int k = 0; k < n; k++)
+            parts.push_back(&models[k]->ft);
+        if (!parts[0]->joins(parts)) {
+            tells_error_set(err, NULL, 0, "fastText models to join differ in their words "
+                            "or rows");
+            return -1;
+        }
+        FileOutBuf buf(fp);
+        std::ostream out(&buf);
+        models[0]->ft.save_joined(out, parts);
+        if (!out || std::ferror(fp)) {
+            int e = buf.error() ? buf.error() : EIO;
+            return tells_error_io(err, nullptr, 0, "write error: %s", std::strerror(e));
+        }
+        return 0;
+    } catch (...) {
+        return exception_error(err, nullptr);
+    }
+}
 
 extern "C" int ft_dimension(const ft_model *m) { return m->ft.getDimension(); }
 

@@ -77,6 +77,16 @@ ft_model *ft_load(const char *path, tells_error *err);
 struct ftbin_tape;
 ft_model *ft_load_checked(FILE *fp, const char *path, const struct ftbin_tape *tape,
                           tells_error *err);
+/* Writes to fp, as ft_write would, the model that joins models[0..n-1]
+   (n >= 1), trained on one text with the same settings but the seed and
+   the dimension: models[0]'s settings and dictionary, the dimensions
+   summed, and each input and output row the models' rows side by side,
+   so that a word's vector is its vectors from each, one after the
+   other. The joined model is never in memory: its rows are written from
+   the models'. The models must have the same words in the same order
+   and the same rows (an error before anything is written if not).
+   0, or -1 with err set (a write error names no file). */
+int ft_write_joined(ft_model *const *models, int n, FILE *fp, tells_error *err);
 /* Writes the model as .bin to fp, byte for byte what fastText's
    saveModel writes; -1 with a write error (no file named) when fp fails.
    An out_writer for base/outfile.h's out_write. */

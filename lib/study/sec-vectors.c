@@ -12,7 +12,12 @@
 #include "model/embed.h"
 #include "study/sec-vectors.h"
 
-enum { VECTOR_DIM = 100 };
+/* 100 dimensions in two parts of 50, trained side by side on two of
+   --threads and joined (model/embed.h): the same bytes on any number of
+   threads. One model of 50 made AFLite's easy partition less stable
+   between seeds than one of 100; two of 50 side by side were as stable
+   (doc/tells-study.h2m, WORD VECTORS). */
+enum { VECTOR_DIM = 100, VECTOR_PARTS = 2 };
 
 /* The ids of the rows of --embeddings, in order, each once: lines of
    text (blank lines and ids with a tab are errors, since every line is
@@ -138,17 +143,18 @@ static int run(study *s, void *state, tells_error *err)
     } else if (!(vectors = study_path(s, "vectors.bin", err))) {
         rc = -1;
     } else {
-        /* One thread: fastText's threads share the matrix without
-           locks, so two runs would differ. Buckets sized to the corpus's
-           character n-grams (model/ftshim.h), epochs to its tokens
-           unless --vector-epochs. */
+        /* Parts, each on one fastText thread: fastText's threads share
+           the matrix without locks, so two runs would differ. Buckets
+           sized to the corpus's character n-grams (model/ftshim.h),
+           epochs to its tokens unless --vector-epochs. */
         ft_train_args a = {.mode = "skipgram", .dim = VECTOR_DIM,
                            .epoch = s->cfg->vector_epochs ? s->cfg->vector_epochs
                                                           : embed_auto_epochs(&s->data),
                            .threads = 1,
                            .seed = (int)s->cfg->seed};
         v->epochs = a.epoch;
-        rc = embed_train_vectors(&s->data, vectors, &a, err);
+        rc = embed_train_vectors_parts(&s->data, vectors, &a, VECTOR_PARTS,
+                                       s->cfg->threads > 0 ? (size_t)s->cfg->threads : 1, err);
         trained = true;
     }
     embed_options eo = {.input = EMBED_HYPOTHESIS, .pair = EMBED_PAIR_SUM};
@@ -179,8 +185,9 @@ static void free_state(void *state)
 
 const study_section section_vectors = {
     .name = "vectors",
-    .writes = "hypothesis.npy (tells-embed), from fastText skipgram vectors (dim 100, "
-              "1 to 20 epochs: about 2.5 million tokens seen, or --vector-epochs) trained on "
+    .writes = "hypothesis.npy (tells-embed), from fastText skipgram vectors (dim 100: two "
+              "models of 50 side by side, joined, as tells-embed --parts 2; 1 to 20 epochs: "
+              "about 2.5 million tokens seen, or --vector-epochs) trained on "
               "the corpus unless --vectors; kept only with --keep-vectors (vectors.vec or vectors.bin); or "
               "the --embeddings given",
     .needs = RES_CORPUS,

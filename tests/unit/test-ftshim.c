@@ -247,6 +247,74 @@ static void train_text(const char *dir)
     free(saved);
 }
 
+static int write_other_words(FILE *fp, void *ctx, tells_error *err)
+{
+    (void)ctx, (void)err;
+    for (int i = 0; i < 50; i++)
+        if (fputs("alpha beta gamma epsilon zeta\n", fp) == EOF)
+            return -1;
+    return 0;
+}
+
+/* ft_write_joined: the joined model's vectors are the parts' side by
+   side, for a known word and for one made of n-grams only, and it loads
+   as a model of the summed dimension. Models of other words are refused
+   before anything is written. */
+static void join_models(const char *dir)
+{
+    ft_train_args a = {.mode = "skipgram", .epoch = 1, .dim = 3, .min_count = 1,
+                       .threads = 1, .seed = 1, .bucket = 100};
+    tells_error err;
+    tells_error_clear(&err);
+    ft_model *m[3];
+    m[0] = fasttext_train_text(write_words, NULL, &a, &err);
+    a.seed = 2;
+    a.dim = 2;
+    m[1] = fasttext_train_text(write_words, NULL, &a, &err);
+    m[2] = fasttext_train_text(write_other_words, NULL, &a, &err);
+    CHECK(m[0] && m[1] && m[2]);
+    if (!m[0] || !m[1] || !m[2])
+        return;
+    const char *words[] = {"beta", "betamax"};
+    float vp[2][3], vq[2][2], vj[5];
+    for (int w = 0; w < 2; w++) {
+        CHECK(ft_word_vector(m[0], words[w], vp[w], &err) == 1);
+        CHECK(ft_word_vector(m[1], words[w], vq[w], &err) == 1);
+    }
+    char bin[4096];
+    snprintf(bin, sizeof bin, "%s/joined.bin", dir);
+    FILE *fp = fopen(bin, "wb");
+    CHECK(fp != NULL);
+    ft_model *other[2] = {m[0], m[2]};
+    CHECK(fp && ft_write_joined(other, 2, fp, &err) == -1);
+    check_error(&err, TELLS_ERR_DATA, "fastText models to join differ in their words or rows");
+    CHECK(fp && ftell(fp) == 0);
+    CHECK(fp && ft_write_joined(m, 2, fp, &err) == 0);
+    CHECK(fp && fclose(fp) == 0);
+    ft_model *j = ft_load(bin, &err);
+    CHECK(j && ft_dimension(j) == 5);
+    for (int w = 0; j && w < 2; w++) {
+        CHECK(ft_word_vector(j, words[w], vj, &err) == 1);
+        for (int k = 0; k < 3; k++)
+            CHECK(vj[k] == vp[w][k]);
+        for (int k = 0; k < 2; k++)
+            CHECK(vj[3 + k] == vq[w][k]);
+    }
+    /* One model joined is that model. */
+    char one[4096];
+    snprintf(one, sizeof one, "%s/one.bin", dir);
+    fp = fopen(one, "wb");
+    CHECK(fp && ft_write_joined(m, 1, fp, &err) == 0);
+    CHECK(fp && fclose(fp) == 0);
+    CHECK(fasttext_save(m[0], bin, &err) == 0);
+    CHECK(same_bytes(one, bin));
+    unlink(bin);
+    unlink(one);
+    ft_free(j);
+    for (int k = 0; k < 3; k++)
+        ft_free(m[k]);
+}
+
 int main(void)
 {
     tells_error err;
@@ -314,6 +382,7 @@ int main(void)
     supervised_model(dir);
     changed_after_check(dir);
     train_text(dir);
+    join_models(dir);
     CHECK(rmdir(dir) == 0);
     CHECK_DONE();
 }

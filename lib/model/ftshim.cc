@@ -461,12 +461,17 @@ extern "C" ft_model *ft_load(const char *path, tells_error *err)
     return model;
 }
 
-extern "C" int ft_write(ft_model *m, FILE *fp, tells_error *err)
+namespace {
+
+// Runs write(out) on a stream over fp: 0, or -1 with err set (a write
+// error names no file).
+template <class Write>
+int write_stream(FILE *fp, tells_error *err, Write write)
 {
     try {
         FileOutBuf buf(fp);
         std::ostream out(&buf);
-        m->ft.save(out);
+        write(out);
         if (!out || std::ferror(fp)) {
             int e = buf.error() ? buf.error() : EIO;
             return tells_error_io(err, nullptr, 0, "write error: %s", std::strerror(e));
@@ -477,30 +482,29 @@ extern "C" int ft_write(ft_model *m, FILE *fp, tells_error *err)
     }
 }
 
+}  // namespace
+
+extern "C" int ft_write(ft_model *m, FILE *fp, tells_error *err)
+{
+    return write_stream(fp, err, [m](std::ostream &out) { m->ft.save(out); });
+}
+
 extern "C" void ft_free(ft_model *m) { delete m; }
 
 extern "C" int ft_write_joined(ft_model *const *models, int n, FILE *fp, tells_error *err)
 {
+    std::vector<const FastTextModel *> parts;
     try {
-        std::vector<const FastTextModel *> parts;
         for (int k = 0; k < n; k++)
             parts.push_back(&models[k]->ft);
-        if (!parts[0]->joins(parts)) {
-            tells_error_set(err, NULL, 0, "fastText models to join differ in their words "
-                            "or rows");
-            return -1;
-        }
-        FileOutBuf buf(fp);
-        std::ostream out(&buf);
-        models[0]->ft.save_joined(out, parts);
-        if (!out || std::ferror(fp)) {
-            int e = buf.error() ? buf.error() : EIO;
-            return tells_error_io(err, nullptr, 0, "write error: %s", std::strerror(e));
-        }
-        return 0;
+        if (!parts[0]->joins(parts))
+            return tells_error_set(err, NULL, 0, "fastText models to join differ in their "
+                                   "words or rows");
     } catch (...) {
         return exception_error(err, nullptr);
     }
+    return write_stream(fp, err,
+                        [&](std::ostream &out) { models[0]->ft.save_joined(out, parts); });
 }
 
 extern "C" int ft_dimension(const ft_model *m) { return m->ft.getDimension(); }

@@ -40,7 +40,8 @@ static void usage(void)
 "                           --seed, side by side on --threads, and join them\n"
 "                           (a word's vector is theirs one after the other):\n"
 "                           the same bytes whatever --threads; tells-study's\n"
-"                           vectors are --dim 100 --parts 2 [1: one model]\n"
+"                           vectors are --dim 100 --parts 2 [none: one\n"
+"                           model on --threads fastText threads]\n"
 "\n"
 "Averaging:\n"
 "  -i, --input MODE         hypothesis, premise, or pair [hypothesis]\n"
@@ -69,7 +70,10 @@ static void usage(void)
 "Examples:\n"
 "  tells-prep -q --split train corpora/synthetic/train.jsonl -o synth.tsv\n"
 "  tells-embed --train-vectors synth-vectors.bin --dim 50 -o hyp.npy synth.tsv\n"
-"  tells-embed -v synth-vectors.bin --input pair -o pair.npy synth.tsv\n");
+"  tells-embed -v synth-vectors.bin --input pair -o pair.npy synth.tsv\n"
+"  # As tells-study trains its vectors: the same bytes on 1 thread or 2\n"
+"  tells-embed --train-vectors study-vectors.bin --dim 100 --parts 2 --threads 2 \\\n"
+"      --seed 1 -o study-hyp.npy synth.tsv\n");
 }
 
 enum {

@@ -461,12 +461,13 @@ ft_model *baseline_train(const dataset *d, const size_t *train, size_t ntrain,
     f.train_rows = ntrain;
     if (c->tune && tune(d, train, ntrain, c, &args, &f, err) < 0)
         return NULL;
-    f.tuned_epoch = args.epoch ? args.epoch : 5;
+    f.tuned_epoch = f.epoch = args.epoch ? args.epoch : 5;   /* fastText's default */
     if (f.tuned && f.tune_rows < ntrain) {
         /* Tuned on a sample: the updates the chosen epochs make over the
            sample's rows, as under the cap (where they run over every
            row), rounded up to whole epochs. */
-        args.epoch = (int)ceil((double)f.tuned_epoch * (double)f.tune_rows / (double)ntrain);
+        args.epoch = f.epoch =
+            (int)ceil((double)f.tuned_epoch * (double)f.tune_rows / (double)ntrain);
     }
     ft_model *m = fasttext_train_rows(d, train, ntrain, c->input, &args, err);
     /* The training rows predicted once more, only when the fit is asked. */
@@ -475,7 +476,6 @@ ft_model *baseline_train(const dataset *d, const size_t *train, size_t ntrain,
         ft_free(m);
         return NULL;
     }
-    f.epoch = args.epoch ? args.epoch : 5;
     f.lr = args.lr > 0 ? args.lr : 0.1;
     if (fit)
         *fit = f;

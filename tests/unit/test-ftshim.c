@@ -207,14 +207,18 @@ static int write_fails(FILE *fp, void *ctx, tells_error *err)
     return tells_error_nomem(err, NULL, 0);
 }
 
-static int write_words(FILE *fp, void *ctx, tells_error *err)
+/* The line ctx (with its newline), 50 times. */
+static int write_line(FILE *fp, void *ctx, tells_error *err)
 {
-    (void)ctx, (void)err;
+    (void)err;
     for (int i = 0; i < 50; i++)
-        if (fputs("alpha beta gamma delta\n", fp) == EOF)
+        if (fputs(ctx, fp) == EOF)
             return -1;
     return 0;
 }
+
+static char line_words[] = "alpha beta gamma delta\n",
+            line_other_words[] = "alpha beta gamma epsilon zeta\n";
 
 /* fasttext_train_text: the temporary file goes, whatever happens. */
 static void train_text(const char *dir)
@@ -233,7 +237,7 @@ static void train_text(const char *dir)
     check_error(&err, TELLS_ERR_DATA, "no text to train fastText on");
     CHECK(fasttext_train_text(write_fails, NULL, &a, &err) == NULL);
     check_error(&err, TELLS_ERR_NOMEM, "out of memory");
-    ft_model *m = fasttext_train_text(write_words, NULL, &a, &err);
+    ft_model *m = fasttext_train_text(write_line, line_words, &a, &err);
     CHECK(m != NULL);
     if (m) {
         CHECK(ft_dimension(m) == 3);
@@ -247,15 +251,6 @@ static void train_text(const char *dir)
     free(saved);
 }
 
-static int write_other_words(FILE *fp, void *ctx, tells_error *err)
-{
-    (void)ctx, (void)err;
-    for (int i = 0; i < 50; i++)
-        if (fputs("alpha beta gamma epsilon zeta\n", fp) == EOF)
-            return -1;
-    return 0;
-}
-
 /* ft_write_joined: the joined model's vectors are the parts' side by
    side, for a known word and for one made of n-grams only, and it loads
    as a model of the summed dimension. Models of other words are refused
@@ -267,11 +262,11 @@ static void join_models(const char *dir)
     tells_error err;
     tells_error_clear(&err);
     ft_model *m[3];
-    m[0] = fasttext_train_text(write_words, NULL, &a, &err);
+    m[0] = fasttext_train_text(write_line, line_words, &a, &err);
     a.seed = 2;
     a.dim = 2;
-    m[1] = fasttext_train_text(write_words, NULL, &a, &err);
-    m[2] = fasttext_train_text(write_other_words, NULL, &a, &err);
+    m[1] = fasttext_train_text(write_line, line_words, &a, &err);
+    m[2] = fasttext_train_text(write_line, line_other_words, &a, &err);
     CHECK(m[0] && m[1] && m[2]);
     if (!m[0] || !m[1] || !m[2])
         return;

@@ -61,6 +61,39 @@ grep -q 'evaluation=cross-validation' "$tmp/cv/summary.tsv" || fail "$what: not 
 grep -q '^audit:test.jsonl:predictability	' "$tmp/cv/summary.tsv" ||
     fail "$what: no audit row named by the batch file"
 cmp -s "$tmp/p.tsv" "$tmp/cv/prepared.tsv" || fail "$what: prepared.tsv is not the corpus"
+
+what="the same study whatever the order of the rows"
+# The corpus and the batch with their rows reversed: every result is the
+# same (the rows are studied in the order of their ids); the files that
+# list the corpus's rows (prepared.tsv, folds.tsv, hypothesis.npy) keep
+# the input's order.
+mkdir "$tmp/rev"
+{ head -n 1 "$tmp/p.tsv"; tail -n +2 "$tmp/p.tsv" | tac; } >"$tmp/rev/p.tsv"
+tac "$tmp/clean/test.jsonl" >"$tmp/rev/test.jsonl"
+run tells-study -q -o "$tmp/cv-rev" --batch "$tmp/rev/test.jsonl" --folds 3 "$tmp/rev/p.tsv"
+expect 0 ""
+for f in "$tmp"/cv/*.tsv "$tmp"/cv/*.ids; do
+    b=${f##*/}
+    case $b in
+    prepared.tsv | folds.tsv | heur-pairs.tsv | batch.tsv)
+        [ "$(sort "$f" | cksum)" = "$(sort "$tmp/cv-rev/$b" | cksum)" ] ||
+            fail "$what: $b has other rows" ;;
+    *) cmp -s "$f" "$tmp/cv-rev/$b" || fail "$what: $b differs" ;;
+    esac
+done
+cmp -s "$tmp/rev/p.tsv" "$tmp/cv-rev/prepared.tsv" || fail "$what: prepared.tsv is not the corpus"
+[ "$(cut -f 1 "$tmp/cv-rev/folds.tsv")" = "$(cut -f 1 "$tmp/rev/p.tsv")" ] ||
+    fail "$what: folds.tsv is not in the corpus's order"
+python3 - "$tmp/cv" "$tmp/cv-rev" <<'PY' || fail "$what: hypothesis.npy's rows differ by id"
+import sys
+def rows(d):
+    b = open(d + "/hypothesis.npy", "rb").read()
+    h = 10 + int.from_bytes(b[8:10], "little")
+    ids = [l.split("\t")[0] for l in open(d + "/folds.tsv").read().splitlines()[1:]]
+    w = (len(b) - h) // len(ids)
+    return b[:h], {i: b[h + k * w:h + (k + 1) * w] for k, i in enumerate(ids)}
+sys.exit(rows(sys.argv[1]) != rows(sys.argv[2]))
+PY
 what="--train and --eval"
 run tells-study -q -o "$tmp/te" --train b --eval a "$tmp/p.tsv"
 expect 0 ""

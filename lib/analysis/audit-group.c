@@ -346,12 +346,16 @@ static int check_tokens(audit_group *g, const audit_reference *ref, classes *c,
             counts_get(&ref->tokens, k, (size_t)rt, &count, &docs);
             c->ref[k] += (double)docs;
         }
+        /* The token's class in the batch: its most frequent; of classes
+           as frequent, the one the reference gives it least (where the
+           batch leans hardest), as for the heuristics. */
         size_t top = 0;
         double sum_b = 0, sum_r = 0;
         for (size_t k = 0; k < n; k++) {
             sum_b += c->batch[k];
             sum_r += c->ref[k];
-            if (c->batch[k] > c->batch[top])
+            if (c->batch[k] > c->batch[top] ||
+                (c->batch[k] == c->batch[top] && c->ref[k] < c->ref[top]))
                 top = k;
         }
         char check[160];
@@ -433,10 +437,17 @@ static int check_heuristics(audit_group *g, const audit_reference *ref, classes 
         }
         f->batch = sa / (double)g->n;
         f->reference = sb / (double)ref->data.n;
+        /* The class the batch favours: its most frequent among the pairs
+           that satisfy the heuristic; of classes as frequent, the one whose
+           share exceeds the corpus's most (the reference's most frequent
+           when the batch has no such pair), so that a tie counts the
+           difference where the batch leans harder than the corpus. */
         size_t top = 0;
-        for (size_t l = 1; l < n; l++)
-            if (a[l] > a[top] || (a[l] == a[top] && sa == 0 && b[l] > b[top]))
+        for (size_t l = 1; l < n; l++) {
+            double gain = (sb > 0 ? b[top] / sb : 0) - (sb > 0 ? b[l] / sb : 0);
+            if (a[l] > a[top] || (a[l] == a[top] && (sa == 0 ? b[l] > b[top] : gain > 0)))
                 top = l;
+        }
         double share_a = sa > 0 ? a[top] / sa : 0, share_b = sb > 0 ? b[top] / sb : 0;
         f->weaker = !(f->batch > f->reference || share_a > share_b);
         if (sa + sb > 0) {

@@ -313,9 +313,13 @@ int audit_reference_load(audit_reference *ref, const char *path,
                          tells_error *err)
 {
     memset(ref, 0, sizeof *ref);
+    /* The rows by id: the models, folds and first-met orders the same
+       for any order of the file's rows. */
     if (dataset_load(&ref->data, path, err) < 0)
         return -1;
-    int rc = dataset_require_examples(&ref->data, err);
+    int rc = dataset_sort_by_id(&ref->data, NULL, err);
+    if (rc == 0)
+        rc = dataset_require_examples(&ref->data, err);
     /* One class: nothing to predict, and every probability is 1. */
     if (rc == 0 && vocab_size(ref->data.labels) < 2)
         rc = tells_error_set(err, ref->data.source, 0, "the reference has examples of one "

@@ -103,7 +103,8 @@ int audit_report_add_batch(audit_report *rep, const char *path, const char *grou
         return -1;
     }
     rep->batches[rep->nbatches++] = d;
-    if (dataset_require_examples(d, err) < 0)
+    /* By id, as the reference (audit_reference_load). */
+    if (dataset_sort_by_id(d, NULL, err) < 0 || dataset_require_examples(d, err) < 0)
         return -1;
     long col = group_column ? dataset_column(d, group_column) : -1;
     if (group_column && col < 0)

@@ -152,6 +152,82 @@ const char *example_column(const example *e, long k, char *buf, size_t size)
     return buf;
 }
 
+static int by_id(const void *a, const void *b, void *ctx)
+{
+    const example *ex = ctx;
+    return strcmp(ex[*(const size_t *)a].id, ex[*(const size_t *)b].id);
+}
+
+/* v (the labels, which = 1, or the splits) numbered again by first
+   appearance in the rows order[0 .. n) of ex: the new vocabulary, and
+   each old id's new one in map; NULL out of memory. */
+static vocab *renumber(const vocab *v, const example *ex, const size_t *order, size_t n,
+                       int which, size_t *map)
+{
+    vocab *w = vocab_new();
+    for (size_t i = 0; w && i < n; i++) {
+        size_t old = which ? ex[order[i]].label : ex[order[i]].split;
+        long k = vocab_intern(w, vocab_str(v, old), vocab_len(v, old));
+        if (k < 0) {
+            vocab_free(w);
+            return NULL;
+        }
+        map[old] = (size_t)k;
+    }
+    return w;
+}
+
+int dataset_sort_by_id(dataset *d, size_t **pos, tells_error *err)
+{
+    size_t nl = vocab_size(d->labels), ns = vocab_size(d->splits);
+    size_t *order = array_new(d->n ? d->n : 1, sizeof *order);
+    size_t *lmap = array_new(nl ? nl : 1, sizeof *lmap);
+    size_t *smap = array_new(ns ? ns : 1, sizeof *smap);
+    example *ex = array_new(d->n ? d->n : 1, sizeof *ex);
+    vocab *ids = vocab_new(), *labels = NULL, *splits = NULL;
+    int rc = order && lmap && smap && ex && ids && vocab_reserve(ids, d->n) == 0 ? 0 : -1;
+    if (rc == 0) {
+        for (size_t i = 0; i < d->n; i++)
+            order[i] = i;
+        qsort_r(order, d->n, sizeof *order, by_id, d->ex);
+        labels = renumber(d->labels, d->ex, order, d->n, 1, lmap);
+        splits = renumber(d->splits, d->ex, order, d->n, 0, smap);
+        rc = labels && splits ? 0 : -1;
+    }
+    for (size_t i = 0; rc == 0 && i < d->n; i++) {
+        ex[i] = d->ex[order[i]];
+        ex[i].label = lmap[ex[i].label];
+        ex[i].split = smap[ex[i].split];
+        if (vocab_intern(ids, ex[i].id, strlen(ex[i].id)) != (long)i)
+            rc = -1;
+    }
+    if (rc < 0) {
+        free(order);
+        free(ex);
+        vocab_free(ids);
+        vocab_free(labels);
+        vocab_free(splits);
+        free(lmap);
+        free(smap);
+        return tells_error_nomem(err, NULL, 0);
+    }
+    free(d->ex);
+    d->ex = ex;
+    vocab_free(d->ids);
+    d->ids = ids;
+    vocab_free(d->labels);
+    d->labels = labels;
+    vocab_free(d->splits);
+    d->splits = splits;
+    free(lmap);
+    free(smap);
+    if (pos)
+        *pos = order;
+    else
+        free(order);
+    return 0;
+}
+
 long dataset_row(const dataset *d, const char *id, size_t len)
 {
     return d->ids ? vocab_find(d->ids, id, len) : -1;

@@ -35,6 +35,14 @@ int dataset_load(dataset *d, const char *path, tells_error *err);
    every caller that needs a corpus). */
 int dataset_require_examples(const dataset *d, tells_error *err);
 void dataset_free(dataset *d);
+/* Puts d's rows in the byte order of their ids and numbers its labels
+   and splits by their first appearance in that order, so that whatever
+   is computed from d in row order is the same for any order of the
+   input's rows. With pos, *pos (freed by the caller) gets each row's
+   place in the order it had, from 0. -1 only out of memory (err set),
+   d then as it was. */
+int dataset_sort_by_id(dataset *d, size_t **pos, tells_error *err);
+
 /* Index of a further column by name, -1 when absent. */
 long dataset_column(const dataset *d, const char *name);
 /* The value of further column k of example e, copied into buf. */

@@ -213,6 +213,41 @@ char *study_batch_file(const study *s, size_t b, tells_error *err)
     return path;
 }
 
+int study_rows_from_input(const study *s, npy_matrix *x, tells_error *err)
+{
+    size_t n = s->data.n, c = x->cols;
+    if (x->rows != n)
+        return tells_error_set(err, NULL, 0, "%zu rows for %zu examples", x->rows, n);
+    float *y = array_new(n && c ? n * c : 1, sizeof *y);
+    if (!y)
+        return tells_error_nomem(err, NULL, 0);
+    for (size_t i = 0; i < n; i++)
+        memcpy(y + i * c, x->data + s->data_pos[i] * c, c * sizeof *y);
+    free(x->data);
+    x->data = y;
+    return 0;
+}
+
+int study_write_input_order(FILE *fp, void *ctx, tells_error *err)
+{
+    const study_rows *r = ctx;
+    const study *s = r->s;
+    const npy_matrix *x = r->x;
+    size_t n = s->data.n;
+    size_t *row = array_new(n ? n : 1, sizeof *row);
+    if (!row)
+        return tells_error_nomem(err, NULL, 0);
+    /* row[j]: the study's row of the input's j-th. */
+    for (size_t i = 0; i < n; i++)
+        row[s->data_pos[i]] = i;
+    int rc = npy_write_header(fp, x->rows, x->cols) < 0 ? -1 : 0;
+    for (size_t j = 0; rc == 0 && j < n; j++)
+        if (npy_write_rows(fp, x->data + row[j] * x->cols, x->cols) < 0)
+            rc = -1;
+    free(row);
+    return rc;   /* a write error is out_write's to name, as npy_write_matrix's */
+}
+
 int study_all(study *s, tells_error *err)
 {
     if (s->all_loaded)
@@ -221,6 +256,9 @@ int study_all(study *s, tells_error *err)
     int rc = all ? study_copy_lines(s->prepared, all, true, err) : -1;
     if (rc == 0)
         rc = dataset_load(&s->all, all, err);
+    /* In the order of s->data's rows: row i is the same example in both. */
+    if (rc == 0)
+        rc = dataset_sort_by_id(&s->all, NULL, err);
     /* Loaded, the copy has done its work: the folder keeps no second
        prepared corpus. */
     rc = study_remove(all, rc, err);
@@ -672,6 +710,7 @@ void study_result_free(study_result *s)
         dataset_free(&s->all);
     dataset_free(&s->data);
     free(s->class_order);
+    free(s->data_pos);
     free(s->class_n);
     free(s->eval_row);
     ext_predictions_free(&s->given_cv);

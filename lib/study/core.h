@@ -20,6 +20,7 @@
 
 #include "analysis/baselines.h"
 #include "base/dataset.h"
+#include "base/npy.h"
 #include "base/outfile.h"
 #include "model/extpred.h"
 #include "study/figure.h"
@@ -62,7 +63,10 @@ struct study_result {
     char *prepared;            /* DIR/prepared.tsv */
     const char *input;         /* the prepared corpus the sections read: the
                                   given one, or DIR/prepared.tsv */
-    dataset data;
+    dataset data;              /* its rows in the order of their ids
+                                  (dataset_sort_by_id): every result the
+                                  same for any order of the input's rows */
+    size_t *data_pos;          /* each row's place in the input, from 0 */
     size_t nclasses;
     size_t *class_order;       /* label ids in byte order */
     size_t *class_n;           /* examples per label id */
@@ -175,6 +179,18 @@ const char *study_batch_name(const char *given);
    after a success is one ("PATH: cannot remove: ..."); a file already
    gone is not. Returns the status that results. */
 int study_remove(const char *path, int rc, tells_error *err);
+/* A matrix with a row per example, between the input's order (that of
+   prepared.tsv: hypothesis.npy's and --embeddings') and the study's rows
+   (s->data's, by id). study_rows_from_input puts x's rows, in the
+   input's order, in the study's (in place; -1 with err set out of
+   memory); study_write_input_order (an out_writer, ctx a study_rows)
+   writes a matrix of the study's rows in the input's order. */
+int study_rows_from_input(const study *s, npy_matrix *x, tells_error *err);
+typedef struct study_rows {
+    const study *s;
+    const npy_matrix *x;
+} study_rows;
+int study_write_input_order(FILE *fp, void *ctx, tells_error *err);
 /* all.tsv: every row in one split "all", written and loaded once. */
 int study_all(study *s, tells_error *err);
 /* Copies from into to line by line; with split_all, the split column of

@@ -294,6 +294,8 @@ static int train_carto(const study *s, measures_state *m, tells_error *err)
     if (rc == 0 && x.rows != s->data.n)
         rc = tells_error_set(err, NULL, 0, "hypothesis.npy has %zu rows for %zu examples",
                              x.rows, s->data.n);
+    if (rc == 0)     /* written in the input's order */
+        rc = study_rows_from_input(s, &x, err);
     if (rc == 0)
         rc = carto_dynamics_init(&m->carto, err);
     if (rc == 0)

@@ -30,6 +30,11 @@ static int load_corpus(study *s, tells_error *err)
     if (rc < 0 || dataset_load(&s->data, s->input, err) < 0 ||
         dataset_require_examples(&s->data, err) < 0)
         return -1;
+    /* The rows in the order of their ids, whatever the input's order:
+       fastText reads its training rows in order, and the resamples and
+       first-met orders follow the rows. */
+    if (dataset_sort_by_id(&s->data, &s->data_pos, err) < 0)
+        return -1;
     /* --redact: the tokens shown, counted over the corpus and the batches
        (a batch's own token is shown when it is frequent enough). */
     if (c->redact && !(s->gate = redact_gate_new(&s->data, c->min_examples, err)))
@@ -99,6 +104,7 @@ static int choose_evaluation(study *s, tells_error *err)
 typedef struct folds_out {
     const study *s;
     const size_t *fold;
+    const size_t *row;     /* the study's row of the input's j-th */
 } folds_out;
 
 static int write_folds(FILE *fp, void *ctx, tells_error *err)
@@ -108,7 +114,9 @@ static int write_folds(FILE *fp, void *ctx, tells_error *err)
     long train = vocab_find(d->splits, f->s->train, strlen(f->s->train)),
          eval = vocab_find(d->splits, f->s->eval, strlen(f->s->eval));
     fputs("id\tsplit\trole\tfold\n", fp);
-    for (size_t i = 0; i < d->n; i++) {
+    /* In the input's order, as prepared.tsv and hypothesis.npy. */
+    for (size_t j = 0; j < d->n; j++) {
+        size_t i = f->row[j];
         const example *e = &d->ex[i];
         const char *role = f->s->cv ? "cv" : (long)e->split == train ? "train"
                            : (long)e->split == eval ? "eval" : "-";
@@ -121,18 +129,22 @@ static int write_folds(FILE *fp, void *ctx, tells_error *err)
 static int folds_file(study *s, tells_error *err)
 {
     const dataset *d = &s->data;
-    size_t *rows = array_new(d->n, sizeof *rows), *fold = array_new(d->n, sizeof *fold);
-    int rc = rows && fold ? 0 : tells_error_nomem(err, NULL, 0);
-    for (size_t i = 0; rc == 0 && i < d->n; i++)
+    size_t *rows = array_new(d->n, sizeof *rows), *fold = array_new(d->n, sizeof *fold),
+           *row = array_new(d->n, sizeof *row);
+    int rc = rows && fold && row ? 0 : tells_error_nomem(err, NULL, 0);
+    for (size_t i = 0; rc == 0 && i < d->n; i++) {
         rows[i] = i;
+        row[s->data_pos[i]] = i;
+    }
     cv_plan plan = {s->cfg->folds, s->cfg->seed, s->cfg->group};
     if (rc == 0)
         rc = cv_assign(d, rows, d->n, &plan, fold, err);
-    folds_out f = {s, fold};
+    folds_out f = {s, fold, row};
     if (rc == 0)
         rc = study_write(s, "folds.tsv", write_folds, &f, err);
     free(rows);
     free(fold);
+    free(row);
     return rc;
 }
 

@@ -100,6 +100,9 @@ static int given_embeddings(study *s, vectors_state *v, tells_error *err)
             rc = tells_error_set(err, c->embeddings_ids, 0, "%zu ids for the %zu rows of %s",
                                  vocab_size(ids), x.rows, c->embeddings);
     }
+    /* Without ids, the rows are in the input's order. */
+    if (rc == 0 && !c->embeddings_ids)
+        rc = study_rows_from_input(s, &x, err);
     if (rc == 0 && c->embeddings_ids) {
         /* Row i of the corpus is the row of its id in the id file. */
         float *y = array_new(x.rows * x.cols, sizeof *y);
@@ -125,7 +128,8 @@ static int given_embeddings(study *s, vectors_state *v, tells_error *err)
         return -1;
     }
     v->x = x;
-    return study_write(s, "hypothesis.npy", npy_write_matrix, &v->x, err);
+    study_rows out = {s, &v->x};
+    return study_write(s, "hypothesis.npy", study_write_input_order, &out, err);
 }
 
 static int run(study *s, void *state, tells_error *err)
@@ -172,8 +176,9 @@ static int run(study *s, void *state, tells_error *err)
     if (trained && !(s->cfg->keep_vectors && strcmp(s->cfg->keep_vectors, "bin") == 0))
         rc = study_remove(vectors, rc, err);
     free(vectors);
+    study_rows r = {s, &v->x};
     if (rc == 0)
-        rc = study_write(s, "hypothesis.npy", npy_write_matrix, &v->x, err);
+        rc = study_write(s, "hypothesis.npy", study_write_input_order, &r, err);
     return rc;
 }
 

@@ -190,6 +190,31 @@ static void datasets(void)
     CHECK(d.ex[ROWS - 1].line == ROWS + 1);
     CHECK(dataset_row(&d, "r20000", 6) == 20000);
     dataset_free(&d);
+    /* By id: the rows in the ids' byte order, found by id at their new
+       rows, each with its place in the file; labels and splits numbered
+       by first appearance in the new order. */
+    write_text(path, "id\tsplit\tlabel\tpremise\thypothesis\n"
+                     "b2\ttest\tn\tp2\th2\nb10\ttrain\te\tp10\th10\n"
+                     "a\ttrain\tc\tp\th\n");
+    size_t *pos = NULL;
+    CHECK(dataset_load(&d, path, &err) == 0 && dataset_sort_by_id(&d, &pos, &err) == 0);
+    CHECK(d.n == 3 && pos != NULL);
+    if (d.n == 3 && pos) {
+        CHECK_STR(d.ex[0].id, "a");
+        CHECK_STR(d.ex[1].id, "b10");
+        CHECK_STR(d.ex[2].id, "b2");
+        CHECK_STR(d.ex[2].hypothesis, "h2");
+        CHECK(d.ex[0].line == 4 && d.ex[2].line == 2);
+        CHECK(pos[0] == 2 && pos[1] == 1 && pos[2] == 0);
+        CHECK(dataset_row(&d, "b2", 2) == 2 && dataset_row(&d, "a", 1) == 0);
+        CHECK_STR(vocab_str(d.labels, d.ex[0].label), "c");
+        CHECK(d.ex[0].label == 0 && d.ex[1].label == 1 && d.ex[2].label == 2);
+        CHECK_STR(vocab_str(d.labels, 2), "n");
+        CHECK(d.ex[0].split == 0 && d.ex[2].split == 1);
+        CHECK_STR(vocab_str(d.splits, 1), "test");
+    }
+    free(pos);
+    dataset_free(&d);
     unlink(path);
 }
 

@@ -177,6 +177,17 @@ static vocab *renumber(const vocab *v, const example *ex, const size_t *order, s
     return w;
 }
 
+size_t *dataset_rows_by_id(const dataset *d, const size_t *rows, size_t n)
+{
+    size_t *out = array_new(n ? n : 1, sizeof *out);
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        out[i] = rows ? rows[i] : i;
+    qsort_r(out, n, sizeof *out, by_id, d->ex);
+    return out;
+}
+
 int dataset_sort_by_id(dataset *d, size_t **pos, tells_error *err)
 {
     size_t nl = vocab_size(d->labels), ns = vocab_size(d->splits);

@@ -43,6 +43,12 @@ void dataset_free(dataset *d);
    d then as it was. */
 int dataset_sort_by_id(dataset *d, size_t **pos, tells_error *err);
 
+/* rows[0 .. n) (every row when rows is NULL) in the byte order of their
+   ids, in a new array (freed by the caller); NULL out of memory. For
+   work that reads rows in order (fastText's training, a shuffle's start,
+   resamples), so that it is the same for any order of the input. */
+size_t *dataset_rows_by_id(const dataset *d, const size_t *rows, size_t n);
+
 /* Index of a further column by name, -1 when absent. */
 long dataset_column(const dataset *d, const char *name);
 /* The value of further column k of example e, copied into buf. */

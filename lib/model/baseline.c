@@ -241,7 +241,14 @@ ft_model *fasttext_train_rows(const dataset *d, const size_t *rows, size_t n,
         tells_error_set(err, d->source, 0, "no examples to train fastText on");
         return NULL;
     }
-    rows_text t = {d, rows, n, in};
+    /* fastText reads the rows in order: by id, so that any order of the
+       input trains the same model. */
+    size_t *by_id = dataset_rows_by_id(d, rows, n);
+    if (!by_id) {
+        tells_error_nomem(err, NULL, 0);
+        return NULL;
+    }
+    rows_text t = {d, by_id, n, in};
     ft_train_args a = *args;
     if (in == INPUT_PAIR_FEATURES)
         a.word_ngrams = 1;   /* n-grams of features mean nothing */
@@ -252,7 +259,9 @@ ft_model *fasttext_train_rows(const dataset *d, const size_t *rows, size_t n,
                 : dim > FT_CLASSIFIER_DIM_MAX ? FT_CLASSIFIER_DIM_MAX
                                               : (int)dim;
     }
-    return fasttext_train_text(write_rows, &t, &a, err);
+    ft_model *m = fasttext_train_text(write_rows, &t, &a, err);
+    free(by_id);
+    return m;
 }
 
 int fasttext_predict_rows(ft_model *m, const dataset *d, const size_t *rows,

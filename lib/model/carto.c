@@ -641,7 +641,9 @@ int carto_train(const dataset *ds, const float *x, size_t dim, const carto_train
         return tells_error_set(err, ds->source, 0, "one class only ('%s'): nothing to learn",
                                vocab_str(ds->labels, 0));
     size_t *order = vocab_sorted_ids(ds->labels);
-    size_t *rank = array_new(K, sizeof *rank), *perm = array_new(n, sizeof *perm);
+    /* The rows by id, shuffled from there each epoch, and summed in that
+       order: the same run for any order of the input's rows. */
+    size_t *rank = array_new(K, sizeof *rank), *perm = dataset_rows_by_id(ds, NULL, n);
     double *z = n && dim > SIZE_MAX / n / sizeof(double) ? NULL
                                                          : array_new(n * dim, sizeof *z);
     double *W = array_new(K * dim, sizeof *W), *b = array_new(K, sizeof *b);
@@ -660,7 +662,6 @@ int carto_train(const dataset *ds, const float *x, size_t dim, const carto_train
     for (size_t i = 0; rc == 0 && i < n; i++) {
         if (vocab_intern(d->ids, ds->ex[i].id, strlen(ds->ex[i].id)) < 0)
             rc = tells_error_nomem(err, NULL, 0);
-        perm[i] = i;
     }
     if (rc == 0 && !(d->gold = array_new(n, sizeof *d->gold)))
         rc = tells_error_nomem(err, NULL, 0);
@@ -671,11 +672,11 @@ int carto_train(const dataset *ds, const float *x, size_t dim, const carto_train
        scale (a constant column stays 0). */
     for (size_t j = 0; rc == 0 && j < dim; j++) {
         double m = 0, v = 0;
-        for (size_t i = 0; i < n; i++)
-            m += x[i * dim + j];
+        for (size_t q = 0; q < n; q++)
+            m += x[perm[q] * dim + j];
         m /= (double)n;
-        for (size_t i = 0; i < n; i++)
-            v += (x[i * dim + j] - m) * (x[i * dim + j] - m);
+        for (size_t q = 0; q < n; q++)
+            v += (x[perm[q] * dim + j] - m) * (x[perm[q] * dim + j] - m);
         double sd = sqrt(v / (double)n);
         for (size_t i = 0; i < n; i++)
             z[i * dim + j] = sd > 0 ? (x[i * dim + j] - m) / sd : 0.0;

@@ -379,16 +379,22 @@ int embed_dataset(const dataset *d, const char *vectors_path, const embed_option
 /* ---- vectors trained on the dataset's own text ---- */
 
 /* Calls fn on each distinct premise and hypothesis of d, in the order
-   first met (a premise read by three annotators once): the text the
+   first met among the rows by id (a premise read by three annotators
+   once; the same order for any order of the input's rows): the text the
    vectors are trained on. -1 when fn fails, or out of memory (err set). */
 static int each_distinct_text(const dataset *d, int (*fn)(const char *text, void *ctx),
                               void *ctx, tells_error *err)
 {
     vocab *seen = vocab_new();
-    if (!seen)
+    size_t *rows = dataset_rows_by_id(d, NULL, d->n);
+    if (!seen || !rows) {
+        vocab_free(seen);
+        free(rows);
         return tells_error_nomem(err, NULL, 0);
+    }
     int rc = 0;
-    for (size_t i = 0; rc == 0 && i < d->n; i++) {
+    for (size_t r = 0; rc == 0 && r < d->n; r++) {
+        size_t i = rows[r];
         const char *text[2] = {d->ex[i].premise, d->ex[i].hypothesis};
         for (int s = 0; s < 2 && rc == 0; s++) {
             size_t before = vocab_size(seen);
@@ -399,6 +405,7 @@ static int each_distinct_text(const dataset *d, int (*fn)(const char *text, void
         }
     }
     vocab_free(seen);
+    free(rows);
     return rc;
 }
 

@@ -256,17 +256,35 @@ static int summarise(const dataset *d, const pvi_options *o, pvi_result *r, tell
     for (size_t t = 0; rc == 0 && t < threads; t++)
         if (!(rng[t] = gsl_rng_alloc(gsl_rng_mt19937)))
             rc = tells_error_nomem(err, NULL, 0);
-    /* The sets' streams: all examples 0, the classes 1 + their label
-       ids. */
+    /* The values in the order of the rows' ids, and the sets' streams:
+       all examples 0, a class 1 + its rank by first appearance in that
+       order (its label id when the rows are so ordered and numbered, as
+       the study's are): the same intervals for any order of the rows. */
+    size_t *rows = rc == 0 ? dataset_rows_by_id(d, NULL, d->n) : NULL;
+    size_t *rank = rc == 0 ? array_new(L ? L : 1, sizeof *rank) : NULL;
+    if (rc == 0 && (!rows || !rank))
+        rc = tells_error_nomem(err, NULL, 0);
+    size_t ranked = 0;
+    for (size_t c = 0; rc == 0 && c < L; c++)
+        rank[c] = SIZE_MAX;
+    for (size_t q = 0; rc == 0 && q < d->n; q++) {
+        size_t i = rows[q];
+        x[q] = r->pvi[i];
+        if (rank[d->ex[i].label] == SIZE_MAX)
+            rank[d->ex[i].label] = ranked++;
+    }
     if (rc == 0)
-        rc = mean_interval(r->pvi, d->n, o, 0, rng, threads, &r->all, err);
+        rc = mean_interval(x, d->n, o, 0, rng, threads, &r->all, err);
     for (size_t c = 0; rc == 0 && c < L; c++) {
         size_t n = 0;
-        for (size_t i = 0; i < d->n; i++)
-            if (d->ex[i].label == c)
-                x[n++] = r->pvi[i];
-        rc = mean_interval(x, n, o, 1 + (uint64_t)c, rng, threads, &r->by_class[c], err);
+        for (size_t q = 0; q < d->n; q++)
+            if (d->ex[rows[q]].label == c)
+                x[n++] = r->pvi[rows[q]];
+        rc = mean_interval(x, n, o, 1 + (uint64_t)rank[c], rng, threads, &r->by_class[c],
+                           err);
     }
+    free(rows);
+    free(rank);
     for (size_t t = 0; rng && t < threads; t++)
         if (rng[t])
             gsl_rng_free(rng[t]);

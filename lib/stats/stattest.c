@@ -506,6 +506,9 @@ typedef struct pair_state {
     tally ta, tb, wa, wb;
     signed char *diff;    /* correct(A) - correct(B) per example */
     long diff_sum;
+    size_t *order;        /* the examples in the byte order of their ids: the
+                             draws index it, so that they pick the same
+                             examples for any order of the files' rows */
     gsl_rng *rng;
 } pair_state;
 
@@ -516,6 +519,7 @@ static void pair_free(pair_state *s)
     tally_free(&s->wa);
     tally_free(&s->wb);
     free(s->diff);
+    free(s->order);
     if (s->rng)
         gsl_rng_free(s->rng);
 }
@@ -538,7 +542,7 @@ static int pair_init(pair_state *s, const pred_data *d, size_t a, size_t b,
     size_t n = pred_n(d);
     if (tally_init_for(&s->ta, d) < 0 || tally_init_for(&s->tb, d) < 0 ||
         tally_init_for(&s->wa, d) < 0 || tally_init_for(&s->wb, d) < 0 ||
-        !(s->diff = array_new(n, 1)) ||
+        !(s->diff = array_new(n, 1)) || !(s->order = vocab_sorted_ids(d->ids)) ||
         !(s->rng = gsl_rng_alloc(gsl_rng_mt19937))) {
         pair_free(s);
         return -1;
@@ -573,7 +577,7 @@ int paired_bootstrap(const pred_data *d, size_t a, size_t b, metric_kind k,
             tally_clear(&s.wb);
         }
         for (size_t j = 0; j < n; j++) {
-            size_t i = (size_t)gsl_rng_uniform_int(s.rng, n);
+            size_t i = s.order[gsl_rng_uniform_int(s.rng, n)];
             if (k == METRIC_ACCURACY) {
                 sum += s.diff[i];
                 continue;
@@ -605,8 +609,10 @@ int permutation_test(const pred_data *d, size_t a, size_t b, metric_kind k,
         pair_free(&s);
         return tells_error_nomem(err, NULL, 0);
     }
-    /* Swapping equal predictions changes nothing: draw only for the rest. */
-    for (size_t i = 0; i < n; i++) {
+    /* Swapping equal predictions changes nothing: draw only for the rest,
+       in the order of their ids. */
+    for (size_t q = 0; q < n; q++) {
+        size_t i = s.order[q];
         const uint32_t *pa, *pb;
         size_t na = pred_set(d, a + 1, i, &pa), nb = pred_set(d, b + 1, i, &pb);
         if (na != nb || memcmp(pa, pb, na * sizeof *pa) != 0)

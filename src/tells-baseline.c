@@ -25,7 +25,7 @@ static void usage(void)
 "      --train SPLIT        split to train on: two examples and two classes at\n"
 "                           least [train]\n"
 "      --eval SPLITS        comma-separated splits to evaluate on [every\n"
-"                           split but the training one]\n"
+"                           split but the training one, by name]\n"
 "      --folds K            instead, K-fold cross-validation within the\n"
 "                           training split; predictions of the K held-out\n"
 "                           folds are pooled and reported as split 'cv'\n"

@@ -20,6 +20,9 @@ for v in p r; do
     tells-baseline --seed 3 --train train --folds 3 --predictions "$tmp/$v/pred.tsv" \
         -o "$tmp/$v/baseline.tsv" "$tmp/$v.tsv" 2>"$tmp/$v/err" ||
         fail "tells-baseline on $v.tsv: $(cat "$tmp/$v/err")"
+    # Trained on train, scored on every other split (by name: dev, test).
+    tells-baseline --seed 3 --details -o "$tmp/$v/eval.tsv" "$tmp/$v.tsv" 2>"$tmp/$v/err" ||
+        fail "tells-baseline --details on $v.tsv: $(cat "$tmp/$v/err")"
     tells-pvi -q --seed 3 --folds 3 --summary "$tmp/$v/pvi-summary.tsv" -o "$tmp/$v/pvi.tsv" \
         "$tmp/$v.tsv" 2>"$tmp/$v/err" || fail "tells-pvi on $v.tsv: $(cat "$tmp/$v/err")"
     tells-embed --train-vectors "$tmp/$v/v.bin" --dim 10 --epoch 2 --threads 1 --seed 3 \
@@ -33,6 +36,7 @@ done
 what="tells-baseline: fastText's training rows"
 same_lines "$tmp/p/pred.tsv" "$tmp/r/pred.tsv" || fail "$what: the predictions differ"
 same_lines "$tmp/p/baseline.tsv" "$tmp/r/baseline.tsv" || fail "$what: the table differs"
+cmp -s "$tmp/p/eval.tsv" "$tmp/r/eval.tsv" || fail "$what: the table of dev and test differs"
 
 what="tells-pvi: the folds' models and the summary's resamples"
 same_lines "$tmp/p/pvi.tsv" "$tmp/r/pvi.tsv" || fail "$what: pvi.tsv differs"

@@ -60,7 +60,9 @@ static void progress(const comparison_config *c, const char *msg)
         c->progress(msg, c->progress_user);
 }
 
-/* The splits to evaluate, as split ids (*n of them, at least one). */
+/* The splits to evaluate, as split ids (*n of them, at least one): those
+   given, or every split but the training one in the byte order of their
+   names (not the order first met, which the rows' order would set). */
 static int eval_splits(const dataset *d, const comparison_config *c, size_t train,
                        size_t **out, size_t *n, tells_error *err)
 {
@@ -70,9 +72,13 @@ static int eval_splits(const dataset *d, const comparison_config *c, size_t trai
     if (!(*out = array_new(max, sizeof **out)))
         return tells_error_nomem(err, NULL, 0);
     if (!c->eval) {
-        for (size_t s = 0; s < vocab_size(splits); s++)
-            if (s != train)
-                (*out)[(*n)++] = s;
+        size_t *byname = vocab_sorted_ids(splits);
+        if (!byname)
+            return tells_error_nomem(err, NULL, 0);
+        for (size_t k = 0; k < vocab_size(splits); k++)
+            if (byname[k] != train)
+                (*out)[(*n)++] = byname[k];
+        free(byname);
         if (*n == 0) {
             tells_error_set(err, d->source, 0, "no split to evaluate on besides '%s'",
                             vocab_str(splits, train));

@@ -94,6 +94,20 @@ def rows(d):
     return b[:h], {i: b[h + k * w:h + (k + 1) * w] for k, i in enumerate(ids)}
 sys.exit(rows(sys.argv[1]) != rows(sys.argv[2]))
 PY
+what="--embeddings in the order of a shuffled corpus"
+# hypothesis.npy back as --embeddings (rows in the input's order, put in
+# the study's by whole cycles of the permutation): the same vectors, so
+# the same AFLite, cartography and hypothesis.npy.
+mkdir "$tmp/shuf"
+yes | head -c 100000 >"$tmp/random"
+{ head -n 1 "$tmp/p.tsv"; tail -n +2 "$tmp/p.tsv" | shuf --random-source="$tmp/random"; } >"$tmp/shuf/p.tsv"
+run tells-study -q -o "$tmp/cv-shuf" --folds 3 "$tmp/shuf/p.tsv"
+expect 0 ""
+run tells-study -q -o "$tmp/cv-emb" --embeddings "$tmp/cv-shuf/hypothesis.npy" --folds 3 "$tmp/shuf/p.tsv"
+expect 0 ""
+for f in hypothesis.npy aflite.tsv easy.ids difficult.ids carto.tsv; do
+    cmp -s "$tmp/cv-shuf/$f" "$tmp/cv-emb/$f" || fail "$what: $f differs"
+done
 what="--train and --eval"
 run tells-study -q -o "$tmp/te" --train b --eval a "$tmp/p.tsv"
 expect 0 ""

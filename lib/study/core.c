@@ -218,13 +218,34 @@ int study_rows_from_input(const study *s, npy_matrix *x, tells_error *err)
     size_t n = s->data.n, c = x->cols;
     if (x->rows != n)
         return tells_error_set(err, NULL, 0, "%zu rows for %zu examples", x->rows, n);
-    float *y = array_new(n && c ? n * c : 1, sizeof *y);
-    if (!y)
+    /* In place, a cycle of the permutation at a time (row i gets the
+       input's row data_pos[i]), with one row aside: not a second matrix. */
+    unsigned char *done = array_new(n ? n : 1, 1);
+    float *row = array_new(c ? c : 1, sizeof *row);
+    if (!done || !row) {
+        free(done);
+        free(row);
         return tells_error_nomem(err, NULL, 0);
-    for (size_t i = 0; i < n; i++)
-        memcpy(y + i * c, x->data + s->data_pos[i] * c, c * sizeof *y);
-    free(x->data);
-    x->data = y;
+    }
+    memset(done, 0, n ? n : 1);
+    for (size_t i = 0; i < n; i++) {
+        if (done[i])
+            continue;
+        memcpy(row, x->data + i * c, c * sizeof *row);
+        size_t j = i;
+        for (;;) {
+            done[j] = 1;
+            size_t k = s->data_pos[j];
+            if (k == i) {
+                memcpy(x->data + j * c, row, c * sizeof *row);
+                break;
+            }
+            memcpy(x->data + j * c, x->data + k * c, c * sizeof *row);
+            j = k;
+        }
+    }
+    free(done);
+    free(row);
     return 0;
 }
 

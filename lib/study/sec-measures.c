@@ -280,7 +280,9 @@ static int read_dynamics(const study *s, measures_state *m, tells_error *err)
     return rc;
 }
 
-/* Cartography's own training: a softmax regression over hypothesis.npy. */
+/* Cartography's own training: a softmax regression over hypothesis.npy
+   (read again: AFLite centres, reorders and compacts the vectors step's
+   matrix in place), its rows put in the study's order in place. */
 static int train_carto(const study *s, measures_state *m, tells_error *err)
 {
     npy_matrix x = {0};

@@ -6,7 +6,10 @@
 #include "study/core.h"
 
 typedef struct vectors_state {
-    npy_matrix x;              /* the averaged hypothesis vectors, a row per example */
+    npy_matrix x;              /* the averaged hypothesis vectors, a row per example
+                                  (the study's order); AFLite centres, reorders
+                                  and compacts it in place, so steps after it
+                                  read hypothesis.npy */
     int epochs;                /* the skipgram epochs trained; 0 with --vectors */
 } vectors_state;
 

@@ -34,6 +34,15 @@ done
 ls "$tmp" | grep -q 'study\.\(tmp\|old\)-' && fail "$what: a temporary folder was left"
 grep -q 'The hypotheses alone give the label away' "$tmp/study/report.html" ||
     fail "$what: the report's headline does not say so"
+# Cartography's own model learns from the hypotheses: its easy region is
+# far easier than its hard one for the hypothesis-only model (a model fed
+# vectors in the wrong order, or reordered by AFLite, left them alike).
+awk -F'\t' '$1 == "cartography" {
+        n = split($10, w, " ")
+        for (i = 1; i <= n; i++) if (split(w[i], kv, "=") == 2) v[kv[1]] = kv[2]
+        ok = $2 > 0.4 && v["accuracy_easy"] > v["accuracy_hard"] + 0.2 }
+    END { exit !ok }' "$tmp/study/summary.tsv" ||
+    fail "$what: cartography learned nothing: $(grep '^cartography' "$tmp/study/summary.tsv")"
 
 what="a corpus without shortcuts"
 # shellcheck disable=SC2046

@@ -438,16 +438,15 @@ static int check_heuristics(audit_group *g, const audit_reference *ref, classes 
         f->batch = sa / (double)g->n;
         f->reference = sb / (double)ref->data.n;
         /* The class the batch favours: its most frequent among the pairs
-           that satisfy the heuristic; of classes as frequent, the one whose
-           share exceeds the corpus's most (the reference's most frequent
-           when the batch has no such pair), so that a tie counts the
-           difference where the batch leans harder than the corpus. */
+           that satisfy the heuristic; of classes as frequent, the one the
+           reference has fewest of, whose share the batch's exceeds most
+           (the reference's most frequent when the batch has no such pair),
+           so that a tie counts the difference where the batch leans harder
+           than the corpus. */
         size_t top = 0;
-        for (size_t l = 1; l < n; l++) {
-            double gain = (sb > 0 ? b[top] / sb : 0) - (sb > 0 ? b[l] / sb : 0);
-            if (a[l] > a[top] || (a[l] == a[top] && (sa == 0 ? b[l] > b[top] : gain > 0)))
+        for (size_t l = 1; l < n; l++)
+            if (a[l] > a[top] || (a[l] == a[top] && (sa == 0 ? b[l] > b[top] : b[l] < b[top])))
                 top = l;
-        }
         double share_a = sa > 0 ? a[top] / sa : 0, share_b = sb > 0 ? b[top] / sb : 0;
         f->weaker = !(f->batch > f->reference || share_a > share_b);
         if (sa + sb > 0) {

@@ -179,7 +179,7 @@ static vocab *renumber(const vocab *v, const example *ex, const size_t *order, s
 
 size_t *dataset_rows_by_id(const dataset *d, const size_t *rows, size_t n)
 {
-    size_t *out = array_new(n ? n : 1, sizeof *out);
+    size_t *out = array_new(n, sizeof *out);
     if (!out)
         return NULL;
     bool sorted = true;
@@ -198,16 +198,12 @@ size_t *dataset_rows_by_id(const dataset *d, const size_t *rows, size_t n)
 int dataset_sort_by_id(dataset *d, size_t **pos, tells_error *err)
 {
     size_t nl = vocab_size(d->labels), ns = vocab_size(d->splits);
-    size_t *order = array_new(d->n ? d->n : 1, sizeof *order);
-    size_t *lmap = array_new(nl ? nl : 1, sizeof *lmap);
-    size_t *smap = array_new(ns ? ns : 1, sizeof *smap);
-    example *ex = array_new(d->n ? d->n : 1, sizeof *ex);
+    size_t *order = dataset_rows_by_id(d, NULL, d->n);
+    size_t *lmap = array_new(nl, sizeof *lmap), *smap = array_new(ns, sizeof *smap);
+    example *ex = array_new(d->n, sizeof *ex);
     vocab *ids = vocab_new(), *labels = NULL, *splits = NULL;
     int rc = order && lmap && smap && ex && ids && vocab_reserve(ids, d->n) == 0 ? 0 : -1;
     if (rc == 0) {
-        for (size_t i = 0; i < d->n; i++)
-            order[i] = i;
-        qsort_r(order, d->n, sizeof *order, by_id, d->ex);
         labels = renumber(d->labels, d->ex, order, d->n, 1, lmap);
         splits = renumber(d->splits, d->ex, order, d->n, 0, smap);
         rc = labels && splits ? 0 : -1;

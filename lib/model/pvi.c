@@ -261,7 +261,7 @@ static int summarise(const dataset *d, const pvi_options *o, pvi_result *r, tell
        order (its label id when the rows are so ordered and numbered, as
        the study's are): the same intervals for any order of the rows. */
     size_t *rows = rc == 0 ? dataset_rows_by_id(d, NULL, d->n) : NULL;
-    size_t *rank = rc == 0 ? array_new(L ? L : 1, sizeof *rank) : NULL;
+    size_t *rank = rc == 0 ? array_new(L, sizeof *rank) : NULL;
     if (rc == 0 && (!rows || !rank))
         rc = tells_error_nomem(err, NULL, 0);
     size_t ranked = 0;

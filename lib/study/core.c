@@ -220,14 +220,13 @@ int study_rows_from_input(const study *s, npy_matrix *x, tells_error *err)
         return tells_error_set(err, NULL, 0, "%zu rows for %zu examples", x->rows, n);
     /* In place, a cycle of the permutation at a time (row i gets the
        input's row data_pos[i]), with one row aside: not a second matrix. */
-    unsigned char *done = array_new(n ? n : 1, 1);
-    float *row = array_new(c ? c : 1, sizeof *row);
+    unsigned char *done = array_new(n, 1);
+    float *row = array_new(c, sizeof *row);
     if (!done || !row) {
         free(done);
         free(row);
         return tells_error_nomem(err, NULL, 0);
     }
-    memset(done, 0, n ? n : 1);
     for (size_t i = 0; i < n; i++) {
         if (done[i])
             continue;
@@ -249,18 +248,21 @@ int study_rows_from_input(const study *s, npy_matrix *x, tells_error *err)
     return 0;
 }
 
+size_t *study_input_rows(const study *s)
+{
+    size_t *row = array_new(s->data.n, sizeof *row);
+    for (size_t i = 0; row && i < s->data.n; i++)
+        row[s->data_pos[i]] = i;
+    return row;
+}
+
 int study_write_input_order(FILE *fp, void *ctx, tells_error *err)
 {
     const study_rows *r = ctx;
-    const study *s = r->s;
     const npy_matrix *x = r->x;
-    size_t n = s->data.n;
-    size_t *row = array_new(n ? n : 1, sizeof *row);
+    size_t n = r->s->data.n, *row = study_input_rows(r->s);
     if (!row)
         return tells_error_nomem(err, NULL, 0);
-    /* row[j]: the study's row of the input's j-th. */
-    for (size_t i = 0; i < n; i++)
-        row[s->data_pos[i]] = i;
     int rc = npy_write_header(fp, x->rows, x->cols) < 0 ? -1 : 0;
     for (size_t j = 0; rc == 0 && j < n; j++)
         if (npy_write_rows(fp, x->data + row[j] * x->cols, x->cols) < 0)

@@ -186,6 +186,9 @@ int study_remove(const char *path, int rc, tells_error *err);
    memory); study_write_input_order (an out_writer, ctx a study_rows)
    writes a matrix of the study's rows in the input's order. */
 int study_rows_from_input(const study *s, npy_matrix *x, tells_error *err);
+/* The study's row of each of the input's rows, in the input's order (the
+   inverse of data_pos); NULL out of memory. */
+size_t *study_input_rows(const study *s);
 typedef struct study_rows {
     const study *s;
     const npy_matrix *x;

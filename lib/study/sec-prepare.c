@@ -130,12 +130,10 @@ static int folds_file(study *s, tells_error *err)
 {
     const dataset *d = &s->data;
     size_t *rows = array_new(d->n, sizeof *rows), *fold = array_new(d->n, sizeof *fold),
-           *row = array_new(d->n, sizeof *row);
+           *row = study_input_rows(s);
     int rc = rows && fold && row ? 0 : tells_error_nomem(err, NULL, 0);
-    for (size_t i = 0; rc == 0 && i < d->n; i++) {
+    for (size_t i = 0; rc == 0 && i < d->n; i++)
         rows[i] = i;
-        row[s->data_pos[i]] = i;
-    }
     cv_plan plan = {s->cfg->folds, s->cfg->seed, s->cfg->group};
     if (rc == 0)
         rc = cv_assign(d, rows, d->n, &plan, fold, err);

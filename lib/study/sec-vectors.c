@@ -73,6 +73,13 @@ static int read_row_ids(const char *path, vocab *ids, tells_error *err)
     return rc;
 }
 
+/* hypothesis.npy: v's rows in the input's order. */
+static int write_hypotheses(const study *s, const vectors_state *v, tells_error *err)
+{
+    study_rows out = {s, &v->x};
+    return study_write(s, "hypothesis.npy", study_write_input_order, &out, err);
+}
+
 /* The embeddings given (--embeddings): one finite row per example of
    the corpus, in its order, or reordered from the id file's. */
 static int given_embeddings(study *s, vectors_state *v, tells_error *err)
@@ -128,8 +135,7 @@ static int given_embeddings(study *s, vectors_state *v, tells_error *err)
         return -1;
     }
     v->x = x;
-    study_rows out = {s, &v->x};
-    return study_write(s, "hypothesis.npy", study_write_input_order, &out, err);
+    return write_hypotheses(s, v, err);
 }
 
 static int run(study *s, void *state, tells_error *err)
@@ -176,10 +182,7 @@ static int run(study *s, void *state, tells_error *err)
     if (trained && !(s->cfg->keep_vectors && strcmp(s->cfg->keep_vectors, "bin") == 0))
         rc = study_remove(vectors, rc, err);
     free(vectors);
-    study_rows r = {s, &v->x};
-    if (rc == 0)
-        rc = study_write(s, "hypothesis.npy", study_write_input_order, &r, err);
-    return rc;
+    return rc == 0 ? write_hypotheses(s, v, err) : rc;
 }
 
 static void free_state(void *state)

@@ -42,6 +42,13 @@ static void usage(void)
 "                           the same bytes whatever --threads; tells-study's\n"
 "                           vectors are --dim 100 --parts 2 [none: one\n"
 "                           model on --threads fastText threads]\n"
+"      --centres WHICH      all: every word of the text is trained, as\n"
+"                           fastText does; input: only the words of\n"
+"                           --input's texts, the ones averaged (their own\n"
+"                           and character n-gram rows), every other word\n"
+"                           a context only: much faster when the premises\n"
+"                           are long and only hypotheses are averaged;\n"
+"                           tells-study's vectors are trained so [all]\n"
 "\n"
 "Averaging:\n"
 "  -i, --input MODE         hypothesis, premise, or pair [hypothesis]\n"
@@ -73,12 +80,12 @@ static void usage(void)
 "  tells-embed -v synth-vectors.bin --input pair -o pair.npy synth.tsv\n"
 "  # As tells-study trains its vectors: the same bytes on 1 thread or 2\n"
 "  tells-embed --train-vectors study-vectors.bin --dim 100 --parts 2 --threads 2 \\\n"
-"      --seed 1 -o study-hyp.npy synth.tsv\n");
+"      --centres input --seed 1 -o study-hyp.npy synth.tsv\n");
 }
 
 enum {
     OPT_TRAIN_VECTORS = 256, OPT_DIM, OPT_EPOCH, OPT_MIN_COUNT, OPT_THREADS, OPT_SEED,
-    OPT_PAIR, OPT_SKIP_OOV, OPT_PARTS
+    OPT_PAIR, OPT_SKIP_OOV, OPT_PARTS, OPT_CENTRES
 };
 
 static const struct option long_options[] = {
@@ -90,6 +97,7 @@ static const struct option long_options[] = {
     {"threads", required_argument, NULL, OPT_THREADS},
     {"seed", required_argument, NULL, OPT_SEED},
     {"parts", required_argument, NULL, OPT_PARTS},
+    {"centres", required_argument, NULL, OPT_CENTRES},
     {"input", required_argument, NULL, 'i'},
     {"pair", required_argument, NULL, OPT_PAIR},
     {"skip-oov", no_argument, NULL, OPT_SKIP_OOV},
@@ -105,6 +113,8 @@ typedef struct config {
     embed_options eo;
     ft_train_args ta;
     int parts;   /* 0: one model on ta.threads fastText threads */
+    bool centres_input;   /* --centres input */
+    bool centres_given;
 } config;
 
 static void parse_args(int argc, char **argv, config *cfg)
@@ -128,6 +138,12 @@ static void parse_args(int argc, char **argv, config *cfg)
         case OPT_THREADS: ta->threads = (int)cli_long("--threads", optarg, 1, 1024); break;
         case OPT_SEED: ta->seed = (int)cli_long("--seed", optarg, 0, 2147483647); break;
         case OPT_PARTS: cfg->parts = (int)cli_long("--parts", optarg, 1, EMBED_MAX_PARTS); break;
+        case OPT_CENTRES:
+            if (strcmp(optarg, "input") != 0 && strcmp(optarg, "all") != 0)
+                cli_usage_error("invalid --centres '%s' (input or all)", optarg);
+            cfg->centres_input = strcmp(optarg, "input") == 0;
+            cfg->centres_given = true;
+            break;
         case 'i':
             if (embed_input_parse(optarg, &eo->input) < 0)
                 cli_usage_error("invalid --input '%s' (hypothesis, premise or pair)", optarg);
@@ -155,6 +171,8 @@ static void parse_args(int argc, char **argv, config *cfg)
         cli_usage_error("--pair needs --input pair");
     if (cfg->parts && !cfg->train_vectors)
         cli_usage_error("--parts needs --train-vectors");
+    if (cfg->centres_given && !cfg->train_vectors)
+        cli_usage_error("--centres needs --train-vectors");
     if (cfg->parts && !ta->dim)
         ta->dim = 100;   /* fastText's default, which the parts share */
     if (cfg->parts && ta->dim % cfg->parts != 0)
@@ -186,14 +204,22 @@ static int embed(const config *cfg, tells_error *err)
     if (dataset_load(&d, cfg->input, err) < 0)
         return -1;
     int rc = dataset_require_examples(&d, err);
+    embed_words centres = {NULL, NULL, 0};
     if (rc == 0 && cfg->train_vectors) {
-        if (eo->progress)
+        ft_train_args ta = cfg->ta;
+        if (cfg->centres_input && (rc = embed_words_collect(&d, eo->input, &centres, err)) == 0) {
+            ta.centres = centres.words;
+            ta.ncentres = centres.n;
+        }
+        if (rc == 0 && eo->progress)
             cli_progress("training skipgram vectors", NULL);
-        rc = cfg->parts ? embed_train_vectors_parts(&d, cfg->train_vectors, &cfg->ta, cfg->parts,
-                                                    (size_t)cfg->ta.threads, err)
-                        : embed_train_vectors(&d, cfg->train_vectors, &cfg->ta, err);
+        if (rc == 0)
+            rc = cfg->parts ? embed_train_vectors_parts(&d, cfg->train_vectors, &ta, cfg->parts,
+                                                        (size_t)ta.threads, err)
+                            : embed_train_vectors(&d, cfg->train_vectors, &ta, err);
         vectors = cfg->train_vectors;
     }
+    embed_words_free(&centres);
     npy_matrix m = {0};
     embed_stats st;
     if (rc == 0)

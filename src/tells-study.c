@@ -123,14 +123,21 @@ static void usage(void)
 "                           line [DATA/lexicons/negation-triggers.txt]\n"
 "      --vectors FILE       word vectors for AFLite (fastText .bin, .vec or\n"
 "                           GloVe) [skipgram vectors trained on the corpus]\n"
-"      --keep-vectors[=FMT] keep the trained vectors: vec, the corpus's words\n"
+"      --keep-vectors[=FMT] keep the trained vectors: vec, the trained words\n"
 "                           as text (vectors.vec); bin, the fastText model\n"
 "                           (vectors.bin, 100 bytes a word or bucket) [not\n"
 "                           kept; vec when FMT is left out]\n"
-"      --vector-epochs N    epochs of the trained vectors; fewer make a long\n"
+"      --vector-epochs N    epochs of the trained vectors; fewer make a large\n"
 "                           corpus faster, and AFLite may filter less well\n"
 "                           (man tells-study, WORD VECTORS) [enough to see\n"
 "                           about 2.5 million tokens, 1 to 20]\n"
+"      --vector-centres WHICH  the words the vectors train: hypothesis, the\n"
+"                           hypotheses' words, the ones AFLite averages,\n"
+"                           every other word a context only (fast when the\n"
+"                           premises are long); all, every word, as\n"
+"                           fastText trains; auto, hypothesis when their\n"
+"                           words are under a quarter of the text's tokens,\n"
+"                           else all [auto]\n"
 "  -H, --heuristics FILE    more heuristic definitions (tells-heur's); repeatable\n"
 "      --redact             a folder to share under a data-use agreement: no\n"
 "                           premise or hypothesis text in any file, figure or\n"
@@ -248,7 +255,7 @@ CLI_GROUP_BY_HELP
 }
 
 enum {
-    OPT_PHRASES = 256, OPT_MESH, OPT_BATCH, OPT_NEGATION, OPT_VECTORS, OPT_KEEP_VECTORS, OPT_VECTOR_EPOCHS, OPT_FOLDS, OPT_GROUP_BY, OPT_EPOCH, OPT_LR, OPT_ALPHA,
+    OPT_PHRASES = 256, OPT_MESH, OPT_BATCH, OPT_NEGATION, OPT_VECTORS, OPT_KEEP_VECTORS, OPT_VECTOR_EPOCHS, OPT_VECTOR_CENTRES, OPT_FOLDS, OPT_GROUP_BY, OPT_EPOCH, OPT_LR, OPT_ALPHA,
     OPT_TOKEN_ALPHA, OPT_CLASS_PRIOR, OPT_THREADS, OPT_SEED, OPT_NO_FIGURES, OPT_GNUPLOT,
     OPT_TRAIN, OPT_EVAL, OPT_NAME, OPT_LIST_CHECKS, OPT_FOLDS_ONLY, OPT_HYP_PRED,
     OPT_HYP_EVAL_PRED, OPT_MODEL_NAME, OPT_EMBEDDINGS, OPT_EMBEDDINGS_IDS, OPT_PAIR_PRED,
@@ -265,6 +272,7 @@ static const struct option long_options[] = {
     {"negation", required_argument, NULL, OPT_NEGATION},
     {"keep-vectors", optional_argument, NULL, OPT_KEEP_VECTORS},
     {"vector-epochs", required_argument, NULL, OPT_VECTOR_EPOCHS},
+    {"vector-centres", required_argument, NULL, OPT_VECTOR_CENTRES},
     {"heuristics", required_argument, NULL, 'H'},
     {"train", required_argument, NULL, OPT_TRAIN},
     {"eval", required_argument, NULL, OPT_EVAL},
@@ -311,6 +319,7 @@ typedef struct options {
     cli_linking link;                  /* the heuristics' MeSH options */
     char name_buf[256];
     bool min_examples_given;
+    bool centres_given;                /* --vector-centres */
 } options;
 
 /* An option of the study's own; false when it is none. */
@@ -331,6 +340,18 @@ static bool study_option(int ch, options *o)
         break;
     case OPT_VECTOR_EPOCHS:
         c->vector_epochs = (int)cli_long("--vector-epochs", optarg, 1, 10000);
+        break;
+    case OPT_VECTOR_CENTRES:
+        if (strcmp(optarg, "auto") == 0)
+            c->vector_centres = STUDY_CENTRES_AUTO;
+        else if (strcmp(optarg, "hypothesis") == 0)
+            c->vector_centres = STUDY_CENTRES_HYPOTHESIS;
+        else if (strcmp(optarg, "all") == 0)
+            c->vector_centres = STUDY_CENTRES_ALL;
+        else
+            cli_usage_error("invalid value '%s' for --vector-centres (expected auto, "
+                            "hypothesis or all)", optarg);
+        o->centres_given = true;
         break;
     case 'H': o->definitions[c->heur.ndefinitions++] = optarg; break;
     case OPT_TRAIN: c->train = optarg; break;
@@ -434,11 +455,14 @@ static void check_args(int argc, char **argv, options *o)
                         "--keep-vectors with it");
     if (c->folds_only && (c->hypothesis_predictions || c->pair_predictions || c->nbatches ||
                           c->embeddings || c->dynamics || c->null_predictions ||
-                          c->keep_vectors || c->vector_epochs))
+                          c->keep_vectors || c->vector_epochs || o->centres_given))
         cli_usage_error("--folds-only runs no model and audits no batch");
     if (c->vector_epochs && (c->vectors || c->embeddings))
         cli_usage_error("--vector-epochs sets the epochs of vectors the study trains; "
                         "with --%s it trains none", c->vectors ? "vectors" : "embeddings");
+    if (o->centres_given && (c->vectors || c->embeddings))
+        cli_usage_error("--vector-centres sets how the study trains its vectors; with --%s "
+                        "it trains none", c->vectors ? "vectors" : "embeddings");
     if (c->keep_vectors && c->vectors)
         cli_usage_error("--keep-vectors keeps vectors the study trains; with --vectors it "
                         "trains none");

@@ -184,4 +184,35 @@ run tells-embed --train-vectors "$tmp/p5.bin" --parts 9 -o "$tmp/p5.npy" "$tmp/s
 expect 2 "tells-embed: invalid value '9' for --parts (expected an integer from 1 to 8)
 Try 'tells-embed --help' for more information."
 [ -e "$tmp/p5.bin" ] || [ -e "$tmp/p5.npy" ] && fail "$what: a usage error wrote a file"
+
+# --centres: all is fastText's training (the same bytes as without it);
+# input trains only the averaged texts' words as centres: other vectors,
+# the same bytes on one thread and three, and other again for premises
+# (tests/unit/test-ftshim.c checks that the other words' rows stay as
+# drawn).
+what="--centres"
+run tells-embed --train-vectors "$tmp/c1.bin" --dim 20 --parts 2 --seed 3 --centres all \
+    -o "$tmp/c1.npy" "$tmp/synth.tsv"
+expect 0 ""
+cmp -s "$tmp/p1.bin" "$tmp/c1.bin" || fail "$what all: not fastText's own training"
+run tells-embed --train-vectors "$tmp/c2.bin" --dim 20 --parts 2 --seed 3 --centres input \
+    -o "$tmp/c2.npy" "$tmp/synth.tsv"
+expect 0 ""
+run tells-embed --train-vectors "$tmp/c3.bin" --dim 20 --parts 2 --threads 3 --seed 3 \
+    --centres input -o "$tmp/c3.npy" "$tmp/synth.tsv"
+expect 0 ""
+cmp -s "$tmp/c2.bin" "$tmp/c3.bin" && cmp -s "$tmp/c2.npy" "$tmp/c3.npy" ||
+    fail "$what input: one thread and three differ"
+cmp -s "$tmp/c1.npy" "$tmp/c2.npy" && fail "$what input: the same vectors as all"
+run tells-embed --train-vectors "$tmp/c4.bin" --dim 20 --parts 2 --seed 3 --centres input \
+    --input premise -o "$tmp/c4.npy" "$tmp/synth.tsv"
+expect 0 ""
+cmp -s "$tmp/c2.bin" "$tmp/c4.bin" && fail "$what input: premises trained as hypotheses"
+run tells-embed -v "$tmp/c2.bin" --centres input -o "$tmp/c5.npy" "$tmp/synth.tsv"
+expect 2 "tells-embed: --centres needs --train-vectors
+Try 'tells-embed --help' for more information."
+run tells-embed --train-vectors "$tmp/c5.bin" --centres some -o "$tmp/c5.npy" "$tmp/synth.tsv"
+expect 2 "tells-embed: invalid --centres 'some' (input or all)
+Try 'tells-embed --help' for more information."
+[ -e "$tmp/c5.bin" ] || [ -e "$tmp/c5.npy" ] && fail "$what: a usage error wrote a file"
 finish

@@ -117,6 +117,53 @@ what="--keep-vectors with --vectors"
 run tells-study -q -o s4 --keep-vectors --vectors s3/vectors.bin c/train.jsonl
 expect 2 "tells-study: --keep-vectors keeps vectors the study trains; with --vectors it trains none
 Try 'tells-study --help' for more information."
+# --vector-centres: the words trained as skipgram centres, and so the
+# words of vectors.vec. Here the hypotheses' words are about half of the
+# text's tokens, so auto trains every word (fastText's own training): the
+# same vectors as all, and premises' words in vectors.vec; hypothesis
+# trains their words only: other vectors, and no other word kept.
+what="--vector-centres"
+tail -n +2 s1/prepared.tsv | cut -f 5 | tr ' ' '\n' | LC_ALL=C sort -u >hyp-words
+tail -n +2 s2/vectors.vec | cut -d ' ' -f 1 | LC_ALL=C sort -u | LC_ALL=C comm -23 - hyp-words |
+    grep -q . || fail "$what auto: vectors.vec has no word of the premises alone"
+run tells-study -q -o s6 --seed 7 --no-figures --vector-centres all --split train c/train.jsonl --split test c/test.jsonl
+expect 0 ""
+cmp -s s2/hypothesis.npy s6/hypothesis.npy || fail "$what all: not the vectors auto trained here"
+run tells-study -q -o s7 --seed 7 --no-figures --keep-vectors --vector-centres hypothesis --split train c/train.jsonl --split test c/test.jsonl
+expect 0 ""
+cmp -s s2/hypothesis.npy s7/hypothesis.npy && fail "$what hypothesis: the same vectors as every word's"
+m=$(head -n 1 s7/vectors.vec | cut -d ' ' -f 1)
+[ "$m" -gt 0 ] && [ "$m" -lt "$n" ] || fail "$what hypothesis: $m words in vectors.vec, against $n"
+tail -n +2 s7/vectors.vec | cut -d ' ' -f 1 | LC_ALL=C sort -u | LC_ALL=C comm -23 - hyp-words |
+    grep -q . && fail "$what hypothesis: vectors.vec has words of no hypothesis"
+# Premises made long with words of their own (each word again with the
+# copy's number, as bench/study's long corpus): the hypotheses' words are
+# now under a quarter of the tokens, and auto trains them alone.
+mkdir long
+python3 - c/train.jsonl >long/train.jsonl <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    w = r["sentence1"].split()
+    r["sentence1"] = " ".join(w + ["%s%d" % (x, k) for k in range(1, 8) for x in w])
+    print(json.dumps(r))
+PY
+run tells-study -q -o s8 --seed 7 --no-figures --keep-vectors --split train long/train.jsonl
+expect 0 ""
+tail -n +2 s8/prepared.tsv | cut -f 5 | tr ' ' '\n' | LC_ALL=C sort -u >long-words
+tail -n +2 s8/vectors.vec | cut -d ' ' -f 1 | LC_ALL=C sort -u | LC_ALL=C comm -23 - long-words |
+    grep -q . && fail "$what auto, long premises: vectors.vec has words of no hypothesis"
+[ "$(head -n 1 s8/vectors.vec | cut -d ' ' -f 1)" -gt 0 ] ||
+    fail "$what auto, long premises: vectors.vec has no words"
+run tells-study -q -o s6 --vector-centres hypothesis --vectors s3/vectors.bin c/train.jsonl
+expect 2 "tells-study: --vector-centres sets how the study trains its vectors; with --vectors it trains none
+Try 'tells-study --help' for more information."
+run tells-study -q -o s6 --folds-only --vector-centres all --split train c/train.jsonl
+expect 2 "tells-study: --folds-only runs no model and audits no batch
+Try 'tells-study --help' for more information."
+run tells-study -q -o s6 --vector-centres some --split train c/train.jsonl
+expect 2 "tells-study: invalid value 'some' for --vector-centres (expected auto, hypothesis or all)
+Try 'tells-study --help' for more information."
 what="--keep-vectors=txt"
 run tells-study -q -o s4 --keep-vectors=txt --split train c/train.jsonl
 expect 2 "tells-study: invalid value 'txt' for --keep-vectors (expected vec or bin)

@@ -518,6 +518,58 @@ int embed_train_vectors_parts(const dataset *d, const char *path, const ft_train
     return rc;
 }
 
+int embed_words_collect(const dataset *d, embed_input in, embed_words *out, tells_error *err)
+{
+    *out = (embed_words){NULL, NULL, 0};
+    out->types = vocab_new();
+    if (!out->types || collect_types(d, in, out->types) < 0 ||
+        !(out->words = array_new(vocab_size(out->types) + 1, sizeof *out->words))) {
+        embed_words_free(out);
+        return tells_error_nomem(err, NULL, 0);
+    }
+    out->n = vocab_size(out->types);
+    for (size_t i = 0; i < out->n; i++)
+        out->words[i] = vocab_str(out->types, i);
+    return 0;
+}
+
+typedef struct share_count {
+    const vocab *words;
+    size_t in, all;
+} share_count;
+
+static int count_share(const char *text, void *ctx)
+{
+    share_count *c = ctx;
+    for (const char *p = text; *p;) {
+        while (*p == ' ')
+            p++;
+        const char *s = p;
+        while (*p && *p != ' ')
+            p++;
+        if (p > s) {
+            c->all++;
+            c->in += vocab_find(c->words, s, (size_t)(p - s)) >= 0;
+        }
+    }
+    return 0;
+}
+
+double embed_words_share(const dataset *d, const embed_words *w)
+{
+    share_count c = {w->types, 0, 0};
+    /* Out of memory, the count so far decides. */
+    each_distinct_text(d, count_share, &c, NULL);
+    return c.all ? (double)c.in / (double)c.all : 1.0;
+}
+
+void embed_words_free(embed_words *w)
+{
+    vocab_free(w->types);
+    free(w->words);
+    *w = (embed_words){NULL, NULL, 0};
+}
+
 static int count_tokens(const char *text, void *ctx)
 {
     size_t *tokens = ctx;
@@ -542,39 +594,63 @@ int embed_auto_epochs(const dataset *d)
     return e < EMBED_MIN_EPOCHS ? EMBED_MIN_EPOCHS : e > EMBED_MAX_EPOCHS ? EMBED_MAX_EPOCHS : (int)e;
 }
 
+typedef struct vec_job {
+    ft_model *m;
+    const vocab *only;
+} vec_job;
+
+static bool vec_wanted(const vec_job *j, const char *word)
+{
+    return !j->only || vocab_find(j->only, word, strlen(word)) >= 0;
+}
+
 static int write_vec(FILE *fp, void *ctx, tells_error *err)
 {
-    ft_model *m = ctx;
-    int n = ft_nwords(m), dim = ft_dimension(m);
+    const vec_job *j = ctx;
+    int n = ft_nwords(j->m), dim = ft_dimension(j->m), kept = 0;
     float *v = malloc((size_t)dim * sizeof *v);
     if (!v)
         return tells_error_nomem(err, NULL, 0);
-    int rc = fprintf(fp, "%d %d\n", n, dim) < 0 ? -1 : 0;
-    for (int i = 0; rc == 0 && i < n; i++) {
-        char *word = ft_word(m, i);
-        if (!word) {
-            rc = tells_error_nomem(err, NULL, 0);
-            break;
-        }
-        if (ft_word_vector(m, word, v, err) < 0 || fputs(word, fp) == EOF)
-            rc = -1;
-        free(word);
-        for (int k = 0; rc == 0 && k < dim; k++)
-            if (fprintf(fp, " %.6f", (double)v[k]) < 0)
+    int rc = 0;
+    for (int pass = 0; pass < 2 && rc == 0; pass++) {
+        if (pass == 1)
+            rc = fprintf(fp, "%d %d\n", kept, dim) < 0 ? -1 : 0;
+        for (int i = 0; rc == 0 && i < n; i++) {
+            char *word = ft_word(j->m, i);
+            if (!word) {
+                rc = tells_error_nomem(err, NULL, 0);
+                break;
+            }
+            if (!vec_wanted(j, word)) {
+                free(word);
+                continue;
+            }
+            if (pass == 0) {
+                kept++;
+                free(word);
+                continue;
+            }
+            if (ft_word_vector(j->m, word, v, err) < 0 || fputs(word, fp) == EOF)
                 rc = -1;
-        if (rc == 0 && putc('\n', fp) == EOF)
-            rc = -1;
+            free(word);
+            for (int k = 0; rc == 0 && k < dim; k++)
+                if (fprintf(fp, " %.6f", (double)v[k]) < 0)
+                    rc = -1;
+            if (rc == 0 && putc('\n', fp) == EOF)
+                rc = -1;
+        }
     }
     free(v);
     return rc;
 }
 
-int embed_write_vec(const char *bin_path, const char *vec_path, tells_error *err)
+int embed_write_vec(const char *bin_path, const char *vec_path, const vocab *only,
+                    tells_error *err)
 {
-    ft_model *m = ft_load(bin_path, err);
-    if (!m)
+    vec_job j = {ft_load(bin_path, err), only};
+    if (!j.m)
         return -1;
-    int rc = out_write(vec_path, write_vec, m, err);
-    ft_free(m);
+    int rc = out_write(vec_path, write_vec, &j, err);
+    ft_free(j.m);
     return rc;
 }

@@ -85,9 +85,26 @@ int embed_train_vectors_parts(const dataset *d, const char *path, const ft_train
    million tokens then read 48 million.) */
 enum { EMBED_TOKEN_PASSES = 2500000, EMBED_MIN_EPOCHS = 1, EMBED_MAX_EPOCHS = 20 };
 int embed_auto_epochs(const dataset *d);
-/* Writes the words of the fastText model at bin_path with their vectors
-   as a text .vec at vec_path (atomically): "N DIM", then a word and DIM
-   numbers (%.6f) a line, in the model's dictionary order. */
-int embed_write_vec(const char *bin_path, const char *vec_path, tells_error *err);
+/* The distinct tokens of d's hypotheses (EMBED_HYPOTHESIS), premises
+   (EMBED_PREMISE) or both, in order of first appearance in d's rows:
+   for ft_train_args.centres, the words whose vectors embed_dataset will
+   read. Free with embed_words_free. */
+typedef struct embed_words {
+    vocab *types;
+    const char **words;   /* words[i] = vocab_str(types, i) */
+    size_t n;
+} embed_words;
+int embed_words_collect(const dataset *d, embed_input in, embed_words *out, tells_error *err);
+void embed_words_free(embed_words *w);
+/* The share of the tokens of d's distinct premises and hypotheses (the
+   vectors' training text) that are words of w: 1 for a text without
+   tokens. */
+double embed_words_share(const dataset *d, const embed_words *w);
+/* Writes the words of the fastText model at bin_path (those in `only`,
+   or all when it is NULL) with their vectors as a text .vec at vec_path
+   (atomically): "N DIM", then a word and DIM numbers (%.6f) a line, in
+   the model's dictionary order. */
+int embed_write_vec(const char *bin_path, const char *vec_path, const vocab *only,
+                    tells_error *err);
 
 #endif

@@ -16,6 +16,7 @@
 #include <memory>
 #include <new>
 #include <ostream>
+#include <random>
 #include <sstream>
 #include <streambuf>
 #include <string>
@@ -55,6 +56,66 @@ class FastTextModel : public fasttext::FastText {
         input_->save(out);
         out.write(reinterpret_cast<const char *>(&args_->qout), sizeof(bool));
         output_->save(out);
+    }
+
+    // FastText::train for skipgram on one thread (fastText 0.9.2's
+    // train, startThreads, trainThread and skipgram, in that order of
+    // calls), except that a word is a centre only when centre[id] says so:
+    // its own row and its character n-grams' rows are trained to predict
+    // its context; every word of a line is still a context and a
+    // negative. With every word a centre it is FastText::train, bit for
+    // bit (tests/test-ftshim).
+    void train_centres(const fasttext::Args &args, const std::vector<std::string> &centres)
+    {
+        using namespace fasttext;
+        args_ = std::make_shared<Args>(args);
+        dict_ = std::make_shared<Dictionary>(args_);
+        std::ifstream ifs(args_->input);
+        if (!ifs.is_open())
+            throw std::invalid_argument(args_->input + " cannot be opened for training!");
+        dict_->readFromFile(ifs);
+        ifs.close();
+        std::vector<char> centre((size_t)dict_->nwords(), 0);
+        for (const std::string &w : centres) {
+            int32_t id = dict_->getId(w);
+            if (id >= 0 && id < dict_->nwords())
+                centre[(size_t)id] = 1;
+        }
+        input_ = createRandomMatrix();
+        output_ = createTrainOutputMatrix();
+        quant_ = false;
+        auto loss = createLoss(output_);
+        model_ = std::make_shared<Model>(input_, output_, loss, false);
+        tokenCount_ = 0;
+        loss_ = -1;
+        trainException_ = nullptr;
+        std::ifstream in(args_->input);
+        Model::State state(args_->dim, (int32_t)output_->size(0), args_->seed);
+        const int64_t ntokens = dict_->ntokens();
+        int64_t local = 0;
+        std::vector<int32_t> line;
+        std::uniform_int_distribution<> uniform(1, args_->ws);
+        while (keepTraining(ntokens)) {
+            real progress = real(tokenCount_) / (args_->epoch * ntokens);
+            real lr = args_->lr * (1.0 - progress);
+            local += dict_->getLine(in, line, state.rng);
+            const int32_t n = (int32_t)line.size();
+            for (int32_t w = 0; w < n; w++) {
+                // Drawn for every word, as skipgram does.
+                int32_t boundary = uniform(state.rng);
+                if (!centre[(size_t)line[(size_t)w]])
+                    continue;
+                const std::vector<int32_t> &ngrams = dict_->getSubwords(line[(size_t)w]);
+                for (int32_t c = -boundary; c <= boundary; c++)
+                    if (c != 0 && w + c >= 0 && w + c < n)
+                        model_->update(ngrams, line, w + c, lr, state);
+            }
+            if (local > args_->lrUpdateRate) {
+                tokenCount_ += local;
+                local = 0;
+            }
+        }
+        loss_ = state.getLoss();
     }
 
     // Whether parts (this one among them) can be joined: the same words
@@ -406,7 +467,10 @@ extern "C" ft_model *ft_train(const char *input_path, const ft_train_args *a,
         if (a->bucket == 0 && args.bucket > 0)
             args.bucket = auto_buckets(input_path, args);
         std::unique_ptr<ft_model> m(new ft_model);
-        m->ft.train(args);
+        if (a->centres && args.model == fasttext::model_name::sg)
+            m->ft.train_centres(args, std::vector<std::string>(a->centres, a->centres + a->ncentres));
+        else
+            m->ft.train(args);
         index_labels(m.get());
         return m.release();
     } catch (...) {

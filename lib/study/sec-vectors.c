@@ -145,6 +145,7 @@ static int run(study *s, void *state, tells_error *err)
         return given_embeddings(s, v, err);
     char *vectors = NULL;
     bool trained = false;
+    embed_words centres = {NULL, NULL, 0};
     int rc = 0;
     if (s->cfg->vectors) {
         vectors = strdup(s->cfg->vectors);
@@ -156,15 +157,27 @@ static int run(study *s, void *state, tells_error *err)
         /* Parts, each on one fastText thread: fastText's threads share
            the matrix without locks, so two runs would differ. Buckets
            sized to the corpus's character n-grams (model/ftshim.h),
-           epochs to its tokens unless --vector-epochs. */
+           epochs to its tokens unless --vector-epochs. Only the
+           hypotheses' words are centres (their vectors are the only ones
+           read) where they are a small share of the text, as
+           --vector-centres says (study.h). */
         ft_train_args a = {.mode = "skipgram", .dim = VECTOR_DIM,
                            .epoch = s->cfg->vector_epochs ? s->cfg->vector_epochs
                                                           : embed_auto_epochs(&s->data),
                            .threads = 1,
                            .seed = (int)s->cfg->seed};
         v->epochs = a.epoch;
-        rc = embed_train_vectors_parts(&s->data, vectors, &a, VECTOR_PARTS,
-                                       s->cfg->threads > 0 ? (size_t)s->cfg->threads : 1, err);
+        if (s->cfg->vector_centres != STUDY_CENTRES_ALL)
+            rc = embed_words_collect(&s->data, EMBED_HYPOTHESIS, &centres, err);
+        if (rc == 0 && s->cfg->vector_centres == STUDY_CENTRES_AUTO &&
+            embed_words_share(&s->data, &centres) >= STUDY_CENTRES_SHARE)
+            embed_words_free(&centres);
+        a.centres = centres.words;
+        a.ncentres = centres.n;
+        if (rc == 0)
+            rc = embed_train_vectors_parts(&s->data, vectors, &a, VECTOR_PARTS,
+                                           s->cfg->threads > 0 ? (size_t)s->cfg->threads : 1,
+                                           err);
         trained = true;
     }
     embed_options eo = {.input = EMBED_HYPOTHESIS, .pair = EMBED_PAIR_SUM};
@@ -174,7 +187,7 @@ static int run(study *s, void *state, tells_error *err)
     if (rc == 0 && trained && s->cfg->keep_vectors &&
         strcmp(s->cfg->keep_vectors, "vec") == 0) {
         char *vec = study_path(s, "vectors.vec", err);
-        rc = vec ? embed_write_vec(vectors, vec, err) : -1;
+        rc = vec ? embed_write_vec(vectors, vec, centres.types, err) : -1;
         free(vec);
     }
     /* The model is 100 bytes a row for every word and bucket: not kept
@@ -182,6 +195,7 @@ static int run(study *s, void *state, tells_error *err)
     if (trained && !(s->cfg->keep_vectors && strcmp(s->cfg->keep_vectors, "bin") == 0))
         rc = study_remove(vectors, rc, err);
     free(vectors);
+    embed_words_free(&centres);
     return rc == 0 ? write_hypotheses(s, v, err) : rc;
 }
 
@@ -195,7 +209,8 @@ const study_section section_vectors = {
     .name = "vectors",
     .writes = "hypothesis.npy (tells-embed), from fastText skipgram vectors (dim 100: two "
               "models of 50 side by side, joined, as tells-embed --parts 2; 1 to 20 epochs: "
-              "about 2.5 million tokens seen, or --vector-epochs) trained on "
+              "about 2.5 million tokens seen, or --vector-epochs; the hypotheses' words alone "
+              "where they are under a quarter of the text, or --vector-centres) trained on "
               "the corpus unless --vectors; kept only with --keep-vectors (vectors.vec or vectors.bin); or "
               "the --embeddings given",
     .needs = RES_CORPUS,

@@ -36,6 +36,14 @@
    as soon as the corpus is read. */
 enum { STUDY_MAX_CLASSES = 32 };
 
+/* The words the study's vectors train as skipgram centres (--vector-
+   centres): AUTO, the hypotheses' words when they are under
+   STUDY_CENTRES_SHARE of the text's tokens and every word otherwise;
+   HYPOTHESIS, the hypotheses' words, the only vectors AFLite and
+   cartography average; ALL, every word, as fastText trains. */
+typedef enum { STUDY_CENTRES_AUTO, STUDY_CENTRES_HYPOTHESIS, STUDY_CENTRES_ALL } study_centres;
+#define STUDY_CENTRES_SHARE 0.25
+
 typedef struct study_config {
     const char *name;              /* the corpus's name in the report */
     /* The corpus: a prepared TSV as it is, or inputs prepared with prep
@@ -91,10 +99,12 @@ typedef struct study_config {
     const char *command;           /* the command line, shell-quoted, for
                                       run.json and the report; or NULL */
     const char *keep_vectors;      /* the trained vectors kept as "vec" (the
-                                      corpus's words, text) or "bin" (the
+                                      trained words, text) or "bin" (the
                                       fastText model); NULL: not kept */
     int vector_epochs;             /* the trained vectors' epochs; 0: sized
                                       to the corpus (embed_auto_epochs) */
+    study_centres vector_centres;  /* the words the trained vectors train
+                                      as skipgram centres */
     char *const *batches;          /* new annotation batches to audit */
     size_t nbatches;
     const char *train;             /* the split to train on [train, when there is

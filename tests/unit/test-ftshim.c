@@ -310,6 +310,102 @@ static void join_models(const char *dir)
         ft_free(m[k]);
 }
 
+/* Word w (0 to 999) spelt in letters: its digits as a to j below 500,
+   as k to t from 500, so that the two halves share no character
+   n-gram. */
+static void word_name(unsigned w, char *buf)
+{
+    char digits[8];
+    int n = snprintf(digits, sizeof digits, "%u", w);
+    for (int i = 0; i < n; i++)
+        buf[i] = (char)((w < 500 ? 'a' : 'k') + (digits[i] - '0'));
+    buf[n] = '\0';
+}
+
+/* 400 lines of 10 words of those 1,000: rare enough that fastText's
+   subsampling keeps most of them. */
+static int write_many(FILE *fp, void *ctx, tells_error *err)
+{
+    (void)ctx, (void)err;
+    unsigned x = 1;
+    char word[8];
+    for (int i = 0; i < 400; i++)
+        for (int j = 0; j < 10; j++) {
+            x = x * 1103515245u + 12345u;
+            word_name((x >> 8) % 1000, word);
+            if (fprintf(fp, "%s%c", word, j == 9 ? '\n' : ' ') < 0)
+                return -1;
+        }
+    return 0;
+}
+
+/* Skipgram with centre words: every word a centre is fastText's own
+   training, byte for byte; no word a centre leaves the input rows as
+   they were drawn, however long it trains; with half the words centres,
+   they move and (but for n-grams hashed to a bucket of theirs) the
+   others keep their rows. */
+static void centre_words(const char *dir)
+{
+    ft_train_args a = {.mode = "skipgram", .epoch = 2, .dim = 4, .min_count = 1,
+                       .threads = 1, .seed = 7, .bucket = 1000000};
+    tells_error err;
+    tells_error_clear(&err);
+    enum { WORDS = 1001 };
+    char names[WORDS][8];
+    const char *all[WORDS];
+    for (unsigned w = 0; w < 1000; w++) {
+        word_name(w, names[w]);
+        all[w] = names[w];
+    }
+    all[1000] = "</s>";
+    const char *none[] = {"omega"};
+    ft_model *own = fasttext_train_text(write_many, NULL, &a, &err);
+    a.centres = all;
+    a.ncentres = WORDS;
+    ft_model *every = fasttext_train_text(write_many, NULL, &a, &err);
+    a.ncentres = 500;   /* the words spelt a to j */
+    ft_model *part = fasttext_train_text(write_many, NULL, &a, &err);
+    a.centres = none;
+    a.ncentres = 1;
+    ft_model *idle = fasttext_train_text(write_many, NULL, &a, &err);
+    a.epoch = 6;
+    ft_model *idle6 = fasttext_train_text(write_many, NULL, &a, &err);
+    CHECK(own && every && part && idle && idle6);
+    if (!own || !every || !part || !idle || !idle6)
+        return;
+    char p1[4096], p2[4096];
+    snprintf(p1, sizeof p1, "%s/own.bin", dir);
+    snprintf(p2, sizeof p2, "%s/every.bin", dir);
+    CHECK(fasttext_save(own, p1, &err) == 0);
+    CHECK(fasttext_save(every, p2, &err) == 0);
+    CHECK(same_bytes(p1, p2));
+    unlink(p1);
+    unlink(p2);
+    float v[4][4];
+    int trained = 0, centres_moved = 0, others_kept = 0, same_idle = 0;
+    for (int w = 0; w < 1000; w++) {
+        CHECK(ft_word_vector(own, all[w], v[0], &err) == 1);
+        CHECK(ft_word_vector(part, all[w], v[1], &err) == 1);
+        CHECK(ft_word_vector(idle, all[w], v[2], &err) == 1);
+        CHECK(ft_word_vector(idle6, all[w], v[3], &err) == 1);
+        same_idle += memcmp(v[2], v[3], sizeof v[2]) == 0;
+        trained += memcmp(v[0], v[2], sizeof v[0]) != 0;
+        if (w < 500)
+            centres_moved += memcmp(v[1], v[2], sizeof v[1]) != 0;
+        else
+            others_kept += memcmp(v[1], v[2], sizeof v[1]) == 0;
+    }
+    CHECK(same_idle == 1000);
+    CHECK(trained == 1000);
+    CHECK(centres_moved == 500);
+    CHECK(others_kept > 450);
+    ft_free(own);
+    ft_free(every);
+    ft_free(part);
+    ft_free(idle);
+    ft_free(idle6);
+}
+
 int main(void)
 {
     tells_error err;
@@ -378,6 +474,7 @@ int main(void)
     changed_after_check(dir);
     train_text(dir);
     join_models(dir);
+    centre_words(dir);
     CHECK(rmdir(dir) == 0);
     CHECK_DONE();
 }

@@ -49,17 +49,27 @@ int embed_pair_parse(const char *name, embed_pair *p)
 
 /* ---- the token types a dataset uses ---- */
 
+/* The next space-separated token at *p (its length in *len, *p moved
+   past it), or NULL when none is left. */
+static const char *next_token(const char **p, size_t *len)
+{
+    const char *s = *p;
+    while (*s == ' ')
+        s++;
+    const char *e = s;
+    while (*e && *e != ' ')
+        e++;
+    *p = e;
+    *len = (size_t)(e - s);
+    return e > s ? s : NULL;
+}
+
 static int add_types(vocab *types, const char *text)
 {
-    for (const char *p = text; *p;) {
-        while (*p == ' ')
-            p++;
-        const char *s = p;
-        while (*p && *p != ' ')
-            p++;
-        if (p > s && vocab_intern(types, s, (size_t)(p - s)) < 0)
+    size_t len;
+    for (const char *p = text, *s; (s = next_token(&p, &len));)
+        if (vocab_intern(types, s, len) < 0)
             return -1;
-    }
     return 0;
 }
 
@@ -285,15 +295,9 @@ static void mean_into(const char *text, const vocab *types, const type_vectors *
 {
     size_t dim = tv->dim, count = 0;
     memset(acc, 0, dim * sizeof *acc);
-    for (const char *p = text; *p;) {
-        while (*p == ' ')
-            p++;
-        const char *s = p;
-        while (*p && *p != ' ')
-            p++;
-        if (p == s)
-            continue;
-        long t = vocab_find(types, s, (size_t)(p - s));
+    size_t len;
+    for (const char *p = text, *s; (s = next_token(&p, &len));) {
+        long t = vocab_find(types, s, len);
         st->tokens++;
         if (t < 0 || !tv->has[t]) {
             st->oov_tokens++;
@@ -541,16 +545,10 @@ typedef struct share_count {
 static int count_share(const char *text, void *ctx)
 {
     share_count *c = ctx;
-    for (const char *p = text; *p;) {
-        while (*p == ' ')
-            p++;
-        const char *s = p;
-        while (*p && *p != ' ')
-            p++;
-        if (p > s) {
-            c->all++;
-            c->in += vocab_find(c->words, s, (size_t)(p - s)) >= 0;
-        }
+    size_t len;
+    for (const char *p = text, *s; (s = next_token(&p, &len));) {
+        c->all++;
+        c->in += vocab_find(c->words, s, len) >= 0;
     }
     return 0;
 }
@@ -572,15 +570,9 @@ void embed_words_free(embed_words *w)
 
 static int count_tokens(const char *text, void *ctx)
 {
-    size_t *tokens = ctx;
-    for (const char *p = text; *p;) {
-        while (*p == ' ')
-            p++;
-        if (*p)
-            (*tokens)++;
-        while (*p && *p != ' ')
-            p++;
-    }
+    size_t *tokens = ctx, len;
+    for (const char *p = text; next_token(&p, &len);)
+        (*tokens)++;
     return 0;
 }
 

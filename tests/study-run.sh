@@ -35,6 +35,11 @@ assert all(s["seconds"] >= 0 for s in r["steps"])
 libs = r["libraries"]
 assert libs["fasttext"] and libs["openblas"] and libs["gsl"], libs
 assert libs["gnuplot"] is None, libs   # --no-figures: gnuplot never ran
+# The vectors: epochs sized to this small corpus (20), every word trained
+# (the hypotheses' words are about half of the tokens: auto).
+v = r["vectors"]
+assert v["epochs"] == 20 and v["centres"] == "all", v
+assert 0.25 <= v["hypothesis_token_share"] < 1, v
 PY
 grep -q '<h2 id="provenance">How this study was made</h2>' s1/report.html ||
     fail "$what: no provenance in the report's footer"
@@ -150,6 +155,10 @@ for line in open(sys.argv[1]):
 PY
 run tells-study -q -o s8 --seed 7 --no-figures --keep-vectors --split train long/train.jsonl
 expect 0 ""
+python3 -c 'import json, sys
+v = json.load(open(sys.argv[1]))["vectors"]
+assert v["centres"] == "hypothesis" and v["hypothesis_token_share"] < 0.25, v' s8/run.json ||
+    fail "$what auto, long premises: run.json does not say the hypotheses' words were trained"
 tail -n +2 s8/prepared.tsv | cut -f 5 | tr ' ' '\n' | LC_ALL=C sort -u >long-words
 tail -n +2 s8/vectors.vec | cut -d ' ' -f 1 | LC_ALL=C sort -u | LC_ALL=C comm -23 - long-words |
     grep -q . && fail "$what auto, long premises: vectors.vec has words of no hypothesis"

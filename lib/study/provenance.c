@@ -19,6 +19,7 @@
 #include "base/outfile.h"
 #include "study/core.h"
 #include "study/page.h"
+#include "study/sec-vectors.h"
 
 /* OpenBLAS's own description ("OpenBLAS 0.3.21 DYNAMIC_ARCH ..."). */
 extern char *openblas_get_config(void);
@@ -313,6 +314,17 @@ int provenance_write(study *s, tells_error *err)
         yajl_gen_map_close(g);
     }
     yajl_gen_array_close(g);
+    /* How the study's own vectors were trained (man tells-study, WORD
+       VECTORS): none with --vectors or --embeddings. */
+    const vectors_state *v = study_vectors(s);
+    if (v && v->centres) {
+        yajl_gen_string(g, (const unsigned char *)"vectors", 7);
+        yajl_gen_map_open(g);
+        put_num(g, "epochs", "%.0f", (double)v->epochs);
+        put_str(g, "centres", v->centres);
+        put_num(g, "hypothesis_token_share", "%.4f", v->hypothesis_share);
+        yajl_gen_map_close(g);
+    }
     yajl_gen_string(g, (const unsigned char *)"libraries", 9);
     yajl_gen_map_open(g);
     put_str(g, "fasttext", TELLS_FASTTEXT_VERSION);

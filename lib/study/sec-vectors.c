@@ -167,11 +167,15 @@ static int run(study *s, void *state, tells_error *err)
                            .threads = 1,
                            .seed = (int)s->cfg->seed};
         v->epochs = a.epoch;
-        if (s->cfg->vector_centres != STUDY_CENTRES_ALL)
-            rc = embed_words_collect(&s->data, EMBED_HYPOTHESIS, &centres, err);
-        if (rc == 0 && s->cfg->vector_centres == STUDY_CENTRES_AUTO &&
-            embed_words_share(&s->data, &centres) >= STUDY_CENTRES_SHARE)
-            embed_words_free(&centres);
+        rc = embed_words_collect(&s->data, EMBED_HYPOTHESIS, &centres, err);
+        if (rc == 0) {
+            v->hypothesis_share = embed_words_share(&s->data, &centres);
+            if (s->cfg->vector_centres == STUDY_CENTRES_ALL ||
+                (s->cfg->vector_centres == STUDY_CENTRES_AUTO &&
+                 v->hypothesis_share >= STUDY_CENTRES_SHARE))
+                embed_words_free(&centres);
+            v->centres = centres.words ? "hypothesis" : "all";
+        }
         a.centres = centres.words;
         a.ncentres = centres.n;
         if (rc == 0)

@@ -11,6 +11,10 @@ typedef struct vectors_state {
                                   and compacts it in place, so steps after it
                                   read hypothesis.npy */
     int epochs;                /* the skipgram epochs trained; 0 with --vectors */
+    const char *centres;       /* the words trained as centres, "hypothesis"
+                                  or "all"; NULL with --vectors */
+    double hypothesis_share;   /* the hypotheses' words' share of the
+                                  training text's tokens */
 } vectors_state;
 
 extern const study_section section_vectors;

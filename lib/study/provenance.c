@@ -198,11 +198,17 @@ void provenance_footer(const study *s, FILE *fp)
         }
         fputs(", ", fp);
     }
-    fprintf(fp, "seed %lu, %d thread%s, started %s. Libraries: fastText %s, OpenBLAS %s, "
-            "GSL %s. run.json in this folder records the same, with the end time, each "
-            "step's seconds and gnuplot's version.</p>\n",
-            c->seed, c->threads, c->threads == 1 ? "" : "s", r->started_text,
-            TELLS_FASTTEXT_VERSION, blas, gsl_version);
+    fprintf(fp, "seed %lu, %d thread%s, started %s. ", c->seed, c->threads,
+            c->threads == 1 ? "" : "s", r->started_text);
+    const vectors_state *v = study_vectors(s);
+    if (v && v->centres)
+        fprintf(fp, "Word vectors: skipgram, %d epoch%s, %s trained (the hypotheses' words "
+                "are %.1f%% of the text's tokens). ", v->epochs, v->epochs == 1 ? "" : "s",
+                strcmp(v->centres, "all") == 0 ? "every word" : "the hypotheses' words alone",
+                100 * v->hypothesis_share);
+    fprintf(fp, "Libraries: fastText %s, OpenBLAS %s, GSL %s. run.json in this folder "
+            "records the same, with the end time, each step's seconds and gnuplot's "
+            "version.</p>\n", TELLS_FASTTEXT_VERSION, blas, gsl_version);
     if (r->ninputs) {
         fputs("<table>\n<tr><th>input</th><th>file</th><th>bytes</th><th>SHA-256</th></tr>\n",
               fp);

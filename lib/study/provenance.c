@@ -202,9 +202,10 @@ void provenance_footer(const study *s, FILE *fp)
             c->threads == 1 ? "" : "s", r->started_text);
     const vectors_state *v = study_vectors(s);
     if (v && v->centres)
-        fprintf(fp, "Word vectors: skipgram, %d epoch%s, %s trained (the hypotheses' words "
-                "are %.1f%% of the text's tokens). ", v->epochs, v->epochs == 1 ? "" : "s",
-                strcmp(v->centres, "all") == 0 ? "every word" : "the hypotheses' words alone",
+        fprintf(fp, "Word vectors: skipgram, %d epoch%s; %s, %.1f%% of the text's tokens. ",
+                v->epochs, v->epochs == 1 ? "" : "s",
+                strcmp(v->centres, "all") == 0 ? "every word trained, the hypotheses' words"
+                                               : "only the hypotheses' words trained",
                 100 * v->hypothesis_share);
     fprintf(fp, "Libraries: fastText %s, OpenBLAS %s, GSL %s. run.json in this folder "
             "records the same, with the end time, each step's seconds and gnuplot's "

@@ -46,9 +46,11 @@ static void usage(void)
 "                           fastText does; input: only the words of\n"
 "                           --input's texts, the ones averaged (their own\n"
 "                           and character n-gram rows), every other word\n"
-"                           a context only: much faster when the premises\n"
-"                           are long and only hypotheses are averaged;\n"
-"                           tells-study's vectors are trained so [all]\n"
+"                           a context only, on one thread: much faster\n"
+"                           when the premises are long and only\n"
+"                           hypotheses are averaged; tells-study takes\n"
+"                           input where those words are under a quarter\n"
+"                           of the text's tokens [all]\n"
 "\n"
 "Averaging:\n"
 "  -i, --input MODE         hypothesis, premise, or pair [hypothesis]\n"
@@ -80,7 +82,10 @@ static void usage(void)
 "  tells-embed -v synth-vectors.bin --input pair -o pair.npy synth.tsv\n"
 "  # As tells-study trains its vectors: the same bytes on 1 thread or 2\n"
 "  tells-embed --train-vectors study-vectors.bin --dim 100 --parts 2 --threads 2 \\\n"
-"      --centres input --seed 1 -o study-hyp.npy synth.tsv\n");
+"      --seed 1 -o study-hyp.npy synth.tsv\n"
+"  # Only the hypotheses' words trained, as tells-study does for long premises:\n"
+"  tells-embed --train-vectors hyp-vectors.bin --dim 100 --parts 2 --threads 2 \\\n"
+"      --centres input --seed 1 -o hyp-only.npy synth.tsv\n");
 }
 
 enum {

@@ -204,6 +204,14 @@ expect 0 ""
 cmp -s "$tmp/c2.bin" "$tmp/c3.bin" && cmp -s "$tmp/c2.npy" "$tmp/c3.npy" ||
     fail "$what input: one thread and three differ"
 cmp -s "$tmp/c1.npy" "$tmp/c2.npy" && fail "$what input: the same vectors as all"
+# One model with centres trains on one thread, whatever --threads says.
+run tells-embed --train-vectors "$tmp/c6.bin" --dim 20 --seed 3 --centres input \
+    -o "$tmp/c6.npy" "$tmp/synth.tsv"
+expect 0 ""
+run tells-embed --train-vectors "$tmp/c7.bin" --dim 20 --threads 3 --seed 3 --centres input \
+    -o "$tmp/c7.npy" "$tmp/synth.tsv"
+expect 0 ""
+cmp -s "$tmp/c6.bin" "$tmp/c7.bin" || fail "$what input: --threads 3 changed one model"
 run tells-embed --train-vectors "$tmp/c4.bin" --dim 20 --parts 2 --seed 3 --centres input \
     --input premise -o "$tmp/c4.npy" "$tmp/synth.tsv"
 expect 0 ""

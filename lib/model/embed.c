@@ -553,12 +553,14 @@ static int count_share(const char *text, void *ctx)
     return 0;
 }
 
-double embed_words_share(const dataset *d, const embed_words *w)
+int embed_words_share(const dataset *d, const embed_words *w, double *share,
+                      tells_error *err)
 {
     share_count c = {w->types, 0, 0};
-    /* Out of memory, the count so far decides. */
-    each_distinct_text(d, count_share, &c, NULL);
-    return c.all ? (double)c.in / (double)c.all : 1.0;
+    if (each_distinct_text(d, count_share, &c, err) < 0)
+        return -1;
+    *share = c.all ? (double)c.in / (double)c.all : 1.0;
+    return 0;
 }
 
 void embed_words_free(embed_words *w)

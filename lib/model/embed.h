@@ -97,9 +97,10 @@ typedef struct embed_words {
 int embed_words_collect(const dataset *d, embed_input in, embed_words *out, tells_error *err);
 void embed_words_free(embed_words *w);
 /* The share of the tokens of d's distinct premises and hypotheses (the
-   vectors' training text) that are words of w: 1 for a text without
-   tokens. */
-double embed_words_share(const dataset *d, const embed_words *w);
+   vectors' training text) that are words of w, into *share: 1 for a
+   text without tokens. -1 when out of memory (err set). */
+int embed_words_share(const dataset *d, const embed_words *w, double *share,
+                      tells_error *err);
 /* Writes the words of the fastText model at bin_path (those in `only`,
    or all when it is NULL) with their vectors as a text .vec at vec_path
    (atomically): "N DIM", then a word and DIM numbers (%.6f) a line, in

@@ -69,6 +69,9 @@ class FastTextModel : public fasttext::FastText {
     {
         using namespace fasttext;
         args_ = std::make_shared<Args>(args);
+        // One thread: the matrix is drawn in args_->thread blocks, so the
+        // same count makes the same model whatever was asked.
+        args_->thread = 1;
         dict_ = std::make_shared<Dictionary>(args_);
         std::ifstream ifs(args_->input);
         if (!ifs.is_open())

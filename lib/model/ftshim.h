@@ -31,12 +31,13 @@ typedef struct ft_train_args {
                             distinct word or character n-gram, from 1,000
                             to fastText's 2,000,000 (none when the mode
                             uses no n-grams) */
-    const char *const *centres; /* skipgram: only these words are trained
-                            as centres (their rows and their character
-                            n-grams' rows learn to predict their
-                            contexts); every word of the text is still a
-                            context and a negative. NULL: every word, as
-                            fastText trains */
+    const char *const *centres; /* skipgram: only these words (non-NULL
+                            strings) are trained as centres (their rows
+                            and their character n-grams' rows learn to
+                            predict their contexts); every word of the
+                            text is still a context and a negative; on
+                            one thread, whatever `threads` says. NULL:
+                            every word, as fastText trains */
     size_t ncentres;
 } ft_train_args;
 

@@ -168,8 +168,9 @@ static int run(study *s, void *state, tells_error *err)
                            .seed = (int)s->cfg->seed};
         v->epochs = a.epoch;
         rc = embed_words_collect(&s->data, EMBED_HYPOTHESIS, &centres, err);
+        if (rc == 0)
+            rc = embed_words_share(&s->data, &centres, &v->hypothesis_share, err);
         if (rc == 0) {
-            v->hypothesis_share = embed_words_share(&s->data, &centres);
             if (s->cfg->vector_centres == STUDY_CENTRES_ALL ||
                 (s->cfg->vector_centres == STUDY_CENTRES_AUTO &&
                  v->hypothesis_share >= STUDY_CENTRES_SHARE))

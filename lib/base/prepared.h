@@ -17,6 +17,22 @@
 enum { PREP_ID, PREP_SPLIT, PREP_LABEL, PREP_PREMISE, PREP_HYPOTHESIS,
        PREP_NFIELDS };
 
+/* The next token of a prepared text at *s (tokens are separated by
+   spaces; runs of them and spaces at either end are tolerated), its
+   length in *len and *s moved past it; NULL when none is left. */
+static inline const char *prepared_next_token(const char **s, size_t *len)
+{
+    const char *p = *s;
+    while (*p == ' ')
+        p++;
+    const char *b = p;
+    while (*p && *p != ' ')
+        p++;
+    *s = p;
+    *len = (size_t)(p - b);
+    return p > b ? b : NULL;
+}
+
 /* Which text of a row an analysis reads. */
 typedef enum { FIELD_HYPOTHESIS, FIELD_PREMISE, FIELD_BOTH } text_field;
 

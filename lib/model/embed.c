@@ -14,6 +14,7 @@
 #include "base/lineio.h"
 #include "base/number.h"
 #include "base/outfile.h"
+#include "base/prepared.h"
 #include "base/tasks.h"
 #include "base/vocab.h"
 #include "model/baseline.h"
@@ -49,25 +50,10 @@ int embed_pair_parse(const char *name, embed_pair *p)
 
 /* ---- the token types a dataset uses ---- */
 
-/* The next space-separated token at *p (its length in *len, *p moved
-   past it), or NULL when none is left. */
-static const char *next_token(const char **p, size_t *len)
-{
-    const char *s = *p;
-    while (*s == ' ')
-        s++;
-    const char *e = s;
-    while (*e && *e != ' ')
-        e++;
-    *p = e;
-    *len = (size_t)(e - s);
-    return e > s ? s : NULL;
-}
-
 static int add_types(vocab *types, const char *text)
 {
     size_t len;
-    for (const char *p = text, *s; (s = next_token(&p, &len));)
+    for (const char *p = text, *s; (s = prepared_next_token(&p, &len));)
         if (vocab_intern(types, s, len) < 0)
             return -1;
     return 0;
@@ -296,7 +282,7 @@ static void mean_into(const char *text, const vocab *types, const type_vectors *
     size_t dim = tv->dim, count = 0;
     memset(acc, 0, dim * sizeof *acc);
     size_t len;
-    for (const char *p = text, *s; (s = next_token(&p, &len));) {
+    for (const char *p = text, *s; (s = prepared_next_token(&p, &len));) {
         long t = vocab_find(types, s, len);
         st->tokens++;
         if (t < 0 || !tv->has[t]) {
@@ -537,30 +523,28 @@ int embed_words_collect(const dataset *d, embed_input in, embed_words *out, tell
     return 0;
 }
 
-typedef struct share_count {
-    const vocab *words;
-    size_t in, all;
-} share_count;
+typedef struct text_count {
+    const vocab *words;        /* or NULL */
+    embed_text_counts *c;
+} text_count;
 
-static int count_share(const char *text, void *ctx)
+static int count_text(const char *text, void *ctx)
 {
-    share_count *c = ctx;
+    text_count *t = ctx;
     size_t len;
-    for (const char *p = text, *s; (s = next_token(&p, &len));) {
-        c->all++;
-        c->in += vocab_find(c->words, s, len) >= 0;
+    for (const char *p = text, *s; (s = prepared_next_token(&p, &len));) {
+        t->c->tokens++;
+        t->c->in_words += t->words && vocab_find(t->words, s, len) >= 0;
     }
     return 0;
 }
 
-int embed_words_share(const dataset *d, const embed_words *w, double *share,
-                      tells_error *err)
+int embed_count_text(const dataset *d, const embed_words *w, embed_text_counts *c,
+                     tells_error *err)
 {
-    share_count c = {w->types, 0, 0};
-    if (each_distinct_text(d, count_share, &c, err) < 0)
-        return -1;
-    *share = c.all ? (double)c.in / (double)c.all : 1.0;
-    return 0;
+    *c = (embed_text_counts){0, 0};
+    text_count t = {w ? w->types : NULL, c};
+    return each_distinct_text(d, count_text, &t, err);
 }
 
 void embed_words_free(embed_words *w)
@@ -570,22 +554,19 @@ void embed_words_free(embed_words *w)
     *w = (embed_words){NULL, NULL, 0};
 }
 
-static int count_tokens(const char *text, void *ctx)
+int embed_epochs_for(size_t tokens)
 {
-    size_t *tokens = ctx, len;
-    for (const char *p = text; next_token(&p, &len);)
-        (*tokens)++;
-    return 0;
+    size_t e = tokens ? (EMBED_TOKEN_PASSES + tokens - 1) / tokens : EMBED_MAX_EPOCHS;
+    return e < EMBED_MIN_EPOCHS ? EMBED_MIN_EPOCHS : e > EMBED_MAX_EPOCHS ? EMBED_MAX_EPOCHS : (int)e;
 }
 
 int embed_auto_epochs(const dataset *d)
 {
-    size_t tokens = 0;
+    embed_text_counts c;
     /* Out of memory, the count so far decides (fewer tokens: more epochs,
        within the bounds). */
-    each_distinct_text(d, count_tokens, &tokens, NULL);
-    size_t e = tokens ? (EMBED_TOKEN_PASSES + tokens - 1) / tokens : EMBED_MAX_EPOCHS;
-    return e < EMBED_MIN_EPOCHS ? EMBED_MIN_EPOCHS : e > EMBED_MAX_EPOCHS ? EMBED_MAX_EPOCHS : (int)e;
+    embed_count_text(d, NULL, &c, NULL);
+    return embed_epochs_for(c.tokens);
 }
 
 typedef struct vec_job {
@@ -593,48 +574,41 @@ typedef struct vec_job {
     const vocab *only;
 } vec_job;
 
-static bool vec_wanted(const vec_job *j, const char *word)
-{
-    return !j->only || vocab_find(j->only, word, strlen(word)) >= 0;
-}
-
 static int write_vec(FILE *fp, void *ctx, tells_error *err)
 {
     const vec_job *j = ctx;
     int n = ft_nwords(j->m), dim = ft_dimension(j->m), kept = 0;
     float *v = malloc((size_t)dim * sizeof *v);
-    if (!v)
-        return tells_error_nomem(err, NULL, 0);
-    int rc = 0;
-    for (int pass = 0; pass < 2 && rc == 0; pass++) {
-        if (pass == 1)
-            rc = fprintf(fp, "%d %d\n", kept, dim) < 0 ? -1 : 0;
-        for (int i = 0; rc == 0 && i < n; i++) {
-            char *word = ft_word(j->m, i);
-            if (!word) {
-                rc = tells_error_nomem(err, NULL, 0);
-                break;
-            }
-            if (!vec_wanted(j, word)) {
-                free(word);
-                continue;
-            }
-            if (pass == 0) {
-                kept++;
-                free(word);
-                continue;
-            }
-            if (ft_word_vector(j->m, word, v, err) < 0 || fputs(word, fp) == EOF)
-                rc = -1;
-            free(word);
-            for (int k = 0; rc == 0 && k < dim; k++)
-                if (fprintf(fp, " %.6f", (double)v[k]) < 0)
-                    rc = -1;
-            if (rc == 0 && putc('\n', fp) == EOF)
-                rc = -1;
+    int *ids = array_new((size_t)n, sizeof *ids);
+    int rc = v && ids ? 0 : tells_error_nomem(err, NULL, 0);
+    /* The words kept, first: the header counts them. */
+    for (int i = 0; rc == 0 && i < n; i++) {
+        char *word = ft_word(j->m, i);
+        if (!word)
+            rc = tells_error_nomem(err, NULL, 0);
+        else if (!j->only || vocab_find(j->only, word, strlen(word)) >= 0)
+            ids[kept++] = i;
+        free(word);
+    }
+    if (rc == 0 && fprintf(fp, "%d %d\n", kept, dim) < 0)
+        rc = -1;
+    for (int k = 0; rc == 0 && k < kept; k++) {
+        char *word = ft_word(j->m, ids[k]);
+        if (!word) {
+            rc = tells_error_nomem(err, NULL, 0);
+            break;
         }
+        if (ft_word_vector(j->m, word, v, err) < 0 || fputs(word, fp) == EOF)
+            rc = -1;
+        free(word);
+        for (int c = 0; rc == 0 && c < dim; c++)
+            if (fprintf(fp, " %.6f", (double)v[c]) < 0)
+                rc = -1;
+        if (rc == 0 && putc('\n', fp) == EOF)
+            rc = -1;
     }
     free(v);
+    free(ids);
     return rc;
 }
 

@@ -85,6 +85,8 @@ int embed_train_vectors_parts(const dataset *d, const char *path, const ft_train
    million tokens then read 48 million.) */
 enum { EMBED_TOKEN_PASSES = 2500000, EMBED_MIN_EPOCHS = 1, EMBED_MAX_EPOCHS = 20 };
 int embed_auto_epochs(const dataset *d);
+/* The same for a text of `tokens` tokens (embed_count_text's). */
+int embed_epochs_for(size_t tokens);
 /* The distinct tokens of d's hypotheses (EMBED_HYPOTHESIS), premises
    (EMBED_PREMISE) or both, in order of first appearance in d's rows:
    for ft_train_args.centres, the words whose vectors embed_dataset will
@@ -96,11 +98,15 @@ typedef struct embed_words {
 } embed_words;
 int embed_words_collect(const dataset *d, embed_input in, embed_words *out, tells_error *err);
 void embed_words_free(embed_words *w);
-/* The share of the tokens of d's distinct premises and hypotheses (the
-   vectors' training text) that are words of w, into *share: 1 for a
-   text without tokens. -1 when out of memory (err set). */
-int embed_words_share(const dataset *d, const embed_words *w, double *share,
-                      tells_error *err);
+/* The tokens of d's distinct premises and hypotheses (the vectors'
+   training text), and how many of them are words of w (none when w is
+   NULL): one pass for both the epochs and the centres' share. -1 when
+   out of memory (err set, when err is not NULL). */
+typedef struct embed_text_counts {
+    size_t tokens, in_words;
+} embed_text_counts;
+int embed_count_text(const dataset *d, const embed_words *w, embed_text_counts *c,
+                     tells_error *err);
 /* Writes the words of the fastText model at bin_path (those in `only`,
    or all when it is NULL) with their vectors as a text .vec at vec_path
    (atomically): "N DIM", then a word and DIM numbers (%.6f) a line, in

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/alloc.h"
+#include "base/prepared.h"
 
 /* The tokens of a space-separated text: starts and lengths. */
 typedef struct tokens {
@@ -23,17 +24,10 @@ static int split(const char *s, tokens *t)
     t->n = 0;
     if (!t->at || !t->len)
         return -1;
-    for (const char *p = s; *p;) {
-        while (*p == ' ')
-            p++;
-        const char *e = p;
-        while (*e && *e != ' ')
-            e++;
-        if (e > p) {
-            t->at[t->n] = p;
-            t->len[t->n++] = (size_t)(e - p);
-        }
-        p = e;
+    size_t len;
+    for (const char *p = s, *b; (b = prepared_next_token(&p, &len));) {
+        t->at[t->n] = b;
+        t->len[t->n++] = len;
     }
     return 0;
 }

@@ -161,16 +161,16 @@ static int run(study *s, void *state, tells_error *err)
            hypotheses' words are centres (their vectors are the only ones
            read) where they are a small share of the text, as
            --vector-centres says (study.h). */
-        ft_train_args a = {.mode = "skipgram", .dim = VECTOR_DIM,
-                           .epoch = s->cfg->vector_epochs ? s->cfg->vector_epochs
-                                                          : embed_auto_epochs(&s->data),
-                           .threads = 1,
+        ft_train_args a = {.mode = "skipgram", .dim = VECTOR_DIM, .threads = 1,
                            .seed = (int)s->cfg->seed};
-        v->epochs = a.epoch;
+        embed_text_counts tc;
         rc = embed_words_collect(&s->data, EMBED_HYPOTHESIS, &centres, err);
         if (rc == 0)
-            rc = embed_words_share(&s->data, &centres, &v->hypothesis_share, err);
+            rc = embed_count_text(&s->data, &centres, &tc, err);
         if (rc == 0) {
+            a.epoch = s->cfg->vector_epochs ? s->cfg->vector_epochs : embed_epochs_for(tc.tokens);
+            v->epochs = a.epoch;
+            v->hypothesis_share = tc.tokens ? (double)tc.in_words / (double)tc.tokens : 1.0;
             if (s->cfg->vector_centres == STUDY_CENTRES_ALL ||
                 (s->cfg->vector_centres == STUDY_CENTRES_AUTO &&
                  v->hypothesis_share >= STUDY_CENTRES_SHARE))

@@ -146,21 +146,6 @@ bool redact_own_word(const char *word, size_t len)
 
 /* ---- the gate ---- */
 
-/* The next space-separated token of a prepared text at *s, its length in
-   *len; NULL at the end. */
-static const char *next_token(const char **s, size_t *len)
-{
-    const char *p = *s;
-    while (*p == ' ')
-        p++;
-    const char *b = p;
-    while (*p && *p != ' ')
-        p++;
-    *s = p;
-    *len = (size_t)(p - b);
-    return p > b ? b : NULL;
-}
-
 /* ---- premises ---- */
 
 int premise_tally_init(premise_tally *t)
@@ -241,7 +226,7 @@ int redact_gate_add(redact_gate *g, const dataset *d, tells_error *err)
         for (int t = 0; t < 2; t++) {
             const char *s = texts[t], *b;
             size_t blen;
-            while ((b = next_token(&s, &blen)))
+            while ((b = prepared_next_token(&s, &blen)))
                 if (premise_tally_add(&g->tally, vocab_hash(b, blen), p) < 0)
                     return tells_error_nomem(err, NULL, 0);
         }
@@ -296,7 +281,7 @@ bool redact_gate_text_ok(const redact_gate *g, const char *text)
         return true;
     const char *s = text, *b;
     size_t len;
-    while ((b = next_token(&s, &len)))
+    while ((b = prepared_next_token(&s, &len)))
         if (!redact_gate_ok(g, b, len))
             return false;
     return true;
